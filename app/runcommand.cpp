@@ -1,0 +1,239 @@
+#include "runcommand.h"
+
+#include "interrupt.h"
+#include "presets.h"
+#include "probe.h"
+#include "realclock.h"
+#include "report.h"
+#include "run.h"
+#include "runfile.h"
+#include "sysinfo.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace latprobe {
+
+CLI::App *addRunCommand(CLI::App &app, RunOptions &o)
+{
+    CLI::App *run = app.add_subcommand("run", "Measure headless and print a report");
+    run->add_option("-d,--duration", o.durationS, "Seconds to measure (default 30)")
+        ->check(CLI::Range(0.1, 7 * 24 * 3600.0));
+    run->add_option("-c,--consumers", o.consumers,
+                    "Comma-separated consumers: audio,video,wakeup (default all)");
+    run->add_option("-p,--preset", o.preset,
+                    "Consumer preset: default, desktop, pro, interbench (default default)");
+    run->add_option("--audio-frames", o.audioFrames, "Audio frames per period (default 256)")
+        ->check(CLI::Range(16, 65536));
+    run->add_option("--audio-rate", o.audioRate, "Audio sample rate in Hz (default 48000)")
+        ->check(CLI::Range(8000, 384000));
+    run->add_option("--audio-period", o.audioPeriodMs,
+                    "Audio period in ms (overrides frames and rate)")
+        ->check(CLI::Range(0.1, 1000.0));
+    run->add_option("--audio-buffer", o.audioBuffer, "Audio buffer in periods (default 2)")
+        ->check(CLI::Range(2, 16));
+    run->add_option("--audio-cpu", o.audioCpu, "Audio work, % of a period (default 5)")
+        ->check(CLI::Range(0.0, 95.0));
+    run->add_option("--video-fps", o.videoFps, "Video frame rate (default 60)")
+        ->check(CLI::Range(1.0, 1000.0));
+    run->add_option("--video-cpu", o.videoCpu, "Video work, % of a frame (default 40)")
+        ->check(CLI::Range(0.0, 95.0));
+    run->add_option("--wakeup-interval", o.wakeupIntervalUs,
+                    "Wakeup consumer interval in us (default 1000)")
+        ->check(CLI::Range(int64_t{50}, int64_t{10000000}));
+    run->add_option("--work-mode", o.workMode,
+                    "cpu: spin on thread CPU time (default); loops: interbench's calibrated loop")
+        ->check(CLI::IsMember({"cpu", "loops"}));
+    run->add_option("--policy", o.policy, "Probe policy: other, fifo, rr, batch, idle")
+        ->check(CLI::IsMember({"other", "fifo", "rr", "batch", "idle"}));
+    run->add_option("--priority", o.priority, "Real-time priority for fifo/rr (1-99)")
+        ->check(CLI::Range(0, 99));
+    run->add_option("--nice", o.nice, "Nice value for other/batch (-20..19)")
+        ->check(CLI::Range(-20, 19));
+    run->add_option("--cpus", o.cpus, "Pin the probe's threads to these CPUs, e.g. 0 or 0-1");
+    run->add_option("--timer-slack", o.timerSlackNs,
+                    "Timer slack in ns (default: the kernel's, 50000 for SCHED_OTHER)")
+        ->check(CLI::Range(int64_t{1}, int64_t{1000000000}));
+    run->add_option("-o,--out", o.out, "Write the run to this JSON file");
+    run->add_flag("--no-progress", o.noProgress, "No progress line on stderr");
+    return run;
+}
+
+bool resolveRunOptions(const RunOptions &o, std::vector<ConsumerConfig> &consumers,
+                       ThreadParams &params, std::string &error)
+{
+    const Preset *preset = findPreset(o.preset);
+    if (!preset) {
+        std::string names;
+        for (const Preset &p : presets())
+            names += (names.empty() ? "" : ", ") + p.name;
+        error = fmt::format("unknown preset \"{}\": use one of {}", o.preset, names);
+        return false;
+    }
+    consumers.clear();
+    std::stringstream list(o.consumers);
+    std::string name;
+    while (std::getline(list, name, ',')) {
+        const ConsumerConfig *found = nullptr;
+        for (const ConsumerConfig &c : preset->consumers)
+            if (c.name == name)
+                found = &c;
+        if (!found) {
+            error = fmt::format("unknown consumer \"{}\": use audio, video and/or wakeup", name);
+            return false;
+        }
+        for (const ConsumerConfig &c : consumers)
+            if (c.name == name) {
+                error = fmt::format("consumer \"{}\" is named twice in --consumers", name);
+                return false;
+            }
+        ConsumerConfig c = *found;
+        const double base = 100.0 * static_cast<double>(c.workNs) / static_cast<double>(c.periodNs);
+        if (c.name == "audio") {
+            int64_t period = c.periodNs;
+            if (o.audioPeriodMs > 0)
+                period = static_cast<int64_t>(o.audioPeriodMs * 1e6);
+            else if (o.audioFrames > 0)
+                period = static_cast<int64_t>(1e9 * o.audioFrames / o.audioRate);
+            const int buffer = o.audioBuffer;
+            c = audioConsumerByPeriod(period, buffer, o.audioCpu >= 0 ? o.audioCpu : base);
+        } else if (c.name == "video") {
+            const double fps = o.videoFps > 0 ? o.videoFps : 1e9 / static_cast<double>(c.periodNs);
+            c = videoConsumer(fps, o.videoCpu >= 0 ? o.videoCpu : base);
+        } else if (c.name == "wakeup" && o.wakeupIntervalUs > 0) {
+            c = wakeupConsumer(o.wakeupIntervalUs);
+        }
+        c.workMode = o.workMode == "loops" ? WorkMode::Loops : WorkMode::CpuTime;
+        consumers.push_back(c);
+    }
+    if (consumers.empty()) {
+        error = "no consumer chosen: use --consumers audio,video,wakeup";
+        return false;
+    }
+
+    params = ThreadParams{};
+    parsePolicy(o.policy, params.policy);
+    const bool realtime =
+        params.policy == SchedPolicy::Fifo || params.policy == SchedPolicy::RoundRobin;
+    if (realtime && o.priority < 1) {
+        error = fmt::format("--policy {} needs --priority 1..99", o.policy);
+        return false;
+    }
+    if (!realtime && o.priority != 0) {
+        error = "--priority applies to --policy fifo or rr; use --nice for other";
+        return false;
+    }
+    params.priority = o.priority;
+    params.nice = o.nice;
+    params.timerSlackNs = o.timerSlackNs;
+    if (!o.cpus.empty()) {
+        if (!parseCpuList(o.cpus, params.cpus)) {
+            error = fmt::format("--cpus \"{}\" is not a CPU list: write e.g. 0 or 0,2 or 0-1",
+                                o.cpus);
+            return false;
+        }
+        const long online = sysconf(_SC_NPROCESSORS_CONF);
+        for (int cpu : params.cpus)
+            if (cpu >= online) {
+                error = fmt::format("--cpus: CPU {} does not exist (this machine has 0-{})", cpu,
+                                    online - 1);
+                return false;
+            }
+    }
+    return true;
+}
+
+namespace {
+
+std::string progressLine(Probe &probe, double elapsed, double total)
+{
+    const auto phases = probe.collector().phases(RealClock::monotonicNow());
+    std::string line = fmt::format("[{:>4.0f}/{:.0f} s]", elapsed, total);
+    for (const ConsumerStats &c : phases.back().consumers) {
+        if (c.hasDeadline)
+            line += fmt::format("  {} {} {}", c.name, c.misses,
+                                c.name == "audio" ? "skips" : "drops");
+        else
+            line += fmt::format("  {} p99 {:.3f} ms", c.name, c.p99Us / 1000.0);
+    }
+    return line;
+}
+
+} // namespace
+
+int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
+{
+    std::vector<ConsumerConfig> consumers;
+    ThreadParams params;
+    std::string error;
+    if (!resolveRunOptions(o, consumers, params, error)) {
+        fmt::print(stderr, "latprobe run: {}\n", error);
+        return 2;
+    }
+
+    const SystemInfo system = readSystemInfo();
+    Probe probe(consumers, params);
+    installInterruptHandlers();
+    const std::string startTime = isoTimeNow();
+    probe.start();
+    for (const ConsumerSetup &s : probe.setups())
+        if (!s.grant.refusal.empty()) {
+            spdlog::warn("{}: {}", s.config.name, s.grant.refusal);
+            break;
+        }
+    std::string names;
+    for (const ConsumerConfig &c : consumers)
+        names += (names.empty() ? "" : ", ") + c.name;
+    spdlog::info("measuring {} for {} s", names, o.durationS);
+
+    const bool progress = !o.noProgress && isatty(STDERR_FILENO);
+    const int64_t start = probe.collector().runStart();
+    const int64_t end = start + static_cast<int64_t>(o.durationS * 1e9);
+    int64_t lastProgress = 0;
+    while (!interruptRequested()) {
+        const int64_t now = RealClock::monotonicNow();
+        if (now >= end)
+            break;
+        if (progress && now - lastProgress >= 1000000000) {
+            lastProgress = now;
+            fmt::print(stderr, "\r{}\033[K", progressLine(probe, (now - start) / 1e9, o.durationS));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(
+            std::min<int64_t>(100, std::max<int64_t>(1, (end - now) / 1000000))));
+    }
+    const bool interrupted = interruptRequested();
+    probe.stop();
+    if (progress)
+        fmt::print(stderr, "\r\033[K");
+    if (interrupted)
+        spdlog::warn("interrupted: reporting the {:.1f} s measured so far",
+                     (RealClock::monotonicNow() - start) / 1e9);
+
+    Run run = makeRun(probe, system);
+    run.commandLine = commandLine;
+    run.startTime = startTime;
+    run.partial = interrupted;
+    run.endReason = interrupted ? "interrupted" : "completed";
+
+    fmt::print("{}", formatTextReport(run));
+    std::fflush(stdout);
+    if (!o.out.empty()) {
+        try {
+            writeRunFile(run, o.out);
+            spdlog::info("run written to {}", o.out);
+        } catch (const RunFileError &e) {
+            fmt::print(stderr, "latprobe run: {}\n", e.what());
+            return 1;
+        }
+    }
+    return interrupted ? 130 : 0;
+}
+
+} // namespace latprobe

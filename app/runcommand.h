@@ -1,0 +1,48 @@
+#pragma once
+
+#include "consumerconfig.h"
+#include "threadparams.h"
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace latprobe {
+
+struct RunOptions
+{
+    double durationS = 30;
+    std::string consumers = "audio,video,wakeup";
+    std::string preset = "default";
+    int audioFrames = 0;      // 0: from the preset
+    int audioRate = 48000;
+    double audioPeriodMs = 0; // 0: from frames and rate, or the preset
+    int audioBuffer = 2;
+    double audioCpu = -1;     // -1: from the preset
+    double videoFps = 0;
+    double videoCpu = -1;
+    int64_t wakeupIntervalUs = 0;
+    std::string workMode = "cpu";
+    std::string policy = "other";
+    int priority = 0;
+    int nice = 0;
+    std::string cpus;
+    int64_t timerSlackNs = -1;
+    std::string out;
+    bool noProgress = false;
+};
+
+// Registers `latprobe run` and its options on `app`.
+CLI::App *addRunCommand(CLI::App &app, RunOptions &options);
+
+// Turns the options into consumer configs and thread parameters; on a bad
+// combination returns false with a one-line `error`.
+bool resolveRunOptions(const RunOptions &options, std::vector<ConsumerConfig> &consumers,
+                       ThreadParams &params, std::string &error);
+
+int executeRun(const RunOptions &options, const std::vector<std::string> &commandLine);
+
+} // namespace latprobe

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <cstdint>
+
+namespace latprobe {
+
+// Time as the measuring loop sees it. The real clock sleeps and spins; a fake
+// one lets tests force late wakeups and long work without a busy machine.
+class Clock
+{
+public:
+    virtual ~Clock() = default;
+    // CLOCK_MONOTONIC in nanoseconds.
+    virtual int64_t now() = 0;
+    // Sleep until an absolute CLOCK_MONOTONIC time (TIMER_ABSTIME semantics).
+    virtual void sleepUntil(int64_t deadline) = 0;
+    // Do `ns` of simulated work; returns the work actually done, in ns.
+    virtual int64_t work(int64_t ns) = 0;
+};
+
+} // namespace latprobe

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "consumerconfig.h"
+#include "phase.h"
+#include "sample.h"
+#include "spscring.h"
+#include "statsaccumulator.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace latprobe {
+
+// Drains the measuring threads' rings into per-phase statistics, per-second
+// series and the miss log. The only place that allocates on their behalf.
+// Thread-safe: one thread drains, others may start phases and read results.
+class Collector
+{
+public:
+    static constexpr size_t kRingCapacity = 1 << 16;
+    static constexpr size_t kMissLogLimit = 100000;
+
+    Collector(std::vector<ConsumerConfig> configs, int64_t runStart);
+
+    SpscRing<Sample> &ring(size_t consumer) { return *m_rings[consumer]; }
+    const std::vector<ConsumerConfig> &configs() const { return m_configs; }
+    int64_t runStart() const { return m_runStart; }
+
+    // Samples whose period starts at or after `at` belong to the new phase.
+    void beginPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at);
+    size_t drain();
+    // Closes the last phase at `end`.
+    void finish(int64_t end);
+
+    // Snapshots: `now` closes the open phase for the expected-sample count.
+    std::vector<PhaseResult> phases(int64_t now) const;
+    std::vector<std::vector<SecondBucket>> series() const;
+    std::vector<MissEvent> missLog() const;
+    uint64_t missLogDropped() const;
+    uint64_t ringOverflows() const;
+
+    // Feeds a sample directly, as a drain would (tests, importers).
+    void add(size_t consumer, const Sample &sample);
+
+private:
+    struct Phase
+    {
+        std::string name;
+        std::vector<std::string> loads;
+        int64_t start = 0;
+        int64_t end = 0; // 0 while open
+        std::vector<StatsAccumulator> stats;
+        std::vector<uint64_t> ringOverflows;
+    };
+
+    void addLocked(size_t consumer, const Sample &sample);
+    Phase &phaseAt(int64_t t);
+
+    const std::vector<ConsumerConfig> m_configs;
+    const int64_t m_runStart;
+    std::vector<std::unique_ptr<SpscRing<Sample>>> m_rings;
+    mutable std::mutex m_mutex;
+    std::vector<Phase> m_phases;
+    std::vector<std::vector<SecondBucket>> m_series;
+    std::vector<uint64_t> m_seenOverflows;
+    std::vector<MissEvent> m_missLog;
+    uint64_t m_missLogDropped = 0;
+};
+
+} // namespace latprobe

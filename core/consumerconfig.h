@@ -1,0 +1,27 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace latprobe {
+
+enum class WorkMode {
+    CpuTime, // spin on the thread's CPU clock: preemption shows as lateness
+    Loops,   // interbench's loop-calibrated burn: drifts with the VM's speed
+};
+
+struct ConsumerConfig
+{
+    std::string name;       // "audio", "video", "wakeup"
+    int64_t periodNs = 0;
+    int64_t workNs = 0;     // CPU work per period
+    int64_t slackNs = 0;    // deadline = period start + slack; 0: no deadline
+    std::string missName;   // what a miss is called: "skips", "drops"
+    WorkMode workMode = WorkMode::CpuTime;
+
+    bool hasDeadline() const { return slackNs > 0; }
+};
+
+const char *toString(WorkMode mode);
+
+} // namespace latprobe

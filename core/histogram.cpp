@@ -1,0 +1,82 @@
+#include "histogram.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace latprobe {
+
+Histogram::Histogram(uint32_t limitUs) : m_buckets(limitUs, 0) {}
+
+void Histogram::add(int64_t us)
+{
+    if (us < 0)
+        us = 0;
+    if (us < static_cast<int64_t>(m_buckets.size())) {
+        ++m_buckets[us];
+    } else {
+        m_overflowSorted = m_overflowValues.empty() || m_overflowValues.back() <= us;
+        m_overflowValues.push_back(us);
+    }
+    ++m_count;
+}
+
+void Histogram::merge(const Histogram &other)
+{
+    const size_t n = std::min(m_buckets.size(), other.m_buckets.size());
+    for (size_t i = 0; i < n; ++i)
+        m_buckets[i] += other.m_buckets[i];
+    for (size_t i = n; i < other.m_buckets.size(); ++i)
+        for (uint32_t k = 0; k < other.m_buckets[i]; ++k)
+            m_overflowValues.push_back(static_cast<int64_t>(i));
+    m_overflowValues.insert(m_overflowValues.end(), other.m_overflowValues.begin(),
+                            other.m_overflowValues.end());
+    m_overflowSorted = false;
+    m_count += other.m_count;
+}
+
+void Histogram::clear()
+{
+    std::fill(m_buckets.begin(), m_buckets.end(), 0);
+    m_overflowValues.clear();
+    m_count = 0;
+    m_overflowSorted = true;
+}
+
+int64_t Histogram::percentile(double q) const
+{
+    if (m_count == 0)
+        return 0;
+    q = std::clamp(q, 0.0, 1.0);
+    uint64_t rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(m_count)));
+    rank = std::clamp<uint64_t>(rank, 1, m_count);
+    uint64_t seen = 0;
+    for (size_t us = 0; us < m_buckets.size(); ++us) {
+        seen += m_buckets[us];
+        if (seen >= rank)
+            return static_cast<int64_t>(us);
+    }
+    if (!m_overflowSorted) {
+        std::sort(m_overflowValues.begin(), m_overflowValues.end());
+        m_overflowSorted = true;
+    }
+    return m_overflowValues[rank - seen - 1];
+}
+
+std::vector<std::pair<int64_t, uint64_t>> Histogram::sparse() const
+{
+    std::vector<std::pair<int64_t, uint64_t>> out;
+    for (size_t us = 0; us < m_buckets.size(); ++us)
+        if (m_buckets[us])
+            out.emplace_back(static_cast<int64_t>(us), m_buckets[us]);
+    std::vector<int64_t> over = m_overflowValues;
+    std::sort(over.begin(), over.end());
+    for (int64_t v : over) {
+        if (!out.empty() && out.back().first == v)
+            ++out.back().second;
+        else
+            out.emplace_back(v, 1);
+    }
+    return out;
+}
+
+} // namespace latprobe

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace latprobe {
+
+// cyclictest's histogram: 1 µs buckets up to a limit, plus an overflow
+// count. Unlike cyclictest we also keep the overflowing values themselves
+// (they are rare), so percentiles stay exact past the limit.
+class Histogram
+{
+public:
+    explicit Histogram(uint32_t limitUs = 100000);
+
+    void add(int64_t us);
+    void merge(const Histogram &other);
+    void clear();
+
+    uint64_t count() const { return m_count; }
+    uint64_t overflow() const { return m_overflowValues.size(); }
+    uint32_t limitUs() const { return static_cast<uint32_t>(m_buckets.size()); }
+
+    // Nearest rank: the smallest value with at least ceil(q * n) samples at
+    // or below it. q in (0, 1]. Returns 0 on an empty histogram.
+    int64_t percentile(double q) const;
+
+    // Non-empty buckets as (µs, count), for run files and plots.
+    std::vector<std::pair<int64_t, uint64_t>> sparse() const;
+
+private:
+    std::vector<uint32_t> m_buckets;
+    mutable std::vector<int64_t> m_overflowValues; // sorted lazily by percentile()
+    uint64_t m_count = 0;
+    mutable bool m_overflowSorted = true;
+};
+
+} // namespace latprobe

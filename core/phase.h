@@ -1,0 +1,37 @@
+#pragma once
+
+#include "consumerstats.h"
+
+#include <string>
+#include <vector>
+
+namespace latprobe {
+
+// A stretch of a run with one set of loads: "idle", "massive_intr x8", ...
+struct PhaseResult
+{
+    std::string name;
+    double startS = 0;    // since the run started
+    double durationS = 0;
+    std::vector<std::string> loads; // what was running, as the user named it
+    std::vector<ConsumerStats> consumers;
+};
+
+// One second of one consumer, for the time plots and "last 10 s".
+struct SecondBucket
+{
+    int64_t maxUs = -1; // -1: no sample in that second
+    uint32_t samples = 0;
+    uint32_t misses = 0;
+};
+
+struct MissEvent
+{
+    double timeS = 0;      // since the run started
+    std::string consumer;
+    int64_t latenessUs = 0; // past the deadline
+    uint32_t periodsLost = 0;
+    std::string phase;
+};
+
+} // namespace latprobe

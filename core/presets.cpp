@@ -1,0 +1,72 @@
+#include "presets.h"
+
+#include <cmath>
+
+namespace latprobe {
+
+namespace {
+int64_t share(int64_t periodNs, double pct)
+{
+    return static_cast<int64_t>(std::llround(static_cast<double>(periodNs) * pct / 100.0));
+}
+} // namespace
+
+ConsumerConfig audioConsumerByPeriod(int64_t periodNs, int bufferPeriods, double cpuPct)
+{
+    ConsumerConfig c;
+    c.name = "audio";
+    c.missName = "skips";
+    c.periodNs = periodNs;
+    c.workNs = share(periodNs, cpuPct);
+    c.slackNs = periodNs * (bufferPeriods > 1 ? bufferPeriods - 1 : 1);
+    return c;
+}
+
+ConsumerConfig audioConsumer(int frames, int rateHz, int bufferPeriods, double cpuPct)
+{
+    const int64_t period = static_cast<int64_t>(std::llround(1e9 * frames / rateHz));
+    return audioConsumerByPeriod(period, bufferPeriods, cpuPct);
+}
+
+ConsumerConfig videoConsumer(double fps, double cpuPct)
+{
+    ConsumerConfig c;
+    c.name = "video";
+    c.missName = "drops";
+    c.periodNs = static_cast<int64_t>(std::llround(1e9 / fps));
+    c.workNs = share(c.periodNs, cpuPct);
+    c.slackNs = c.periodNs;
+    return c;
+}
+
+ConsumerConfig wakeupConsumer(int64_t intervalUs)
+{
+    ConsumerConfig c;
+    c.name = "wakeup";
+    c.periodNs = intervalUs * 1000;
+    return c;
+}
+
+const std::vector<Preset> &presets()
+{
+    static const std::vector<Preset> all = {
+        {"default", "audio 256 frames @ 48 kHz (5.33 ms, 5 %), video 60 Hz (40 %), wakeup 1 ms",
+         {audioConsumer(), videoConsumer(), wakeupConsumer()}},
+        {"desktop", "audio 1024 frames @ 48 kHz (21.3 ms, 5 %), video 60 Hz, wakeup 1 ms",
+         {audioConsumer(1024), videoConsumer(), wakeupConsumer()}},
+        {"pro", "audio 64 frames @ 48 kHz (1.33 ms, 5 %), video 60 Hz, wakeup 1 ms",
+         {audioConsumer(64), videoConsumer(), wakeupConsumer()}},
+        {"interbench", "interbench's audio 50 ms / 5 % and video 16.67 ms / 40 %, wakeup 1 ms",
+         {audioConsumerByPeriod(50000000, 2, 5), videoConsumer(60, 40), wakeupConsumer()}},
+    };
+    return all;
+}
+
+const Preset *findPreset(const std::string &name)
+{
+    for (const Preset &p : presets())
+        if (p.name == name)
+            return &p;
+    return nullptr;
+}
+} // namespace latprobe

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "consumerconfig.h"
+
+#include <string>
+#include <vector>
+
+namespace latprobe {
+
+// Audio: `frames` at `rateHz` per period; the device holds `bufferPeriods`
+// periods, so a period may finish up to (bufferPeriods - 1) periods late.
+ConsumerConfig audioConsumer(int frames = 256, int rateHz = 48000, int bufferPeriods = 2,
+                             double cpuPct = 5);
+ConsumerConfig audioConsumerByPeriod(int64_t periodNs, int bufferPeriods, double cpuPct);
+// Video: one frame per period, due by the next frame.
+ConsumerConfig videoConsumer(double fps = 60, double cpuPct = 40);
+// cyclictest's method: no work, latency only.
+ConsumerConfig wakeupConsumer(int64_t intervalUs = 1000);
+
+struct Preset
+{
+    std::string name;
+    std::string description;
+    std::vector<ConsumerConfig> consumers; // audio, video, wakeup
+};
+
+const std::vector<Preset> &presets();
+const Preset *findPreset(const std::string &name);
+
+} // namespace latprobe

@@ -1,0 +1,82 @@
+#include "probe.h"
+
+#include "periodicloop.h"
+#include "realclock.h"
+
+#include <chrono>
+
+#include <pthread.h>
+
+namespace latprobe {
+
+Probe::Probe(std::vector<ConsumerConfig> consumers, ThreadParams params)
+    : m_configs(std::move(consumers)), m_params(std::move(params)), m_setups(m_configs.size())
+{
+    for (size_t i = 0; i < m_configs.size(); ++i)
+        m_setups[i].config = m_configs[i];
+}
+
+Probe::~Probe() { stop(); }
+
+void Probe::start()
+{
+    if (m_running)
+        return;
+    m_stop = false;
+    m_ready = 0;
+    m_go = false;
+    for (size_t i = 0; i < m_configs.size(); ++i)
+        m_threads.emplace_back(&Probe::consumerMain, this, i);
+    while (m_ready.load() < static_cast<int>(m_configs.size()))
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+
+    m_collector = std::make_unique<Collector>(m_configs, RealClock::monotonicNow());
+    m_go = true;
+    m_go.notify_all();
+    m_drainThread = std::thread([this] {
+        pthread_setname_np(pthread_self(), "lp-collector");
+        while (!m_stop.load()) {
+            m_collector->drain();
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    });
+    m_running = true;
+}
+
+void Probe::consumerMain(size_t index)
+{
+    const ConsumerConfig &config = m_configs[index];
+    pthread_setname_np(pthread_self(), ("lp-" + config.name).substr(0, 15).c_str());
+    ConsumerSetup &setup = m_setups[index];
+    setup.grant = applyThreadParams(m_params);
+    RealClock clock(config.workMode);
+    if (config.workMode == WorkMode::Loops) {
+        clock.calibrate();
+        setup.loopsPerUs = clock.loopsPerUs();
+    }
+    ++m_ready;
+    m_go.wait(false);
+    if (m_stop.load())
+        return;
+    PeriodicLoop loop(config, clock, m_collector->ring(index));
+    loop.run(m_collector->runStart(), m_stop);
+}
+
+void Probe::stop()
+{
+    if (m_threads.empty())
+        return;
+    m_stop = true;
+    m_go = true;
+    m_go.notify_all();
+    for (std::thread &t : m_threads)
+        t.join();
+    m_threads.clear();
+    if (m_drainThread.joinable())
+        m_drainThread.join();
+    if (m_collector)
+        m_collector->finish(RealClock::monotonicNow());
+    m_running = false;
+}
+
+} // namespace latprobe

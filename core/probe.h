@@ -1,0 +1,56 @@
+#pragma once
+
+#include "collector.h"
+#include "consumerconfig.h"
+#include "threadparams.h"
+
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace latprobe {
+
+struct ConsumerSetup
+{
+    ConsumerConfig config;
+    ThreadGrant grant;
+    double loopsPerUs = 0; // loop-calibrated work mode only
+};
+
+// The measuring side of a run: one thread per consumer, one collector
+// thread draining their rings. Shared by the CLI and the GUI.
+class Probe
+{
+public:
+    Probe(std::vector<ConsumerConfig> consumers, ThreadParams params);
+    ~Probe();
+    Probe(const Probe &) = delete;
+    Probe &operator=(const Probe &) = delete;
+
+    // Returns once every consumer thread runs with its parameters applied.
+    void start();
+    // Stops the threads, drains the last samples and closes the last phase.
+    void stop();
+    bool running() const { return m_running; }
+
+    Collector &collector() { return *m_collector; }
+    const std::vector<ConsumerSetup> &setups() const { return m_setups; }
+    const ThreadParams &requested() const { return m_params; }
+
+private:
+    void consumerMain(size_t index);
+
+    std::vector<ConsumerConfig> m_configs;
+    ThreadParams m_params;
+    std::vector<ConsumerSetup> m_setups;
+    std::unique_ptr<Collector> m_collector;
+    std::vector<std::thread> m_threads;
+    std::thread m_drainThread;
+    std::atomic<bool> m_stop{false};
+    std::atomic<int> m_ready{0};
+    std::atomic<bool> m_go{false};
+    bool m_running = false;
+};
+
+} // namespace latprobe

@@ -1,0 +1,76 @@
+#include "realclock.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <ctime>
+
+namespace latprobe {
+
+namespace {
+int64_t toNs(const timespec &ts)
+{
+    return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+} // namespace
+
+RealClock::RealClock(WorkMode mode) : m_mode(mode) {}
+
+int64_t RealClock::monotonicNow()
+{
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return toNs(ts);
+}
+
+int64_t RealClock::threadCpuNow()
+{
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return toNs(ts);
+}
+
+int64_t RealClock::now() { return monotonicNow(); }
+
+void RealClock::sleepUntil(int64_t deadline)
+{
+    timespec ts{static_cast<time_t>(deadline / 1000000000), static_cast<long>(deadline % 1000000000)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+    }
+}
+
+int64_t RealClock::work(int64_t ns)
+{
+    if (m_mode == WorkMode::Loops && m_loopsPerUs > 0) {
+        spinLoops(static_cast<uint64_t>(m_loopsPerUs * static_cast<double>(ns) / 1000.0));
+        return ns;
+    }
+    // Spinning on the thread's own CPU clock: time spent preempted is not
+    // counted as work, so it surfaces as lateness instead of less work.
+    const int64_t start = threadCpuNow();
+    int64_t done = 0;
+    while ((done = threadCpuNow() - start) < ns) {
+    }
+    return done;
+}
+
+void RealClock::spinLoops(uint64_t loops)
+{
+    // The empty asm keeps the compiler from folding the loop away.
+    for (uint64_t i = 0; i < loops; ++i)
+        asm volatile("" ::: "memory");
+}
+
+void RealClock::calibrate()
+{
+    constexpr uint64_t kTrialLoops = 2000000;
+    double best = 0;
+    for (int trial = 0; trial < 5; ++trial) {
+        const int64_t t0 = threadCpuNow();
+        spinLoops(kTrialLoops);
+        const int64_t spent = std::max<int64_t>(threadCpuNow() - t0, 1);
+        best = std::max(best, static_cast<double>(kTrialLoops) * 1000.0 / static_cast<double>(spent));
+    }
+    m_loopsPerUs = best;
+}
+
+} // namespace latprobe

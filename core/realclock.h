@@ -1,0 +1,33 @@
+#pragma once
+
+#include "clock.h"
+#include "consumerconfig.h"
+
+namespace latprobe {
+
+// CLOCK_MONOTONIC with absolute clock_nanosleep, as cyclictest sleeps.
+class RealClock final : public Clock
+{
+public:
+    explicit RealClock(WorkMode mode = WorkMode::CpuTime);
+
+    int64_t now() override;
+    void sleepUntil(int64_t deadline) override;
+    int64_t work(int64_t ns) override;
+
+    // Loop mode only: measures this CPU's loop speed (best of several
+    // tries, as interbench does). Call from the thread that will work.
+    void calibrate();
+    double loopsPerUs() const { return m_loopsPerUs; }
+
+    static int64_t monotonicNow();
+    static int64_t threadCpuNow();
+
+private:
+    static void spinLoops(uint64_t loops);
+
+    WorkMode m_mode;
+    double m_loopsPerUs = 0;
+};
+
+} // namespace latprobe

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "phase.h"
+#include "probe.h"
+#include "sysinfo.h"
+#include "threadparams.h"
+
+#include <string>
+#include <vector>
+
+namespace latprobe {
+
+// A finished (or interrupted) measurement, as saved in a run file and read
+// back by report and compare.
+struct Run
+{
+    std::string version;                  // latprobe's
+    std::vector<std::string> commandLine;
+    std::string startTime, endTime;       // ISO 8601, UTC
+    bool partial = false;                 // ended early (Ctrl-C, error)
+    std::string endReason;                // "completed", "interrupted", ...
+    SystemInfo system;
+    ThreadParams requested;
+    std::vector<ConsumerSetup> consumers; // config and what was granted
+    std::vector<PhaseResult> phases;
+    std::vector<std::vector<SecondBucket>> series; // [consumer][second]
+    std::vector<MissEvent> misses;
+    uint64_t missLogDropped = 0;
+};
+
+// Fills a Run from a stopped probe.
+Run makeRun(Probe &probe, const SystemInfo &system);
+
+std::string isoTimeNow();
+
+} // namespace latprobe

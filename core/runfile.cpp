@@ -1,0 +1,448 @@
+#include "runfile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+namespace latprobe {
+
+using nlohmann::json;
+
+namespace {
+
+json toJson(const ThreadParams &p)
+{
+    return {{"policy", toString(p.policy)},
+            {"priority", p.priority},
+            {"nice", p.nice},
+            {"cpus", formatCpuList(p.cpus)},
+            {"timer_slack_ns", p.timerSlackNs}};
+}
+
+json toJson(const ConsumerSetup &s)
+{
+    const ConsumerConfig &c = s.config;
+    const ThreadGrant &g = s.grant;
+    return {{"name", c.name},
+            {"period_ns", c.periodNs},
+            {"work_ns", c.workNs},
+            {"slack_ns", c.slackNs},
+            {"miss_name", c.missName},
+            {"work_mode", c.workMode == WorkMode::Loops ? "loops" : "cpu-time"},
+            {"loops_per_us", s.loopsPerUs},
+            {"granted",
+             {{"policy", toString(g.policy)},
+              {"priority", g.priority},
+              {"nice", g.nice},
+              {"cpus", formatCpuList(g.cpus)},
+              {"timer_slack_ns", g.timerSlackNs},
+              {"refusal", g.refusal}}}};
+}
+
+json toJson(const ConsumerStats &s)
+{
+    json hist = json::array();
+    for (const auto &[us, n] : s.histogram)
+        hist.push_back({us, n});
+    return {{"name", s.name},
+            {"has_deadline", s.hasDeadline},
+            {"samples", s.samples},
+            {"expected", s.expected},
+            {"sampled_pct", s.sampledPct},
+            {"min_us", s.minUs},
+            {"mean_us", s.meanUs},
+            {"p50_us", s.p50Us},
+            {"p90_us", s.p90Us},
+            {"p99_us", s.p99Us},
+            {"p999_us", s.p999Us},
+            {"max_us", s.maxUs},
+            {"stddev_us", s.stddevUs},
+            {"over_1ms", s.over1ms},
+            {"over_5ms", s.over5ms},
+            {"misses", s.misses},
+            {"deadlines_met", s.deadlinesMet},
+            {"deadlines_met_pct", s.deadlinesMetPct},
+            {"desired_cpu_pct", s.desiredCpuPct},
+            {"longest_miss_run", s.longestMissRun},
+            {"ib_latency_mean_us", s.ibLatencyMeanUs},
+            {"ib_latency_rms_us", s.ibLatencyRmsUs},
+            {"ib_latency_max_us", s.ibLatencyMaxUs},
+            {"ring_overflows", s.ringOverflows},
+            {"histogram",
+             {{"bucket_us", 1},
+              {"limit_us", s.histogramLimitUs},
+              {"overflow", s.histogramOverflow},
+              {"counts", hist}}}};
+}
+
+// Typed access that names the field on failure.
+class Reader
+{
+public:
+    explicit Reader(std::string file) : m_file(std::move(file)) {}
+
+    [[noreturn]] void fail(const std::string &path, const std::string &what) const
+    {
+        throw RunFileError(fmt::format("{}: {}: {}", m_file, path, what));
+    }
+
+    const json &field(const json &obj, const std::string &path, const char *key) const
+    {
+        if (!obj.is_object())
+            fail(path, "is not an object");
+        auto it = obj.find(key);
+        if (it == obj.end())
+            fail(path.empty() ? key : path + "." + key, "missing");
+        return *it;
+    }
+
+    template <typename T> T get(const json &obj, const std::string &path, const char *key) const
+    {
+        const json &v = field(obj, path, key);
+        const std::string where = path.empty() ? key : path + "." + key;
+        if constexpr (std::is_same_v<T, std::string>) {
+            if (!v.is_string())
+                fail(where, "expected a string");
+        } else if constexpr (std::is_same_v<T, bool>) {
+            if (!v.is_boolean())
+                fail(where, "expected true or false");
+        } else if constexpr (std::is_floating_point_v<T>) {
+            if (!v.is_number())
+                fail(where, "expected a number");
+        } else {
+            if (!v.is_number_integer() && !v.is_number_unsigned())
+                fail(where, "expected an integer");
+            if (std::is_unsigned_v<T> && v.is_number_integer() && v.get<int64_t>() < 0)
+                fail(where, "must not be negative");
+        }
+        return v.get<T>();
+    }
+
+    const json &array(const json &obj, const std::string &path, const char *key) const
+    {
+        const json &v = field(obj, path, key);
+        if (!v.is_array())
+            fail(path.empty() ? key : path + "." + key, "expected an array");
+        return v;
+    }
+
+private:
+    std::string m_file;
+};
+
+ConsumerStats statsFromJson(const Reader &r, const json &j, const std::string &path)
+{
+    ConsumerStats s;
+    s.name = r.get<std::string>(j, path, "name");
+    s.hasDeadline = r.get<bool>(j, path, "has_deadline");
+    s.samples = r.get<uint64_t>(j, path, "samples");
+    s.expected = r.get<uint64_t>(j, path, "expected");
+    s.sampledPct = r.get<double>(j, path, "sampled_pct");
+    s.minUs = r.get<int64_t>(j, path, "min_us");
+    s.meanUs = r.get<double>(j, path, "mean_us");
+    s.p50Us = r.get<int64_t>(j, path, "p50_us");
+    s.p90Us = r.get<int64_t>(j, path, "p90_us");
+    s.p99Us = r.get<int64_t>(j, path, "p99_us");
+    s.p999Us = r.get<int64_t>(j, path, "p999_us");
+    s.maxUs = r.get<int64_t>(j, path, "max_us");
+    s.stddevUs = r.get<double>(j, path, "stddev_us");
+    s.over1ms = r.get<uint64_t>(j, path, "over_1ms");
+    s.over5ms = r.get<uint64_t>(j, path, "over_5ms");
+    s.misses = r.get<uint64_t>(j, path, "misses");
+    s.deadlinesMet = r.get<uint64_t>(j, path, "deadlines_met");
+    s.deadlinesMetPct = r.get<double>(j, path, "deadlines_met_pct");
+    s.desiredCpuPct = r.get<double>(j, path, "desired_cpu_pct");
+    s.longestMissRun = r.get<uint64_t>(j, path, "longest_miss_run");
+    s.ibLatencyMeanUs = r.get<double>(j, path, "ib_latency_mean_us");
+    s.ibLatencyRmsUs = r.get<double>(j, path, "ib_latency_rms_us");
+    s.ibLatencyMaxUs = r.get<int64_t>(j, path, "ib_latency_max_us");
+    s.ringOverflows = r.get<uint64_t>(j, path, "ring_overflows");
+    const std::string hpath = path + ".histogram";
+    const json &h = r.field(j, path, "histogram");
+    s.histogramLimitUs = r.get<uint32_t>(h, hpath, "limit_us");
+    s.histogramOverflow = r.get<uint64_t>(h, hpath, "overflow");
+    const json &counts = r.array(h, hpath, "counts");
+    for (size_t i = 0; i < counts.size(); ++i) {
+        const json &pair = counts[i];
+        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
+            !pair[1].is_number_integer() || pair[0].get<int64_t>() < 0 ||
+            pair[1].get<int64_t>() < 0)
+            r.fail(fmt::format("{}.counts[{}]", hpath, i), "expected [µs, count]");
+        s.histogram.emplace_back(pair[0].get<int64_t>(), pair[1].get<uint64_t>());
+    }
+    return s;
+}
+
+ThreadParams paramsFromJson(const Reader &r, const json &j, const std::string &path)
+{
+    ThreadParams p;
+    const std::string policy = r.get<std::string>(j, path, "policy");
+    static const std::pair<const char *, SchedPolicy> names[] = {
+        {"SCHED_OTHER", SchedPolicy::Other}, {"SCHED_FIFO", SchedPolicy::Fifo},
+        {"SCHED_RR", SchedPolicy::RoundRobin}, {"SCHED_BATCH", SchedPolicy::Batch},
+        {"SCHED_IDLE", SchedPolicy::Idle}};
+    bool known = false;
+    for (const auto &[name, value] : names)
+        if (policy == name) {
+            p.policy = value;
+            known = true;
+        }
+    if (!known)
+        r.fail(path + ".policy", "unknown policy \"" + policy + "\"");
+    p.priority = r.get<int>(j, path, "priority");
+    p.nice = r.get<int>(j, path, "nice");
+    const std::string cpus = r.get<std::string>(j, path, "cpus");
+    if (!cpus.empty() && !parseCpuList(cpus, p.cpus))
+        r.fail(path + ".cpus", "not a CPU list");
+    p.timerSlackNs = r.get<int64_t>(j, path, "timer_slack_ns");
+    return p;
+}
+
+} // namespace
+
+std::string runToJson(const Run &run)
+{
+    const SystemInfo &sys = run.system;
+    json consumers = json::array();
+    for (const ConsumerSetup &s : run.consumers)
+        consumers.push_back(toJson(s));
+    json phases = json::array();
+    for (const PhaseResult &p : run.phases) {
+        json stats = json::array();
+        for (const ConsumerStats &s : p.consumers)
+            stats.push_back(toJson(s));
+        phases.push_back({{"name", p.name},
+                          {"start_s", p.startS},
+                          {"duration_s", p.durationS},
+                          {"loads", p.loads},
+                          {"consumers", stats}});
+    }
+    json series = json::object();
+    for (size_t i = 0; i < run.series.size() && i < run.consumers.size(); ++i) {
+        json maxUs = json::array(), misses = json::array();
+        for (const SecondBucket &b : run.series[i]) {
+            maxUs.push_back(b.maxUs);
+            misses.push_back(b.misses);
+        }
+        series[run.consumers[i].config.name] = {{"max_us", maxUs}, {"misses", misses}};
+    }
+    json misses = json::array();
+    for (const MissEvent &m : run.misses)
+        misses.push_back({{"t_s", m.timeS},
+                          {"consumer", m.consumer},
+                          {"lateness_us", m.latenessUs},
+                          {"periods_lost", m.periodsLost},
+                          {"phase", m.phase}});
+    json j = {
+        {"file_version", fmt::format("{}.{}", kRunFileMajor, kRunFileMinor)},
+        {"tool", "latprobe"},
+        {"version", run.version},
+        {"command_line", run.commandLine},
+        {"start_time", run.startTime},
+        {"end_time", run.endTime},
+        {"partial", run.partial},
+        {"end_reason", run.endReason},
+        {"system",
+         {{"kernel_release", sys.kernelRelease},
+          {"kernel_version", sys.kernelVersion},
+          {"machine", sys.machine},
+          {"cpu_model", sys.cpuModel},
+          {"cpu_count", sys.cpuCount},
+          {"governor", sys.governor},
+          {"hz", sys.hz},
+          {"preemption", sys.preemption},
+          {"scheduler", sys.scheduler},
+          {"autogroup", sys.autogroup},
+          {"rt_throttling", sys.rtThrottling},
+          {"cmdline", sys.cmdline},
+          {"virtualization", sys.virtualization}}},
+        {"requested", toJson(run.requested)},
+        {"consumers", consumers},
+        {"phases", phases},
+        {"series", series},
+        {"misses", misses},
+        {"miss_log_dropped", run.missLogDropped},
+    };
+    return j.dump(1) + "\n";
+}
+
+Run runFromJson(const std::string &text, const std::string &fileName)
+{
+    const Reader r(fileName);
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error &e) {
+        throw RunFileError(fmt::format("{}: not valid JSON (byte {}): is it a latprobe run file?",
+                                       fileName, e.byte));
+    }
+    if (!j.is_object())
+        r.fail("(top level)", "expected an object: is it a latprobe run file?");
+    const std::string version = r.get<std::string>(j, "", "file_version");
+    int major = 0, minor = 0;
+    if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2)
+        r.fail("file_version", "\"" + version + "\" is not MAJOR.MINOR");
+    if (major != kRunFileMajor)
+        r.fail("file_version",
+               fmt::format("version {} is not supported (this latprobe reads {}.x); "
+                           "open it with a matching latprobe",
+                           version, kRunFileMajor));
+
+    Run run;
+    run.version = r.get<std::string>(j, "", "version");
+    for (const json &arg : r.array(j, "", "command_line"))
+        if (arg.is_string())
+            run.commandLine.push_back(arg.get<std::string>());
+    run.startTime = r.get<std::string>(j, "", "start_time");
+    run.endTime = r.get<std::string>(j, "", "end_time");
+    run.partial = r.get<bool>(j, "", "partial");
+    run.endReason = r.get<std::string>(j, "", "end_reason");
+
+    const json &sys = r.field(j, "", "system");
+    SystemInfo &s = run.system;
+    s.kernelRelease = r.get<std::string>(sys, "system", "kernel_release");
+    s.kernelVersion = r.get<std::string>(sys, "system", "kernel_version");
+    s.machine = r.get<std::string>(sys, "system", "machine");
+    s.cpuModel = r.get<std::string>(sys, "system", "cpu_model");
+    s.cpuCount = r.get<int>(sys, "system", "cpu_count");
+    s.governor = r.get<std::string>(sys, "system", "governor");
+    s.hz = r.get<std::string>(sys, "system", "hz");
+    s.preemption = r.get<std::string>(sys, "system", "preemption");
+    s.scheduler = r.get<std::string>(sys, "system", "scheduler");
+    s.autogroup = r.get<std::string>(sys, "system", "autogroup");
+    s.rtThrottling = r.get<std::string>(sys, "system", "rt_throttling");
+    s.cmdline = r.get<std::string>(sys, "system", "cmdline");
+    s.virtualization = r.get<std::string>(sys, "system", "virtualization");
+
+    run.requested = paramsFromJson(r, r.field(j, "", "requested"), "requested");
+
+    const json &consumers = r.array(j, "", "consumers");
+    for (size_t i = 0; i < consumers.size(); ++i) {
+        const std::string path = fmt::format("consumers[{}]", i);
+        const json &c = consumers[i];
+        ConsumerSetup setup;
+        setup.config.name = r.get<std::string>(c, path, "name");
+        setup.config.periodNs = r.get<int64_t>(c, path, "period_ns");
+        if (setup.config.periodNs <= 0)
+            r.fail(path + ".period_ns", "must be positive");
+        setup.config.workNs = r.get<int64_t>(c, path, "work_ns");
+        setup.config.slackNs = r.get<int64_t>(c, path, "slack_ns");
+        setup.config.missName = r.get<std::string>(c, path, "miss_name");
+        const std::string mode = r.get<std::string>(c, path, "work_mode");
+        setup.config.workMode = mode == "loops" ? WorkMode::Loops : WorkMode::CpuTime;
+        setup.loopsPerUs = r.get<double>(c, path, "loops_per_us");
+        const json &g = r.field(c, path, "granted");
+        const ThreadParams granted = paramsFromJson(r, g, path + ".granted");
+        setup.grant.policy = granted.policy;
+        setup.grant.priority = granted.priority;
+        setup.grant.nice = granted.nice;
+        setup.grant.cpus = granted.cpus;
+        setup.grant.timerSlackNs = granted.timerSlackNs;
+        setup.grant.refusal = r.get<std::string>(g, path + ".granted", "refusal");
+        run.consumers.push_back(std::move(setup));
+    }
+
+    const json &phases = r.array(j, "", "phases");
+    for (size_t i = 0; i < phases.size(); ++i) {
+        const std::string path = fmt::format("phases[{}]", i);
+        const json &p = phases[i];
+        PhaseResult phase;
+        phase.name = r.get<std::string>(p, path, "name");
+        phase.startS = r.get<double>(p, path, "start_s");
+        phase.durationS = r.get<double>(p, path, "duration_s");
+        for (const json &load : r.array(p, path, "loads"))
+            if (load.is_string())
+                phase.loads.push_back(load.get<std::string>());
+        const json &stats = r.array(p, path, "consumers");
+        for (size_t k = 0; k < stats.size(); ++k)
+            phase.consumers.push_back(
+                statsFromJson(r, stats[k], fmt::format("{}.consumers[{}]", path, k)));
+        run.phases.push_back(std::move(phase));
+    }
+
+    const json &series = r.field(j, "", "series");
+    for (const ConsumerSetup &c : run.consumers) {
+        std::vector<SecondBucket> buckets;
+        auto it = series.find(c.config.name);
+        if (it != series.end()) {
+            const std::string path = "series." + c.config.name;
+            const json &maxUs = r.array(*it, path, "max_us");
+            const json &misses = r.array(*it, path, "misses");
+            if (maxUs.size() != misses.size())
+                r.fail(path, "max_us and misses differ in length");
+            for (size_t k = 0; k < maxUs.size(); ++k) {
+                if (!maxUs[k].is_number_integer() || !misses[k].is_number_unsigned())
+                    r.fail(fmt::format("{}[{}]", path, k), "expected integers");
+                SecondBucket b;
+                b.maxUs = maxUs[k].get<int64_t>();
+                b.misses = misses[k].get<uint32_t>();
+                buckets.push_back(b);
+            }
+        }
+        run.series.push_back(std::move(buckets));
+    }
+
+    const json &misses = r.array(j, "", "misses");
+    for (size_t i = 0; i < misses.size(); ++i) {
+        const std::string path = fmt::format("misses[{}]", i);
+        MissEvent m;
+        m.timeS = r.get<double>(misses[i], path, "t_s");
+        m.consumer = r.get<std::string>(misses[i], path, "consumer");
+        m.latenessUs = r.get<int64_t>(misses[i], path, "lateness_us");
+        m.periodsLost = r.get<uint32_t>(misses[i], path, "periods_lost");
+        m.phase = r.get<std::string>(misses[i], path, "phase");
+        run.misses.push_back(std::move(m));
+    }
+    run.missLogDropped = r.get<uint64_t>(j, "", "miss_log_dropped");
+    return run;
+}
+
+void writeRunFile(const Run &run, const std::string &path)
+{
+    const std::string text = runToJson(run);
+    std::string tmp = path + ".XXXXXX";
+    const int fd = mkstemp(tmp.data());
+    if (fd < 0)
+        throw RunFileError(fmt::format("{}: cannot create a file beside it ({}): check the "
+                                       "directory exists and is writable",
+                                       path, std::strerror(errno)));
+    size_t written = 0;
+    while (written < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            const int err = errno;
+            ::close(fd);
+            ::unlink(tmp.c_str());
+            throw RunFileError(fmt::format("{}: write failed ({})", path, std::strerror(err)));
+        }
+        written += static_cast<size_t>(n);
+    }
+    fchmod(fd, 0644);
+    if (::fsync(fd) != 0 || ::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        throw RunFileError(fmt::format("{}: could not be saved ({})", path, std::strerror(err)));
+    }
+}
+
+Run readRunFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw RunFileError(fmt::format("{}: cannot open ({})", path, std::strerror(errno)));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return runFromJson(text.str(), path);
+}
+
+} // namespace latprobe

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "run.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace latprobe {
+
+// The run file: JSON with a "file_version" of MAJOR.MINOR. A reader takes
+// any minor version of its major and rejects the rest.
+inline constexpr int kRunFileMajor = 1;
+inline constexpr int kRunFileMinor = 0;
+
+// One line, naming the file and the field: "run.json: phases[0].name: ...".
+class RunFileError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+std::string runToJson(const Run &run);
+Run runFromJson(const std::string &text, const std::string &fileName);
+
+// Written to a temp file beside `path`, fsync'd and renamed over it: a
+// crash leaves the old file or the new one, never half of one.
+void writeRunFile(const Run &run, const std::string &path);
+Run readRunFile(const std::string &path);
+
+} // namespace latprobe

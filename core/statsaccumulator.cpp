@@ -1,0 +1,81 @@
+#include "statsaccumulator.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace latprobe {
+
+StatsAccumulator::StatsAccumulator(const ConsumerConfig &config) : m_config(config) {}
+
+void StatsAccumulator::add(const Sample &s)
+{
+    const int64_t us = latencyUs(s);
+    const uint64_t n = m_histogram.count() + 1;
+    if (n == 1) {
+        m_min = m_max = us;
+    } else {
+        m_min = std::min(m_min, us);
+        m_max = std::max(m_max, us);
+    }
+    m_histogram.add(us);
+    const double delta = static_cast<double>(us) - m_mean;
+    m_mean += delta / static_cast<double>(n);
+    m_m2 += delta * (static_cast<double>(us) - m_mean);
+    m_over1ms += us > 1000;
+    m_over5ms += us > 5000;
+
+    if (!m_config.hasDeadline())
+        return;
+    const uint64_t lost = s.missedDeadline + s.periodsSkipped;
+    m_misses += lost;
+    m_met += s.missedDeadline ? 0 : 1;
+    m_currentMissRun = lost ? m_currentMissRun + lost : 0;
+    m_longestMissRun = std::max(m_longestMissRun, m_currentMissRun);
+    m_workAsked += static_cast<double>(m_config.workNs) * (1 + s.periodsSkipped);
+    // Spinning overshoots by a clock read; interbench never reports over 100 %.
+    m_workDone += static_cast<double>(std::min(s.workDone, m_config.workNs * (1 + s.periodsSkipped)));
+    const int64_t ib = us + static_cast<int64_t>(s.periodsSkipped) * (m_config.periodNs / 1000);
+    m_ibSum += static_cast<double>(ib);
+    m_ibSumSq += static_cast<double>(ib) * static_cast<double>(ib);
+    m_ibMax = std::max(m_ibMax, ib);
+}
+
+ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd) const
+{
+    ConsumerStats r;
+    r.name = m_config.name;
+    r.hasDeadline = m_config.hasDeadline();
+    r.samples = m_histogram.count();
+    if (m_config.periodNs > 0 && phaseEnd > phaseStart)
+        r.expected = static_cast<uint64_t>((phaseEnd - phaseStart) / m_config.periodNs);
+    r.sampledPct = r.expected ? 100.0 * static_cast<double>(r.samples) / r.expected : 0;
+    r.minUs = m_min;
+    r.maxUs = m_max;
+    r.meanUs = m_mean;
+    r.stddevUs = r.samples ? std::sqrt(m_m2 / static_cast<double>(r.samples)) : 0;
+    r.p50Us = m_histogram.percentile(0.50);
+    r.p90Us = m_histogram.percentile(0.90);
+    r.p99Us = m_histogram.percentile(0.99);
+    r.p999Us = m_histogram.percentile(0.999);
+    r.over1ms = m_over1ms;
+    r.over5ms = m_over5ms;
+    r.histogramOverflow = m_histogram.overflow();
+    r.histogramLimitUs = m_histogram.limitUs();
+    r.histogram = m_histogram.sparse();
+
+    r.misses = m_misses;
+    r.deadlinesMet = m_met;
+    if (m_met + m_misses)
+        r.deadlinesMetPct = 100.0 * static_cast<double>(m_met) / static_cast<double>(m_met + m_misses);
+    if (m_workAsked > 0)
+        r.desiredCpuPct = 100.0 * m_workDone / m_workAsked;
+    r.longestMissRun = m_longestMissRun;
+    if (r.hasDeadline && r.samples) {
+        r.ibLatencyMeanUs = m_ibSum / static_cast<double>(r.samples);
+        r.ibLatencyRmsUs = std::sqrt(m_ibSumSq / static_cast<double>(r.samples));
+        r.ibLatencyMaxUs = m_ibMax;
+    }
+    return r;
+}
+
+} // namespace latprobe

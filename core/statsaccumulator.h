@@ -1,0 +1,42 @@
+#pragma once
+
+#include "consumerconfig.h"
+#include "consumerstats.h"
+#include "histogram.h"
+#include "sample.h"
+
+namespace latprobe {
+
+// Folds the Samples of one consumer in one phase into ConsumerStats.
+class StatsAccumulator
+{
+public:
+    explicit StatsAccumulator(const ConsumerConfig &config);
+
+    void add(const Sample &sample);
+    // Statistics over [phaseStart, phaseEnd) (ns, CLOCK_MONOTONIC).
+    ConsumerStats result(int64_t phaseStart, int64_t phaseEnd) const;
+
+    uint64_t samples() const { return m_histogram.count(); }
+    const Histogram &histogram() const { return m_histogram; }
+
+private:
+    ConsumerConfig m_config;
+    Histogram m_histogram;
+    double m_mean = 0, m_m2 = 0; // Welford
+    int64_t m_min = 0, m_max = 0;
+    uint64_t m_over1ms = 0, m_over5ms = 0;
+    uint64_t m_misses = 0, m_met = 0, m_currentMissRun = 0, m_longestMissRun = 0;
+    double m_workAsked = 0, m_workDone = 0;
+    double m_ibSum = 0, m_ibSumSq = 0;
+    int64_t m_ibMax = 0;
+};
+
+// Latency of a cycle in whole µs, truncated as cyclictest's calcdiff().
+inline int64_t latencyUs(const Sample &s)
+{
+    const int64_t ns = s.woke - s.periodStart;
+    return ns > 0 ? ns / 1000 : 0;
+}
+
+} // namespace latprobe

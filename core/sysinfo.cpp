@@ -1,0 +1,126 @@
+#include "sysinfo.h"
+
+#include <fstream>
+#include <sstream>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+namespace latprobe {
+
+namespace {
+
+std::string trim(std::string s)
+{
+    const auto first = s.find_first_not_of(" \t\n");
+    const auto last = s.find_last_not_of(" \t\n");
+    return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+}
+
+// "key : value" lines of /proc/cpuinfo.
+std::string cpuinfoField(const std::string &key)
+{
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind(key, 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos)
+                return trim(line.substr(colon + 1));
+        }
+    return {};
+}
+
+// CONFIG_* from /boot/config-<release>; /proc/config.gz needs zlib and is
+// left for when it matters.
+std::string kernelConfig(const std::string &release, const std::string &key)
+{
+    std::ifstream in("/boot/config-" + release);
+    std::string line;
+    const std::string prefix = key + "=";
+    while (std::getline(in, line))
+        if (line.rfind(prefix, 0) == 0)
+            return line.substr(prefix.size());
+    return {};
+}
+
+std::string preemptionModel(const std::string &version, const std::string &release)
+{
+    // With PREEMPT_DYNAMIC the active model is in debugfs, when readable.
+    std::string active = readFirstLine("/sys/kernel/debug/sched/preempt", "");
+    if (!active.empty()) {
+        const auto open = active.find('(');
+        const auto close = active.find(')');
+        if (open != std::string::npos && close != std::string::npos)
+            return active.substr(open + 1, close - open - 1);
+    }
+    if (version.find("PREEMPT_RT") != std::string::npos)
+        return "rt";
+    if (version.find("PREEMPT_DYNAMIC") != std::string::npos)
+        return "dynamic";
+    if (version.find("PREEMPT") != std::string::npos)
+        return "full";
+    if (kernelConfig(release, "CONFIG_PREEMPT_VOLUNTARY") == "y")
+        return "voluntary";
+    return "none";
+}
+
+std::string activeScheduler(const std::string &release)
+{
+    if (readFirstLine("/sys/kernel/sched_ext/state", "") == "enabled")
+        return "sched_ext:" + readFirstLine("/sys/kernel/sched_ext/root/ops", "unknown");
+    int major = 0, minor = 0;
+    if (std::sscanf(release.c_str(), "%d.%d", &major, &minor) == 2)
+        return (major > 6 || (major == 6 && minor >= 6)) ? "eevdf" : "cfs";
+    return "unknown";
+}
+
+std::string virtualization()
+{
+    if (cpuinfoField("flags").find(" hypervisor") == std::string::npos)
+        return "none";
+    std::string vendor = readFirstLine("/sys/class/dmi/id/sys_vendor", "");
+    std::string product = readFirstLine("/sys/class/dmi/id/product_name", "");
+    std::string name = trim(vendor + " " + product);
+    return name.empty() ? "vm" : name;
+}
+
+} // namespace
+
+std::string readFirstLine(const std::string &path, const std::string &fallback)
+{
+    std::ifstream in(path);
+    std::string line;
+    if (!in || !std::getline(in, line))
+        return fallback;
+    return trim(line);
+}
+
+SystemInfo readSystemInfo()
+{
+    SystemInfo info;
+    utsname u{};
+    uname(&u);
+    info.kernelRelease = u.release;
+    info.kernelVersion = u.version;
+    info.machine = u.machine;
+    info.cpuModel = cpuinfoField("model name");
+    if (info.cpuModel.empty())
+        info.cpuModel = "unknown";
+    info.cpuCount = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+    info.governor = readFirstLine("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "none");
+    info.hz = kernelConfig(info.kernelRelease, "CONFIG_HZ");
+    if (info.hz.empty())
+        info.hz = "unknown";
+    info.preemption = preemptionModel(info.kernelVersion, info.kernelRelease);
+    info.scheduler = activeScheduler(info.kernelRelease);
+    const std::string autogroup = readFirstLine("/proc/sys/kernel/sched_autogroup_enabled", "");
+    info.autogroup = autogroup == "1" ? "on" : autogroup == "0" ? "off" : "unavailable";
+    const std::string runtime = readFirstLine("/proc/sys/kernel/sched_rt_runtime_us", "");
+    const std::string period = readFirstLine("/proc/sys/kernel/sched_rt_period_us", "");
+    info.rtThrottling = runtime == "-1" ? "off" : runtime + "/" + period + " us";
+    info.cmdline = readFirstLine("/proc/cmdline", "");
+    info.virtualization = virtualization();
+    return info;
+}
+
+} // namespace latprobe

@@ -1,0 +1,161 @@
+#include "threadparams.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+namespace latprobe {
+
+namespace {
+
+int toLinux(SchedPolicy policy)
+{
+    switch (policy) {
+    case SchedPolicy::Fifo: return SCHED_FIFO;
+    case SchedPolicy::RoundRobin: return SCHED_RR;
+    case SchedPolicy::Batch: return SCHED_BATCH;
+    case SchedPolicy::Idle: return SCHED_IDLE;
+    case SchedPolicy::Other: break;
+    }
+    return SCHED_OTHER;
+}
+
+SchedPolicy fromLinux(int policy)
+{
+    switch (policy & ~SCHED_RESET_ON_FORK) {
+    case SCHED_FIFO: return SchedPolicy::Fifo;
+    case SCHED_RR: return SchedPolicy::RoundRobin;
+    case SCHED_BATCH: return SchedPolicy::Batch;
+    case SCHED_IDLE: return SchedPolicy::Idle;
+    default: return SchedPolicy::Other;
+    }
+}
+
+void addRefusal(std::string &refusal, const std::string &what)
+{
+    if (!refusal.empty())
+        refusal += "; ";
+    refusal += what;
+}
+
+} // namespace
+
+ThreadGrant applyThreadParams(const ThreadParams &params)
+{
+    ThreadGrant grant;
+    const pid_t tid = gettid();
+    const bool realtime =
+        params.policy == SchedPolicy::Fifo || params.policy == SchedPolicy::RoundRobin;
+
+    sched_param sp{};
+    sp.sched_priority = realtime ? params.priority : 0;
+    if (sched_setscheduler(0, toLinux(params.policy), &sp) != 0)
+        addRefusal(grant.refusal, fmt::format("{} priority {} refused ({}); running SCHED_OTHER",
+                                              toString(params.policy), params.priority,
+                                              std::strerror(errno)));
+    // Linux applies nice per thread when given a thread id.
+    if (!realtime && params.nice != 0 && setpriority(PRIO_PROCESS, tid, params.nice) != 0)
+        addRefusal(grant.refusal,
+                   fmt::format("nice {} refused ({})", params.nice, std::strerror(errno)));
+    if (!params.cpus.empty()) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        for (int cpu : params.cpus)
+            if (cpu >= 0 && cpu < CPU_SETSIZE)
+                CPU_SET(cpu, &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0)
+            addRefusal(grant.refusal, fmt::format("CPU affinity {} refused ({})",
+                                                  formatCpuList(params.cpus), std::strerror(errno)));
+    }
+    if (params.timerSlackNs >= 0 &&
+        prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(params.timerSlackNs), 0, 0, 0) != 0)
+        addRefusal(grant.refusal, fmt::format("timer slack refused ({})", std::strerror(errno)));
+
+    grant.policy = fromLinux(sched_getscheduler(0));
+    sched_param got{};
+    sched_getparam(0, &got);
+    grant.priority = got.sched_priority;
+    errno = 0;
+    grant.nice = getpriority(PRIO_PROCESS, tid);
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+            if (CPU_ISSET(cpu, &set))
+                grant.cpus.push_back(cpu);
+    grant.timerSlackNs = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+    return grant;
+}
+
+const char *toString(SchedPolicy policy)
+{
+    switch (policy) {
+    case SchedPolicy::Other: return "SCHED_OTHER";
+    case SchedPolicy::Fifo: return "SCHED_FIFO";
+    case SchedPolicy::RoundRobin: return "SCHED_RR";
+    case SchedPolicy::Batch: return "SCHED_BATCH";
+    case SchedPolicy::Idle: return "SCHED_IDLE";
+    }
+    return "?";
+}
+
+bool parsePolicy(const std::string &text, SchedPolicy &policy)
+{
+    static const std::pair<const char *, SchedPolicy> names[] = {
+        {"other", SchedPolicy::Other}, {"fifo", SchedPolicy::Fifo},
+        {"rr", SchedPolicy::RoundRobin}, {"batch", SchedPolicy::Batch},
+        {"idle", SchedPolicy::Idle}};
+    for (const auto &[name, value] : names)
+        if (text == name) {
+            policy = value;
+            return true;
+        }
+    return false;
+}
+
+bool parseCpuList(const std::string &text, std::vector<int> &cpus)
+{
+    cpus.clear();
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t comma = text.find(',', pos);
+        if (comma == std::string::npos)
+            comma = text.size();
+        const std::string item = text.substr(pos, comma - pos);
+        int first = 0, last = 0;
+        char extra = 0;
+        if (std::sscanf(item.c_str(), "%d-%d%c", &first, &last, &extra) == 2) {
+        } else if (std::sscanf(item.c_str(), "%d%c", &first, &extra) == 1) {
+            last = first;
+        } else {
+            return false;
+        }
+        if (first < 0 || last < first || last >= CPU_SETSIZE)
+            return false;
+        for (int cpu = first; cpu <= last; ++cpu)
+            cpus.push_back(cpu);
+        pos = comma + 1;
+    }
+    return !cpus.empty();
+}
+
+std::string formatCpuList(const std::vector<int> &cpus)
+{
+    std::string out;
+    for (size_t i = 0; i < cpus.size();) {
+        size_t j = i;
+        while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1)
+            ++j;
+        if (!out.empty())
+            out += ',';
+        out += j > i ? fmt::format("{}-{}", cpus[i], cpus[j]) : fmt::format("{}", cpus[i]);
+        i = j + 1;
+    }
+    return out;
+}
+
+} // namespace latprobe

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace latprobe {
+
+enum class SchedPolicy { Other, Fifo, RoundRobin, Batch, Idle };
+
+// What a measuring thread asks of the kernel. The kernel may grant less;
+// ThreadGrant records what it did grant.
+struct ThreadParams
+{
+    SchedPolicy policy = SchedPolicy::Other;
+    int priority = 0;          // for fifo/rr, 1..99
+    int nice = 0;              // for other/batch
+    std::vector<int> cpus;     // empty: no affinity set
+    int64_t timerSlackNs = -1; // -1: leave the kernel's default
+};
+
+struct ThreadGrant
+{
+    SchedPolicy policy = SchedPolicy::Other;
+    int priority = 0;
+    int nice = 0;
+    std::vector<int> cpus;
+    int64_t timerSlackNs = 0;
+    std::string refusal; // empty when everything asked was granted
+};
+
+// Applies `params` to the calling thread and reads back what the kernel
+// actually granted. Never throws: refusals are described in the grant.
+ThreadGrant applyThreadParams(const ThreadParams &params);
+
+const char *toString(SchedPolicy policy);
+bool parsePolicy(const std::string &text, SchedPolicy &policy);
+// "0,2-3" -> {0,2,3}; false on malformed text.
+bool parseCpuList(const std::string &text, std::vector<int> &cpus);
+std::string formatCpuList(const std::vector<int> &cpus);
+
+} // namespace latprobe

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Installs every build, test and benchmark dependency of latprobe from
+# Debian 12. Idempotent: apt-get skips what is already there.
+set -eu
+
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+        exec sudo "$0" "$@"
+    fi
+    echo "install-deps.sh: needs root (run it with sudo)" >&2
+    exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends \
+    build-essential cmake ninja-build pkg-config \
+    qt6-base-dev qt6-base-dev-tools libqcustomplot-dev \
+    libgl-dev \
+    libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev \
+    xvfb xauth imagemagick \
+    rt-tests stress-ng procps \
+    >/dev/null
