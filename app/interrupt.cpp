@@ -7,12 +7,16 @@ namespace latprobe {
 namespace {
 volatile std::sig_atomic_t g_signal = 0;
 
-void onSignal(int sig) { g_signal = sig; }
+void onSignal(int sig)
+{
+    g_signal = sig;
+}
 } // namespace
 
 void installInterruptHandlers()
 {
-    struct sigaction sa {};
+    struct sigaction sa
+    {};
     sa.sa_handler = onSignal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND;
@@ -21,8 +25,14 @@ void installInterruptHandlers()
     sigaction(SIGHUP, &sa, nullptr);
 }
 
-bool interruptRequested() { return g_signal != 0; }
+bool interruptRequested()
+{
+    return g_signal != 0;
+}
 
-int interruptSignal() { return g_signal; }
+int interruptSignal()
+{
+    return g_signal;
+}
 
 } // namespace latprobe

@@ -36,7 +36,8 @@ void setUpLogging(bool verbose, bool quiet)
     auto logger = spdlog::stderr_color_mt("latprobe");
     logger->set_pattern("latprobe: %^%l%$: %v");
     logger->set_level(verbose ? spdlog::level::debug
-                              : quiet ? spdlog::level::err : spdlog::level::info);
+                      : quiet ? spdlog::level::err
+                              : spdlog::level::info);
     spdlog::set_default_logger(logger);
 }
 

@@ -135,8 +135,8 @@ bool resolveRunOptions(const RunOptions &o, std::vector<ConsumerConfig> &consume
     params.timerSlackNs = o.timerSlackNs;
     if (!o.cpus.empty()) {
         if (!parseCpuList(o.cpus, params.cpus)) {
-            error = fmt::format("--cpus \"{}\" is not a CPU list: write e.g. 0 or 0,2 or 0-1",
-                                o.cpus);
+            error =
+                fmt::format("--cpus \"{}\" is not a CPU list: write e.g. 0 or 0,2 or 0-1", o.cpus);
             return false;
         }
         const long online = sysconf(_SC_NPROCESSORS_CONF);
@@ -158,8 +158,8 @@ std::string progressLine(Probe &probe, double elapsed, double total)
     std::string line = fmt::format("[{:>4.0f}/{:.0f} s]", elapsed, total);
     for (const ConsumerStats &c : phases.back().consumers) {
         if (c.hasDeadline)
-            line += fmt::format("  {} {} {}", c.name, c.misses,
-                                c.name == "audio" ? "skips" : "drops");
+            line +=
+                fmt::format("  {} {} {}", c.name, c.misses, c.name == "audio" ? "skips" : "drops");
         else
             line += fmt::format("  {} p99 {:.3f} ms", c.name, c.p99Us / 1000.0);
     }

@@ -17,11 +17,11 @@ struct RunOptions
     double durationS = 30;
     std::string consumers = "audio,video,wakeup";
     std::string preset = "default";
-    int audioFrames = 0;      // 0: from the preset
+    int audioFrames = 0; // 0: from the preset
     int audioRate = 48000;
     double audioPeriodMs = 0; // 0: from frames and rate, or the preset
     int audioBuffer = 2;
-    double audioCpu = -1;     // -1: from the preset
+    double audioCpu = -1; // -1: from the preset
     double videoFps = 0;
     double videoCpu = -1;
     int64_t wakeupIntervalUs = 0;

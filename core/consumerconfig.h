@@ -12,11 +12,11 @@ enum class WorkMode {
 
 struct ConsumerConfig
 {
-    std::string name;       // "audio", "video", "wakeup"
+    std::string name; // "audio", "video", "wakeup"
     int64_t periodNs = 0;
-    int64_t workNs = 0;     // CPU work per period
-    int64_t slackNs = 0;    // deadline = period start + slack; 0: no deadline
-    std::string missName;   // what a miss is called: "skips", "drops"
+    int64_t workNs = 0;   // CPU work per period
+    int64_t slackNs = 0;  // deadline = period start + slack; 0: no deadline
+    std::string missName; // what a miss is called: "skips", "drops"
     WorkMode workMode = WorkMode::CpuTime;
 
     bool hasDeadline() const { return slackNs > 0; }

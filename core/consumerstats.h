@@ -17,13 +17,13 @@ struct ConsumerStats
 
     // cyclictest's accounting
     uint64_t samples = 0;
-    uint64_t expected = 0;   // elapsed time ÷ period
-    double sampledPct = 0;   // samples ÷ expected
+    uint64_t expected = 0; // elapsed time ÷ period
+    double sampledPct = 0; // samples ÷ expected
     int64_t minUs = 0;
     double meanUs = 0;
     int64_t p50Us = 0, p90Us = 0, p99Us = 0, p999Us = 0;
     int64_t maxUs = 0;
-    double stddevUs = 0;     // a true standard deviation
+    double stddevUs = 0; // a true standard deviation
     uint64_t over1ms = 0;
     uint64_t over5ms = 0;
     uint64_t histogramOverflow = 0;
@@ -31,16 +31,16 @@ struct ConsumerStats
     std::vector<std::pair<int64_t, uint64_t>> histogram; // (µs, count), non-empty buckets
 
     // interbench's accounting (deadline consumers)
-    uint64_t misses = 0;          // periods lost: deadline missed or never served
+    uint64_t misses = 0; // periods lost: deadline missed or never served
     uint64_t deadlinesMet = 0;
     double deadlinesMetPct = 100; // met ÷ (met + missed)
     double desiredCpuPct = 100;   // work done ÷ work asked
     uint64_t longestMissRun = 0;
-    double ibLatencyMeanUs = 0;   // latency + periods lost × period
-    double ibLatencyRmsUs = 0;    // what interbench prints as "SD"
+    double ibLatencyMeanUs = 0; // latency + periods lost × period
+    double ibLatencyRmsUs = 0;  // what interbench prints as "SD"
     int64_t ibLatencyMaxUs = 0;
 
-    uint64_t ringOverflows = 0;   // samples dropped because the collector fell behind
+    uint64_t ringOverflows = 0; // samples dropped because the collector fell behind
 };
 
 } // namespace latprobe

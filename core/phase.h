@@ -11,7 +11,7 @@ namespace latprobe {
 struct PhaseResult
 {
     std::string name;
-    double startS = 0;    // since the run started
+    double startS = 0; // since the run started
     double durationS = 0;
     std::vector<std::string> loads; // what was running, as the user named it
     std::vector<ConsumerStats> consumers;
@@ -27,7 +27,7 @@ struct SecondBucket
 
 struct MissEvent
 {
-    double timeS = 0;      // since the run started
+    double timeS = 0; // since the run started
     std::string consumer;
     int64_t latenessUs = 0; // past the deadline
     uint32_t periodsLost = 0;

@@ -50,13 +50,17 @@ ConsumerConfig wakeupConsumer(int64_t intervalUs)
 const std::vector<Preset> &presets()
 {
     static const std::vector<Preset> all = {
-        {"default", "audio 256 frames @ 48 kHz (5.33 ms, 5 %), video 60 Hz (40 %), wakeup 1 ms",
+        {"default",
+         "audio 256 frames @ 48 kHz (5.33 ms, 5 %), video 60 Hz (40 %), wakeup 1 ms",
          {audioConsumer(), videoConsumer(), wakeupConsumer()}},
-        {"desktop", "audio 1024 frames @ 48 kHz (21.3 ms, 5 %), video 60 Hz, wakeup 1 ms",
+        {"desktop",
+         "audio 1024 frames @ 48 kHz (21.3 ms, 5 %), video 60 Hz, wakeup 1 ms",
          {audioConsumer(1024), videoConsumer(), wakeupConsumer()}},
-        {"pro", "audio 64 frames @ 48 kHz (1.33 ms, 5 %), video 60 Hz, wakeup 1 ms",
+        {"pro",
+         "audio 64 frames @ 48 kHz (1.33 ms, 5 %), video 60 Hz, wakeup 1 ms",
          {audioConsumer(64), videoConsumer(), wakeupConsumer()}},
-        {"interbench", "interbench's audio 50 ms / 5 % and video 16.67 ms / 40 %, wakeup 1 ms",
+        {"interbench",
+         "interbench's audio 50 ms / 5 % and video 16.67 ms / 40 %, wakeup 1 ms",
          {audioConsumerByPeriod(50000000, 2, 5), videoConsumer(60, 40), wakeupConsumer()}},
     };
     return all;

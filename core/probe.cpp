@@ -16,7 +16,10 @@ Probe::Probe(std::vector<ConsumerConfig> consumers, ThreadParams params)
         m_setups[i].config = m_configs[i];
 }
 
-Probe::~Probe() { stop(); }
+Probe::~Probe()
+{
+    stop();
+}
 
 void Probe::start()
 {

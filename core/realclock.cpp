@@ -29,11 +29,15 @@ int64_t RealClock::threadCpuNow()
     return toNs(ts);
 }
 
-int64_t RealClock::now() { return monotonicNow(); }
+int64_t RealClock::now()
+{
+    return monotonicNow();
+}
 
 void RealClock::sleepUntil(int64_t deadline)
 {
-    timespec ts{static_cast<time_t>(deadline / 1000000000), static_cast<long>(deadline % 1000000000)};
+    timespec ts{static_cast<time_t>(deadline / 1000000000),
+                static_cast<long>(deadline % 1000000000)};
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
     }
 }
@@ -68,7 +72,8 @@ void RealClock::calibrate()
         const int64_t t0 = threadCpuNow();
         spinLoops(kTrialLoops);
         const int64_t spent = std::max<int64_t>(threadCpuNow() - t0, 1);
-        best = std::max(best, static_cast<double>(kTrialLoops) * 1000.0 / static_cast<double>(spent));
+        best =
+            std::max(best, static_cast<double>(kTrialLoops) * 1000.0 / static_cast<double>(spent));
     }
     m_loopsPerUs = best;
 }

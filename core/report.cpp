@@ -8,7 +8,10 @@ namespace latprobe {
 
 namespace {
 
-std::string ms(double us) { return fmt::format("{:.3f}", us / 1000.0); }
+std::string ms(double us)
+{
+    return fmt::format("{:.3f}", us / 1000.0);
+}
 
 std::string fit(std::string line)
 {
@@ -21,11 +24,11 @@ std::string header(const Run &run)
 {
     const SystemInfo &s = run.system;
     std::string out;
-    out += fit(fmt::format("latprobe {}  Linux {} {}  {} CPUs  HZ {}", run.version,
-                           s.kernelRelease, s.machine, s.cpuCount, s.hz));
+    out += fit(fmt::format("latprobe {}  Linux {} {}  {} CPUs  HZ {}", run.version, s.kernelRelease,
+                           s.machine, s.cpuCount, s.hz));
     out += fit(fmt::format("cpu {}", s.cpuModel));
-    out += fit(fmt::format("sched {}  preempt {}  autogroup {}  virt {}", s.scheduler,
-                           s.preemption, s.autogroup, s.virtualization));
+    out += fit(fmt::format("sched {}  preempt {}  autogroup {}  virt {}", s.scheduler, s.preemption,
+                           s.autogroup, s.virtualization));
     if (!run.consumers.empty()) {
         const ThreadGrant &g = run.consumers.front().grant;
         std::string probe = fmt::format("probe {}", toString(g.policy));
@@ -87,8 +90,8 @@ std::string formatTextReport(const Run &run)
         for (const ConsumerStats &c : p.consumers)
             overflows += c.ringOverflows;
         if (overflows)
-            out += fit(fmt::format("WARNING: {} samples dropped (collector fell behind)",
-                                   overflows));
+            out +=
+                fit(fmt::format("WARNING: {} samples dropped (collector fell behind)", overflows));
     }
     out += "\n";
     out += fit("latency: wakeup - period start, us truncated (cyclictest);");

@@ -14,11 +14,11 @@ namespace latprobe {
 // back by report and compare.
 struct Run
 {
-    std::string version;                  // latprobe's
+    std::string version; // latprobe's
     std::vector<std::string> commandLine;
-    std::string startTime, endTime;       // ISO 8601, UTC
-    bool partial = false;                 // ended early (Ctrl-C, error)
-    std::string endReason;                // "completed", "interrupted", ...
+    std::string startTime, endTime; // ISO 8601, UTC
+    bool partial = false;           // ended early (Ctrl-C, error)
+    std::string endReason;          // "completed", "interrupted", ...
     SystemInfo system;
     ThreadParams requested;
     std::vector<ConsumerSetup> consumers; // config and what was granted

@@ -5,9 +5,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -186,8 +186,10 @@ ThreadParams paramsFromJson(const Reader &r, const json &j, const std::string &p
     ThreadParams p;
     const std::string policy = r.get<std::string>(j, path, "policy");
     static const std::pair<const char *, SchedPolicy> names[] = {
-        {"SCHED_OTHER", SchedPolicy::Other}, {"SCHED_FIFO", SchedPolicy::Fifo},
-        {"SCHED_RR", SchedPolicy::RoundRobin}, {"SCHED_BATCH", SchedPolicy::Batch},
+        {"SCHED_OTHER", SchedPolicy::Other},
+        {"SCHED_FIFO", SchedPolicy::Fifo},
+        {"SCHED_RR", SchedPolicy::RoundRobin},
+        {"SCHED_BATCH", SchedPolicy::Batch},
         {"SCHED_IDLE", SchedPolicy::Idle}};
     bool known = false;
     for (const auto &[name, value] : names)

@@ -15,8 +15,7 @@ template <typename T> class SpscRing
 public:
     explicit SpscRing(size_t capacityPow2)
         : m_mask(roundUp(capacityPow2) - 1), m_items(new T[m_mask + 1])
-    {
-    }
+    {}
 
     size_t capacity() const { return m_mask + 1; }
 

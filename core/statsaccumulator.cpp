@@ -33,7 +33,7 @@ void StatsAccumulator::add(const Sample &s)
     m_longestMissRun = std::max(m_longestMissRun, m_currentMissRun);
     m_workAsked += static_cast<double>(m_config.workNs) * (1 + s.periodsSkipped);
     // Spinning overshoots by a clock read; interbench never reports over 100 %.
-    m_workDone += static_cast<double>(std::min(s.workDone, m_config.workNs * (1 + s.periodsSkipped)));
+    m_workDone += static_cast<double>(std::min(s.workDone, m_config.workNs));
     const int64_t ib = us + static_cast<int64_t>(s.periodsSkipped) * (m_config.periodNs / 1000);
     m_ibSum += static_cast<double>(ib);
     m_ibSumSq += static_cast<double>(ib) * static_cast<double>(ib);
@@ -66,7 +66,8 @@ ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd) con
     r.misses = m_misses;
     r.deadlinesMet = m_met;
     if (m_met + m_misses)
-        r.deadlinesMetPct = 100.0 * static_cast<double>(m_met) / static_cast<double>(m_met + m_misses);
+        r.deadlinesMetPct =
+            100.0 * static_cast<double>(m_met) / static_cast<double>(m_met + m_misses);
     if (m_workAsked > 0)
         r.desiredCpuPct = 100.0 * m_workDone / m_workAsked;
     r.longestMissRun = m_longestMissRun;

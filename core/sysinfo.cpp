@@ -1,9 +1,11 @@
 #include "sysinfo.h"
 
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <zlib.h>
 
 namespace latprobe {
 
@@ -30,38 +32,61 @@ std::string cpuinfoField(const std::string &key)
     return {};
 }
 
-// CONFIG_* from /boot/config-<release>; /proc/config.gz needs zlib and is
-// left for when it matters.
+// CONFIG_* from /proc/config.gz (IKCONFIG), else /boot/config-<release>.
 std::string kernelConfig(const std::string &release, const std::string &key)
 {
+    const std::string prefix = key + "=";
+    if (gzFile gz = gzopen("/proc/config.gz", "rb")) {
+        char buf[4096];
+        std::string value;
+        while (gzgets(gz, buf, sizeof buf))
+            if (std::strncmp(buf, prefix.c_str(), prefix.size()) == 0) {
+                value = trim(buf + prefix.size());
+                break;
+            }
+        gzclose(gz);
+        return value;
+    }
     std::ifstream in("/boot/config-" + release);
     std::string line;
-    const std::string prefix = key + "=";
     while (std::getline(in, line))
         if (line.rfind(prefix, 0) == 0)
             return line.substr(prefix.size());
     return {};
 }
 
-std::string preemptionModel(const std::string &version, const std::string &release)
+std::string preemptionModel(const std::string &version, const std::string &release,
+                            const std::string &cmdline)
 {
-    // With PREEMPT_DYNAMIC the active model is in debugfs, when readable.
-    std::string active = readFirstLine("/sys/kernel/debug/sched/preempt", "");
-    if (!active.empty()) {
+    if (version.find("PREEMPT_RT") != std::string::npos)
+        return "rt";
+    const bool dynamic = version.find("PREEMPT_DYNAMIC") != std::string::npos;
+    if (dynamic) {
+        // The active model is in debugfs when it is mounted and readable...
+        const std::string active = readFirstLine("/sys/kernel/debug/sched/preempt", "");
         const auto open = active.find('(');
         const auto close = active.find(')');
         if (open != std::string::npos && close != std::string::npos)
             return active.substr(open + 1, close - open - 1);
+        // ...else it is preempt= on the command line, else the built-in default.
+        const auto arg = (" " + cmdline).find(" preempt=");
+        if (arg != std::string::npos) {
+            const std::string rest = cmdline.substr(arg + 8);
+            return rest.substr(0, rest.find(' '));
+        }
     }
-    if (version.find("PREEMPT_RT") != std::string::npos)
-        return "rt";
-    if (version.find("PREEMPT_DYNAMIC") != std::string::npos)
-        return "dynamic";
-    if (version.find("PREEMPT") != std::string::npos)
-        return "full";
-    if (kernelConfig(release, "CONFIG_PREEMPT_VOLUNTARY") == "y")
-        return "voluntary";
-    return "none";
+    std::string model = "unknown";
+    if (kernelConfig(release, "CONFIG_PREEMPT_NONE") == "y")
+        model = "none";
+    else if (kernelConfig(release, "CONFIG_PREEMPT_VOLUNTARY") == "y")
+        model = "voluntary";
+    else if (kernelConfig(release, "CONFIG_PREEMPT_LAZY") == "y")
+        model = "lazy";
+    else if (kernelConfig(release, "CONFIG_PREEMPT") == "y")
+        model = "full";
+    else if (!dynamic && version.find("PREEMPT") != std::string::npos)
+        model = "full";
+    return model;
 }
 
 std::string activeScheduler(const std::string &release)
@@ -111,7 +136,6 @@ SystemInfo readSystemInfo()
     info.hz = kernelConfig(info.kernelRelease, "CONFIG_HZ");
     if (info.hz.empty())
         info.hz = "unknown";
-    info.preemption = preemptionModel(info.kernelVersion, info.kernelRelease);
     info.scheduler = activeScheduler(info.kernelRelease);
     const std::string autogroup = readFirstLine("/proc/sys/kernel/sched_autogroup_enabled", "");
     info.autogroup = autogroup == "1" ? "on" : autogroup == "0" ? "off" : "unavailable";
@@ -119,6 +143,7 @@ SystemInfo readSystemInfo()
     const std::string period = readFirstLine("/proc/sys/kernel/sched_rt_period_us", "");
     info.rtThrottling = runtime == "-1" ? "off" : runtime + "/" + period + " us";
     info.cmdline = readFirstLine("/proc/cmdline", "");
+    info.preemption = preemptionModel(info.kernelVersion, info.kernelRelease, info.cmdline);
     info.virtualization = virtualization();
     return info;
 }

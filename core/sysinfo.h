@@ -8,17 +8,17 @@ namespace latprobe {
 // a comparison between kernels need. Unknown fields read "unknown".
 struct SystemInfo
 {
-    std::string kernelRelease;  // uname -r
-    std::string kernelVersion;  // uname -v
-    std::string machine;        // uname -m
+    std::string kernelRelease; // uname -r
+    std::string kernelVersion; // uname -v
+    std::string machine;       // uname -m
     std::string cpuModel;
-    int cpuCount = 0;           // online CPUs
+    int cpuCount = 0; // online CPUs
     std::string governor;
-    std::string hz;             // CONFIG_HZ
-    std::string preemption;     // none / voluntary / full / lazy / rt / dynamic
-    std::string scheduler;      // "eevdf", "cfs" or "sched_ext:<ops>"
-    std::string autogroup;      // "on" / "off"
-    std::string rtThrottling;   // "950000/1000000 us" or "off"
+    std::string hz;           // CONFIG_HZ
+    std::string preemption;   // none / voluntary / full / lazy / rt / dynamic
+    std::string scheduler;    // "eevdf", "cfs" or "sched_ext:<ops>"
+    std::string autogroup;    // "on" / "off"
+    std::string rtThrottling; // "950000/1000000 us" or "off"
     std::string cmdline;
     std::string virtualization; // "none" or the hypervisor's name
 };

@@ -4,9 +4,15 @@
 
 namespace latprobe {
 
-TextTable::TextTable(std::vector<std::string> header) { m_rows.push_back(std::move(header)); }
+TextTable::TextTable(std::vector<std::string> header)
+{
+    m_rows.push_back(std::move(header));
+}
 
-void TextTable::addRow(std::vector<std::string> cells) { m_rows.push_back(std::move(cells)); }
+void TextTable::addRow(std::vector<std::string> cells)
+{
+    m_rows.push_back(std::move(cells));
+}
 
 std::string TextTable::render() const
 {

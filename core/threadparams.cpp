@@ -16,11 +16,16 @@ namespace {
 int toLinux(SchedPolicy policy)
 {
     switch (policy) {
-    case SchedPolicy::Fifo: return SCHED_FIFO;
-    case SchedPolicy::RoundRobin: return SCHED_RR;
-    case SchedPolicy::Batch: return SCHED_BATCH;
-    case SchedPolicy::Idle: return SCHED_IDLE;
-    case SchedPolicy::Other: break;
+    case SchedPolicy::Fifo:
+        return SCHED_FIFO;
+    case SchedPolicy::RoundRobin:
+        return SCHED_RR;
+    case SchedPolicy::Batch:
+        return SCHED_BATCH;
+    case SchedPolicy::Idle:
+        return SCHED_IDLE;
+    case SchedPolicy::Other:
+        break;
     }
     return SCHED_OTHER;
 }
@@ -28,11 +33,16 @@ int toLinux(SchedPolicy policy)
 SchedPolicy fromLinux(int policy)
 {
     switch (policy & ~SCHED_RESET_ON_FORK) {
-    case SCHED_FIFO: return SchedPolicy::Fifo;
-    case SCHED_RR: return SchedPolicy::RoundRobin;
-    case SCHED_BATCH: return SchedPolicy::Batch;
-    case SCHED_IDLE: return SchedPolicy::Idle;
-    default: return SchedPolicy::Other;
+    case SCHED_FIFO:
+        return SchedPolicy::Fifo;
+    case SCHED_RR:
+        return SchedPolicy::RoundRobin;
+    case SCHED_BATCH:
+        return SchedPolicy::Batch;
+    case SCHED_IDLE:
+        return SchedPolicy::Idle;
+    default:
+        return SchedPolicy::Other;
     }
 }
 
@@ -55,9 +65,9 @@ ThreadGrant applyThreadParams(const ThreadParams &params)
     sched_param sp{};
     sp.sched_priority = realtime ? params.priority : 0;
     if (sched_setscheduler(0, toLinux(params.policy), &sp) != 0)
-        addRefusal(grant.refusal, fmt::format("{} priority {} refused ({}); running SCHED_OTHER",
-                                              toString(params.policy), params.priority,
-                                              std::strerror(errno)));
+        addRefusal(grant.refusal,
+                   fmt::format("{} priority {} refused ({}); running SCHED_OTHER",
+                               toString(params.policy), params.priority, std::strerror(errno)));
     // Linux applies nice per thread when given a thread id.
     if (!realtime && params.nice != 0 && setpriority(PRIO_PROCESS, tid, params.nice) != 0)
         addRefusal(grant.refusal,
@@ -69,8 +79,9 @@ ThreadGrant applyThreadParams(const ThreadParams &params)
             if (cpu >= 0 && cpu < CPU_SETSIZE)
                 CPU_SET(cpu, &set);
         if (sched_setaffinity(0, sizeof set, &set) != 0)
-            addRefusal(grant.refusal, fmt::format("CPU affinity {} refused ({})",
-                                                  formatCpuList(params.cpus), std::strerror(errno)));
+            addRefusal(grant.refusal,
+                       fmt::format("CPU affinity {} refused ({})", formatCpuList(params.cpus),
+                                   std::strerror(errno)));
     }
     if (params.timerSlackNs >= 0 &&
         prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(params.timerSlackNs), 0, 0, 0) != 0)
@@ -94,21 +105,27 @@ ThreadGrant applyThreadParams(const ThreadParams &params)
 const char *toString(SchedPolicy policy)
 {
     switch (policy) {
-    case SchedPolicy::Other: return "SCHED_OTHER";
-    case SchedPolicy::Fifo: return "SCHED_FIFO";
-    case SchedPolicy::RoundRobin: return "SCHED_RR";
-    case SchedPolicy::Batch: return "SCHED_BATCH";
-    case SchedPolicy::Idle: return "SCHED_IDLE";
+    case SchedPolicy::Other:
+        return "SCHED_OTHER";
+    case SchedPolicy::Fifo:
+        return "SCHED_FIFO";
+    case SchedPolicy::RoundRobin:
+        return "SCHED_RR";
+    case SchedPolicy::Batch:
+        return "SCHED_BATCH";
+    case SchedPolicy::Idle:
+        return "SCHED_IDLE";
     }
     return "?";
 }
 
 bool parsePolicy(const std::string &text, SchedPolicy &policy)
 {
-    static const std::pair<const char *, SchedPolicy> names[] = {
-        {"other", SchedPolicy::Other}, {"fifo", SchedPolicy::Fifo},
-        {"rr", SchedPolicy::RoundRobin}, {"batch", SchedPolicy::Batch},
-        {"idle", SchedPolicy::Idle}};
+    static const std::pair<const char *, SchedPolicy> names[] = {{"other", SchedPolicy::Other},
+                                                                 {"fifo", SchedPolicy::Fifo},
+                                                                 {"rr", SchedPolicy::RoundRobin},
+                                                                 {"batch", SchedPolicy::Batch},
+                                                                 {"idle", SchedPolicy::Idle}};
     for (const auto &[name, value] : names)
         if (text == name) {
             policy = value;

@@ -17,7 +17,7 @@ apt-get install -y -qq --no-install-recommends \
     build-essential cmake ninja-build pkg-config \
     qt6-base-dev qt6-base-dev-tools libqcustomplot-dev \
     libgl-dev \
-    libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev \
+    libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev \
     xvfb xauth imagemagick \
     rt-tests stress-ng procps \
     >/dev/null
