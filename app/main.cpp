@@ -1,3 +1,4 @@
+#include "loadleader.h"
 #include "runcommand.h"
 #include "sysinfo.h"
 #include "version.h"
@@ -8,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace latprobe;
@@ -45,6 +47,11 @@ void setUpLogging(bool verbose, bool quiet)
 
 int main(int argc, char **argv)
 {
+    // A load group's leader: dispatched before anything else is set up, so a
+    // worker costs no more than the exec.
+    if (argc > 1 && std::string_view(argv[1]) == kLoadLeaderFlag)
+        return runLoadLeader(argc, argv);
+
     const std::vector<std::string> commandLine(argv, argv + argc);
 
     CLI::App app("latprobe: a desktop interactivity latency probe for Linux.\n"

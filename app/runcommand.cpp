@@ -1,6 +1,8 @@
 #include "runcommand.h"
 
 #include "interrupt.h"
+#include "loadkind.h"
+#include "loadmanager.h"
 #include "presets.h"
 #include "probe.h"
 #include "realclock.h"
@@ -63,6 +65,17 @@ CLI::App *addRunCommand(CLI::App &app, RunOptions &o)
         ->check(CLI::Range(int64_t{1}, int64_t{1000000000}));
     run->add_option("-o,--out", o.out, "Write the run to this JSON file");
     run->add_flag("--no-progress", o.noProgress, "No progress line on stderr");
+    run->add_option("-l,--load", o.loads,
+                    "Start a load group after the idle lead-in: KIND:N[:key=value...]\n"
+                    "kinds: massive_intr, ocbench, burn, hackbench, compile, io_write,\n"
+                    "io_read, memload, spawn, custom (custom:N:cmd=PROGRAM ARGS);\n"
+                    "any kind takes nice=, policy=batch|idle, cpus=, session=own|same")
+        ->take_all();
+    run->add_option("--idle", o.idleS, "Idle lead-in before the loads, in s (default 5)")
+        ->check(CLI::Range(0.0, 3600.0));
+    run->add_option("--max-workers", o.maxWorkers,
+                    "Cap on load processes running at once (default 2048)")
+        ->check(CLI::Range(1, 100000));
     return run;
 }
 
@@ -150,6 +163,35 @@ bool resolveRunOptions(const RunOptions &o, std::vector<ConsumerConfig> &consume
     return true;
 }
 
+bool resolveLoads(const RunOptions &o, std::vector<LoadSpec> &loads, LoadLimits &limits,
+                  std::string &error)
+{
+    limits.maxProcesses = o.maxWorkers;
+    loads.clear();
+    int running = 0;
+    for (const std::string &text : o.loads) {
+        LoadSpec spec;
+        if (!parseLoadSpec(text, spec, error))
+            return false;
+        if (const LoadKind *kind = findLoadKind(spec.kind); kind && kind->precheck) {
+            error = kind->precheck(spec);
+            if (!error.empty())
+                return false;
+        }
+        error = checkLoadLimits(spec, limits, running);
+        if (!error.empty())
+            return false;
+        running += processesFor(spec);
+        loads.push_back(spec);
+    }
+    if (!loads.empty() && o.idleS >= o.durationS) {
+        error = fmt::format("--idle {} leaves no time for the loads in --duration {}", o.idleS,
+                            o.durationS);
+        return false;
+    }
+    return true;
+}
+
 namespace {
 
 std::string progressLine(Probe &probe, double elapsed, double total)
@@ -172,13 +214,17 @@ int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
 {
     std::vector<ConsumerConfig> consumers;
     ThreadParams params;
+    std::vector<LoadSpec> loadSpecs;
+    LoadLimits limits;
     std::string error;
-    if (!resolveRunOptions(o, consumers, params, error)) {
+    if (!resolveRunOptions(o, consumers, params, error) ||
+        !resolveLoads(o, loadSpecs, limits, error)) {
         fmt::print(stderr, "latprobe run: {}\n", error);
         return 2;
     }
 
     const SystemInfo system = readSystemInfo();
+    LoadManager loads(limits);
     Probe probe(consumers, params);
     installInterruptHandlers();
     const std::string startTime = isoTimeNow();
@@ -196,19 +242,48 @@ int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
     const bool progress = !o.noProgress && isatty(STDERR_FILENO);
     const int64_t start = probe.collector().runStart();
     const int64_t end = start + static_cast<int64_t>(o.durationS * 1e9);
+    const int64_t loadsAt = loadSpecs.empty() ? end : start + static_cast<int64_t>(o.idleS * 1e9);
+    bool loadsStarted = false, loadFailed = false;
     int64_t lastProgress = 0;
     while (!interruptRequested()) {
         const int64_t now = RealClock::monotonicNow();
         if (now >= end)
             break;
+        if (!loadsStarted && now >= loadsAt) {
+            loadsStarted = true;
+            std::vector<std::string> labels;
+            for (const LoadSpec &spec : loadSpecs) {
+                if (loads.start(spec, error) < 0) {
+                    spdlog::error("{}", error);
+                    loadFailed = true;
+                    break;
+                }
+                labels.push_back(spec.label());
+                spdlog::info("started {}", spec.label());
+            }
+            if (loadFailed)
+                break;
+            std::string phase;
+            for (const std::string &l : labels)
+                phase += (phase.empty() ? "" : " + ") + l;
+            probe.collector().beginPhase(phase, labels, RealClock::monotonicNow());
+        }
         if (progress && now - lastProgress >= 1000000000) {
             lastProgress = now;
             fmt::print(stderr, "\r{}\033[K", progressLine(probe, (now - start) / 1e9, o.durationS));
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(
-            std::min<int64_t>(100, std::max<int64_t>(1, (end - now) / 1000000))));
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::min<int64_t>(
+            100,
+            std::max<int64_t>(1, (std::min(end, loadsAt > now ? loadsAt : end) - now) / 1000000))));
     }
     const bool interrupted = interruptRequested();
+    // Loads go first, so that the probe's last samples are not taken with
+    // hundreds of workers still being torn down.
+    const int64_t stopAt = RealClock::monotonicNow();
+    std::vector<LoadGroupResult> loadResults;
+    for (const GroupStatus &g : loads.status())
+        loadResults.push_back(toLoadResult(g, start, stopAt));
+    loads.stopAll();
     probe.stop();
     if (progress)
         fmt::print(stderr, "\r\033[K");
@@ -219,8 +294,9 @@ int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
     Run run = makeRun(probe, system);
     run.commandLine = commandLine;
     run.startTime = startTime;
-    run.partial = interrupted;
-    run.endReason = interrupted ? "interrupted" : "completed";
+    run.partial = interrupted || loadFailed;
+    run.endReason = interrupted ? "interrupted" : loadFailed ? "load failed" : "completed";
+    run.loads = std::move(loadResults);
 
     fmt::print("{}", formatTextReport(run));
     std::fflush(stdout);
@@ -233,7 +309,7 @@ int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
             return 1;
         }
     }
-    return interrupted ? 130 : 0;
+    return interrupted ? 130 : loadFailed ? 1 : 0;
 }
 
 } // namespace latprobe

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "consumerconfig.h"
+#include "loadlimits.h"
+#include "loadspec.h"
 #include "threadparams.h"
 
 #include <string>
@@ -33,6 +35,9 @@ struct RunOptions
     int64_t timerSlackNs = -1;
     std::string out;
     bool noProgress = false;
+    std::vector<std::string> loads; // KIND:N[:key=value...]
+    double idleS = 5;               // lead-in before the loads start
+    int maxWorkers = 2048;
 };
 
 // Registers `latprobe run` and its options on `app`.
@@ -42,6 +47,11 @@ CLI::App *addRunCommand(CLI::App &app, RunOptions &options);
 // combination returns false with a one-line `error`.
 bool resolveRunOptions(const RunOptions &options, std::vector<ConsumerConfig> &consumers,
                        ThreadParams &params, std::string &error);
+
+// Parses every --load and checks the caps for all of them together, so an
+// absurd request is refused before anything starts.
+bool resolveLoads(const RunOptions &options, std::vector<LoadSpec> &loads, LoadLimits &limits,
+                  std::string &error);
 
 int executeRun(const RunOptions &options, const std::vector<std::string> &commandLine);
 

@@ -93,11 +93,27 @@ std::string formatTextReport(const Run &run)
             out +=
                 fit(fmt::format("WARNING: {} samples dropped (collector fell behind)", overflows));
     }
+    if (!run.loads.empty()) {
+        out += "\n";
+        TextTable loads({"loads", "per s", "unit", "cpu%", "cv%", "max/min", "jain"});
+        for (const LoadGroupResult &l : run.loads)
+            loads.addRow(
+                {l.label, fmt::format("{:.1f}", l.throughputPerS), l.unit,
+                 fmt::format("{:.1f}", l.cpuSharePct), fmt::format("{:.2f}", l.fairness.cvPct),
+                 l.fairness.maxOverMin > 0 ? fmt::format("{:.2f}", l.fairness.maxOverMin) : "inf",
+                 fmt::format("{:.3f}", l.fairness.jain)});
+        out += loads.render();
+        for (const LoadGroupResult &l : run.loads)
+            if (!l.error.empty())
+                out += fit("ERROR: " + l.error);
+    }
     out += "\n";
     out += fit("latency: wakeup - period start, us truncated (cyclictest);");
     out += fit("misses: periods lost (interbench); met% = met/(met+missed);");
     out += fit("cpu% = work done/asked; sd is a true standard deviation;");
     out += fit("ib rms = interbench's \"SD\" of latency + lost periods.");
+    if (!run.loads.empty())
+        out += fit("loads: cpu% of the machine; cv% and jain of per-worker progress.");
     return out;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "loadresult.h"
 #include "phase.h"
 #include "probe.h"
 #include "sysinfo.h"
@@ -26,6 +27,7 @@ struct Run
     std::vector<std::vector<SecondBucket>> series; // [consumer][second]
     std::vector<MissEvent> misses;
     uint64_t missLogDropped = 0;
+    std::vector<LoadGroupResult> loads;
 };
 
 // Fills a Run from a stopped probe.

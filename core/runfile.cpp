@@ -243,6 +243,28 @@ std::string runToJson(const Run &run)
                           {"lateness_us", m.latenessUs},
                           {"periods_lost", m.periodsLost},
                           {"phase", m.phase}});
+    json loads = json::array();
+    for (const LoadGroupResult &l : run.loads) {
+        const Fairness &f = l.fairness;
+        loads.push_back({{"label", l.label},
+                         {"spec", l.spec},
+                         {"unit", l.unit},
+                         {"start_s", l.startS},
+                         {"stop_s", l.stopS},
+                         {"throughput_per_s", l.throughputPerS},
+                         {"cpu_share_pct", l.cpuSharePct},
+                         {"per_worker", l.perWorker},
+                         {"error", l.error},
+                         {"fairness",
+                          {{"workers", f.workers},
+                           {"mean", f.mean},
+                           {"min", f.min},
+                           {"max", f.max},
+                           {"stddev", f.stddev},
+                           {"cv_pct", f.cvPct},
+                           {"max_over_min", f.maxOverMin},
+                           {"jain", f.jain}}}});
+    }
     json j = {
         {"file_version", fmt::format("{}.{}", kRunFileMajor, kRunFileMinor)},
         {"tool", "latprobe"},
@@ -272,6 +294,7 @@ std::string runToJson(const Run &run)
         {"series", series},
         {"misses", misses},
         {"miss_log_dropped", run.missLogDropped},
+        {"loads", loads},
     };
     return j.dump(1) + "\n";
 }
@@ -404,6 +427,38 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         run.misses.push_back(std::move(m));
     }
     run.missLogDropped = r.get<uint64_t>(j, "", "miss_log_dropped");
+
+    const json &loads = r.array(j, "", "loads");
+    for (size_t i = 0; i < loads.size(); ++i) {
+        const std::string path = fmt::format("loads[{}]", i);
+        const json &l = loads[i];
+        LoadGroupResult g;
+        g.label = r.get<std::string>(l, path, "label");
+        g.spec = r.get<std::string>(l, path, "spec");
+        g.unit = r.get<std::string>(l, path, "unit");
+        g.startS = r.get<double>(l, path, "start_s");
+        g.stopS = r.get<double>(l, path, "stop_s");
+        g.throughputPerS = r.get<double>(l, path, "throughput_per_s");
+        g.cpuSharePct = r.get<double>(l, path, "cpu_share_pct");
+        g.error = r.get<std::string>(l, path, "error");
+        const json &perWorker = r.array(l, path, "per_worker");
+        for (size_t k = 0; k < perWorker.size(); ++k) {
+            if (!perWorker[k].is_number_unsigned())
+                r.fail(fmt::format("{}.per_worker[{}]", path, k), "expected a count");
+            g.perWorker.push_back(perWorker[k].get<uint64_t>());
+        }
+        const std::string fpath = path + ".fairness";
+        const json &f = r.field(l, path, "fairness");
+        g.fairness.workers = r.get<int>(f, fpath, "workers");
+        g.fairness.mean = r.get<double>(f, fpath, "mean");
+        g.fairness.min = r.get<double>(f, fpath, "min");
+        g.fairness.max = r.get<double>(f, fpath, "max");
+        g.fairness.stddev = r.get<double>(f, fpath, "stddev");
+        g.fairness.cvPct = r.get<double>(f, fpath, "cv_pct");
+        g.fairness.maxOverMin = r.get<double>(f, fpath, "max_over_min");
+        g.fairness.jain = r.get<double>(f, fpath, "jain");
+        run.loads.push_back(std::move(g));
+    }
     return run;
 }
 

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace latprobe {
+
+struct LoadSpec;
+struct WorkerSlot;
+struct GroupHeader;
+
+struct LoadParam
+{
+    std::string key;
+    double defaultValue;
+    double min, max;
+    std::string help;
+};
+
+// What a worker process is handed: its slot to count progress in, and the
+// group's private temp dir (created and removed by latprobe).
+struct WorkerContext
+{
+    const LoadSpec &spec;
+    GroupHeader &header;
+    WorkerSlot &slot;
+    int index = 0;
+    std::string tempDir;
+};
+
+struct LoadKind
+{
+    std::string name;
+    std::string description;
+    std::string unit; // what progress counts: "loops", "bytes", ...
+    std::vector<LoadParam> params;
+    // Runs in each worker process until it is killed; returns only on an
+    // error, with a message on stderr and a non-zero exit code.
+    int (*body)(WorkerContext &) = nullptr;
+    // Runs once in the group leader before its workers start (e.g. write the
+    // project to compile); returns an error message or "".
+    std::string (*prepare)(const LoadSpec &, const std::string &tempDir) = nullptr;
+    // Checked in latprobe before anything starts (e.g. a compiler exists).
+    std::string (*precheck)(const LoadSpec &) = nullptr;
+    // Processes per worker, for the worker cap (hackbench forks its pairs).
+    int (*processesPerWorker)(const LoadSpec &) = nullptr;
+    bool needsTempDir = false;
+};
+
+// Records the first error of a group where latprobe shows it, and on stderr.
+void reportWorkerError(WorkerContext &ctx, const std::string &message);
+
+const std::vector<LoadKind> &loadKinds();
+const LoadKind *findLoadKind(const std::string &name);
+
+} // namespace latprobe

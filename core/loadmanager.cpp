@@ -1,0 +1,368 @@
+#include "loadmanager.h"
+
+#include "loadkind.h"
+#include "loadleader.h"
+#include "procstat.h"
+#include "realclock.h"
+#include "tempdir.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <future>
+#include <limits.h>
+#include <new>
+#include <spdlog/spdlog.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace latprobe {
+
+struct LoadManager::Group
+{
+    int id = 0;
+    LoadSpec spec;
+    pid_t leader = 0;
+    int64_t startedAt = 0;
+    void *shm = nullptr;
+    size_t shmSize = 0;
+    std::string tempDir;
+    bool stopped = false;
+
+    GroupHeader &header() const { return *static_cast<GroupHeader *>(shm); }
+    WorkerSlot *slots() const { return groupSlots(shm); }
+
+    ~Group()
+    {
+        if (shm)
+            munmap(shm, shmSize);
+        removeTree(tempDir);
+    }
+};
+
+LoadManager::LoadManager(LoadLimits limits, std::string workerBinary)
+    : m_limits(limits), m_binary(workerBinary.empty() ? selfExecutable() : workerBinary)
+{
+    // Orphaned workers (their leader killed first) are re-parented to us, so
+    // we can reap them and know for sure that none is left.
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    removeStaleTempDirs();
+    m_spawner = std::thread(&LoadManager::spawnerMain, this);
+}
+
+LoadManager::~LoadManager()
+{
+    stopAll();
+    {
+        std::lock_guard lock(m_taskMutex);
+        m_quit = true;
+    }
+    m_taskCv.notify_all();
+    m_spawner.join();
+}
+
+std::string LoadManager::selfExecutable()
+{
+    char buf[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, n) : std::string("/proc/self/exe");
+}
+
+void LoadManager::spawnerMain()
+{
+    pthread_setname_np(pthread_self(), "lp-spawner");
+    for (;;) {
+        std::function<void()> task;
+        {
+            std::unique_lock lock(m_taskMutex);
+            m_taskCv.wait(lock, [this] { return m_quit || !m_tasks.empty(); });
+            if (m_tasks.empty())
+                return;
+            task = std::move(m_tasks.front());
+            m_tasks.pop();
+        }
+        task();
+    }
+}
+
+void LoadManager::runOnSpawner(std::function<void()> task)
+{
+    std::packaged_task<void()> packaged(std::move(task));
+    std::future<void> done = packaged.get_future();
+    {
+        std::lock_guard lock(m_taskMutex);
+        m_tasks.push([&packaged] { packaged(); });
+    }
+    m_taskCv.notify_one();
+    done.wait();
+}
+
+int LoadManager::start(const LoadSpec &spec, std::string &error)
+{
+    const LoadKind *kind = findLoadKind(spec.kind);
+    if (!kind || !kind->body) {
+        error = fmt::format("unknown load kind \"{}\"", spec.kind);
+        return -1;
+    }
+    if (kind->precheck) {
+        error = kind->precheck(spec);
+        if (!error.empty())
+            return -1;
+    }
+    error = checkLoadLimits(spec, m_limits, runningProcesses());
+    if (!error.empty())
+        return -1;
+
+    auto group = std::make_unique<Group>();
+    group->spec = spec;
+    bool ok = false;
+    runOnSpawner([&] { ok = launch(*group, error); });
+    if (!ok) {
+        killGroup(*group);
+        reapGroup(*group);
+        return -1;
+    }
+    std::lock_guard lock(m_mutex);
+    group->id = m_nextId++;
+    m_timeline.push_back({group->startedAt, group->id, spec.label(), true});
+    m_groups.push_back(std::move(group));
+    return m_groups.back()->id;
+}
+
+bool LoadManager::launch(Group &g, std::string &error)
+{
+    const LoadKind &kind = *findLoadKind(g.spec.kind);
+    const int fd = memfd_create("latprobe-load", MFD_CLOEXEC);
+    g.shmSize = groupShmSize(g.spec.count);
+    if (fd < 0 || ftruncate(fd, static_cast<off_t>(g.shmSize)) != 0) {
+        error = fmt::format("cannot create shared memory for {}: {}", g.spec.label(),
+                            std::strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    g.shm = mmap(nullptr, g.shmSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (g.shm == MAP_FAILED) {
+        g.shm = nullptr;
+        close(fd);
+        error = fmt::format("cannot map shared memory: {}", std::strerror(errno));
+        return false;
+    }
+    auto *header = new (g.shm) GroupHeader;
+    header->workers = static_cast<uint32_t>(g.spec.count);
+    for (int i = 0; i < g.spec.count; ++i)
+        new (&g.slots()[i]) WorkerSlot;
+    if (kind.needsTempDir) {
+        g.tempDir = createPrivateTempDir(error);
+        if (g.tempDir.empty()) {
+            close(fd);
+            return false;
+        }
+    }
+
+    // Everything the child needs is built before fork: between fork and
+    // exec only async-signal-safe calls are allowed in a threaded process.
+    const std::string argv0 = "latprobe:" + g.spec.kind;
+    const std::string parent = std::to_string(getpid());
+    const std::string temp = g.tempDir.empty() ? "-" : g.tempDir;
+    const std::string specText = g.spec.toString();
+    const char *argv[] = {argv0.c_str(), kLoadLeaderFlag,  parent.c_str(),
+                          temp.c_str(),  specText.c_str(), nullptr};
+    const bool ownSession = g.spec.ownSession;
+
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (ownSession)
+            setsid();
+        else
+            setpgid(0, 0);
+        if (fd == kLoadShmFd)
+            fcntl(fd, F_SETFD, 0);
+        else
+            dup2(fd, kLoadShmFd);
+        close_range(kLoadShmFd + 1, ~0U, CLOSE_RANGE_CLOEXEC);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, nullptr);
+        execv(m_binary.c_str(), const_cast<char *const *>(argv));
+        _exit(127);
+    }
+    close(fd);
+    if (pid < 0) {
+        error = fmt::format("cannot start {}: fork: {}", g.spec.label(), std::strerror(errno));
+        return false;
+    }
+    if (!ownSession)
+        setpgid(pid, pid); // closes the race with the child's own setpgid
+    g.leader = pid;
+    g.startedAt = RealClock::monotonicNow();
+
+    // Wait until every worker exists, or the leader gives up.
+    const int64_t deadline = g.startedAt + 30'000'000'000LL;
+    for (;;) {
+        if (header->failed.load()) {
+            error = header->error;
+            return false;
+        }
+        if (header->started.load() == g.spec.count)
+            return true;
+        int status = 0;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            g.leader = 0;
+            error = header->failed.load() ? std::string(header->error)
+                    : WIFEXITED(status) && WEXITSTATUS(status) == 127
+                        ? fmt::format("cannot run {} for the workers", m_binary)
+                        : fmt::format("{} failed to start (leader exit status {})", g.spec.label(),
+                                      status);
+            return false;
+        }
+        if (RealClock::monotonicNow() > deadline) {
+            error = fmt::format("{} did not start within 30 s", g.spec.label());
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+    }
+}
+
+void LoadManager::killGroup(Group &g)
+{
+    if (g.leader > 0)
+        kill(-g.leader, SIGKILL);
+}
+
+void LoadManager::reapGroup(Group &g)
+{
+    if (g.leader <= 0)
+        return;
+    const pid_t pgid = g.leader;
+    // The leader is our child; its workers become ours (subreaper) once it
+    // is gone. Keep killing until the group is empty: a worker caught in
+    // fork() can still add a process.
+    const int64_t deadline = RealClock::monotonicNow() + 5'000'000'000LL;
+    for (;;) {
+        while (waitpid(-pgid, nullptr, WNOHANG) > 0) {
+        }
+        if (kill(-pgid, 0) != 0 && errno == ESRCH)
+            break;
+        if (RealClock::monotonicNow() > deadline) {
+            spdlog::error("{}: processes of group {} survive SIGKILL", g.spec.label(), pgid);
+            break;
+        }
+        kill(-pgid, SIGKILL);
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    g.leader = 0;
+    removeTree(g.tempDir);
+    g.tempDir.clear();
+}
+
+bool LoadManager::stop(int id)
+{
+    std::unique_ptr<Group> group;
+    {
+        std::lock_guard lock(m_mutex);
+        for (auto it = m_groups.begin(); it != m_groups.end(); ++it)
+            if ((*it)->id == id) {
+                group = std::move(*it);
+                m_groups.erase(it);
+                break;
+            }
+        if (!group)
+            return false;
+    }
+    killGroup(*group);
+    reapGroup(*group);
+    std::lock_guard lock(m_mutex);
+    m_timeline.push_back({RealClock::monotonicNow(), id, group->spec.label(), false});
+    return true;
+}
+
+void LoadManager::stopAll()
+{
+    std::vector<std::unique_ptr<Group>> groups;
+    {
+        std::lock_guard lock(m_mutex);
+        groups.swap(m_groups);
+    }
+    for (auto &g : groups)
+        killGroup(*g);
+    for (auto &g : groups)
+        reapGroup(*g);
+    const int64_t now = RealClock::monotonicNow();
+    std::lock_guard lock(m_mutex);
+    for (auto &g : groups)
+        m_timeline.push_back({now, g->id, g->spec.label(), false});
+}
+
+std::vector<GroupStatus> LoadManager::status() const
+{
+    std::lock_guard lock(m_mutex);
+    const int64_t now = RealClock::monotonicNow();
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    std::vector<GroupStatus> out;
+    for (const auto &g : m_groups) {
+        GroupStatus s;
+        s.id = g->id;
+        s.spec = g->spec;
+        s.unit = findLoadKind(g->spec.kind)->unit;
+        s.leader = g->leader;
+        s.startedAt = g->startedAt;
+        const double elapsed = std::max(1e-3, static_cast<double>(now - g->startedAt) / 1e9);
+        std::vector<double> work;
+        double totalCpu = 0;
+        uint64_t total = 0;
+        for (int i = 0; i < g->spec.count; ++i) {
+            const WorkerSlot &slot = g->slots()[i];
+            WorkerStatus w;
+            w.pid = slot.pid.load(std::memory_order_relaxed);
+            w.progress = slot.progress.load(std::memory_order_relaxed);
+            w.state = static_cast<WorkerState>(slot.state.load(std::memory_order_relaxed));
+            const int64_t cpu = w.pid > 0 ? processCpuNs(w.pid) : -1;
+            if (cpu >= 0) {
+                w.cpuPct = 100.0 * static_cast<double>(cpu) / 1e9 / elapsed;
+                totalCpu += w.cpuPct;
+            }
+            work.push_back(static_cast<double>(w.progress));
+            total += w.progress;
+            s.workers.push_back(w);
+        }
+        s.fairness = computeFairness(work);
+        s.throughputPerS = static_cast<double>(total) / elapsed;
+        s.cpuSharePct = totalCpu / static_cast<double>(std::max(1L, cpus));
+        if (g->header().failed.load())
+            s.error = g->header().error;
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+std::vector<LoadEvent> LoadManager::timeline() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_timeline;
+}
+
+std::vector<std::string> LoadManager::activeLabels() const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<std::string> labels;
+    for (const auto &g : m_groups)
+        labels.push_back(g->spec.label());
+    return labels;
+}
+
+int LoadManager::runningProcesses() const
+{
+    std::lock_guard lock(m_mutex);
+    int n = 0;
+    for (const auto &g : m_groups)
+        n += processesFor(g->spec);
+    return n;
+}
+
+} // namespace latprobe

@@ -1,0 +1,100 @@
+#pragma once
+
+#include "fairness.h"
+#include "loadlimits.h"
+#include "loadspec.h"
+#include "workerslot.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <queue>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace latprobe {
+
+struct WorkerStatus
+{
+    pid_t pid = 0;
+    uint64_t progress = 0;
+    WorkerState state = WorkerState::Starting;
+    double cpuPct = 0; // of one CPU, since the group started
+};
+
+struct GroupStatus
+{
+    int id = 0;
+    LoadSpec spec;
+    std::string unit;
+    pid_t leader = 0;
+    int64_t startedAt = 0; // CLOCK_MONOTONIC ns
+    std::vector<WorkerStatus> workers;
+    Fairness fairness;
+    double throughputPerS = 0; // all workers' progress per second
+    double cpuSharePct = 0;    // of the whole machine
+    std::string error;         // the first worker error, if any
+};
+
+struct LoadEvent
+{
+    int64_t at = 0; // CLOCK_MONOTONIC ns
+    int groupId = 0;
+    std::string label;
+    bool started = true;
+};
+
+// Starts and stops load groups as real processes, and guarantees that none
+// outlives a stop, a stopAll() or latprobe itself.
+class LoadManager
+{
+public:
+    explicit LoadManager(LoadLimits limits = {}, std::string workerBinary = {});
+    ~LoadManager();
+    LoadManager(const LoadManager &) = delete;
+    LoadManager &operator=(const LoadManager &) = delete;
+
+    // Returns the group id, or -1 with a one-line `error` (nothing started).
+    int start(const LoadSpec &spec, std::string &error);
+    bool stop(int id);
+    // Kills every group at once, then reaps; returns when none is left.
+    void stopAll();
+
+    std::vector<GroupStatus> status() const;
+    std::vector<LoadEvent> timeline() const;
+    std::vector<std::string> activeLabels() const;
+    int runningProcesses() const;
+    const LoadLimits &limits() const { return m_limits; }
+    void setLimits(const LoadLimits &limits) { m_limits = limits; }
+
+    static std::string selfExecutable();
+
+private:
+    struct Group;
+
+    void spawnerMain();
+    void runOnSpawner(std::function<void()> task);
+    bool launch(Group &group, std::string &error);
+    void killGroup(Group &group);
+    void reapGroup(Group &group);
+
+    LoadLimits m_limits;
+    std::string m_binary;
+    mutable std::mutex m_mutex;
+    std::vector<std::unique_ptr<Group>> m_groups;
+    std::vector<LoadEvent> m_timeline;
+    int m_nextId = 1;
+
+    // Leaders are forked from this one long-lived thread: PR_SET_PDEATHSIG
+    // fires when the *thread* that forked a child exits.
+    std::thread m_spawner;
+    std::mutex m_taskMutex;
+    std::condition_variable m_taskCv;
+    std::queue<std::function<void()>> m_tasks;
+    bool m_quit = false;
+};
+
+} // namespace latprobe

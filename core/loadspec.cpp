@@ -1,0 +1,177 @@
+#include "loadspec.h"
+
+#include "loadkind.h"
+#include "wordsplit.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <sstream>
+
+namespace latprobe {
+
+namespace {
+
+bool parseNumber(const std::string &text, double &value)
+{
+    if (text.empty())
+        return false;
+    char *end = nullptr;
+    errno = 0;
+    value = std::strtod(text.c_str(), &end);
+    return errno == 0 && end && *end == '\0' && std::isfinite(value);
+}
+
+std::vector<std::string> splitColons(const std::string &text)
+{
+    std::vector<std::string> parts;
+    std::string part;
+    std::stringstream in(text);
+    while (std::getline(in, part, ':'))
+        parts.push_back(part);
+    return parts;
+}
+
+} // namespace
+
+std::string LoadSpec::label() const
+{
+    return fmt::format("{} x{}", kind, count);
+}
+
+std::string LoadSpec::toString() const
+{
+    std::string out = fmt::format("{}:{}", kind, count);
+    for (const auto &[key, value] : params)
+        out += fmt::format(":{}={}", key, value);
+    if (sched.nice)
+        out += fmt::format(":nice={}", sched.nice);
+    if (sched.policy == SchedPolicy::Batch)
+        out += ":policy=batch";
+    else if (sched.policy == SchedPolicy::Idle)
+        out += ":policy=idle";
+    if (!sched.cpus.empty())
+        out += ":cpus=" + formatCpuList(sched.cpus);
+    if (!ownSession)
+        out += ":session=same";
+    if (!command.empty())
+        out += ":cmd=" + joinWords(command);
+    return out;
+}
+
+bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error)
+{
+    spec = LoadSpec{};
+    // cmd= takes the rest of the text, colons and all.
+    std::string head = text, cmd;
+    const auto cmdPos = text.find(":cmd=");
+    if (cmdPos != std::string::npos) {
+        head = text.substr(0, cmdPos);
+        cmd = text.substr(cmdPos + 5);
+    }
+    const std::vector<std::string> parts = splitColons(head);
+    if (parts.size() < 2) {
+        error = fmt::format("load \"{}\": write KIND:N[:key=value...], e.g. massive_intr:8", text);
+        return false;
+    }
+    const LoadKind *kind = findLoadKind(parts[0]);
+    if (!kind) {
+        std::string names;
+        for (const LoadKind &k : loadKinds())
+            names += (names.empty() ? "" : ", ") + k.name;
+        error = fmt::format("unknown load kind \"{}\": use one of {}", parts[0], names);
+        return false;
+    }
+    spec.kind = kind->name;
+    double count = 0;
+    if (!parseNumber(parts[1], count) || count < 1 || count != std::floor(count) || count > 1e6) {
+        error = fmt::format("load \"{}\": the worker count \"{}\" must be a whole number >= 1",
+                            text, parts[1]);
+        return false;
+    }
+    spec.count = static_cast<int>(count);
+
+    for (size_t i = 2; i < parts.size(); ++i) {
+        const auto eq = parts[i].find('=');
+        if (eq == std::string::npos || eq == 0) {
+            error = fmt::format("load \"{}\": \"{}\" is not key=value", text, parts[i]);
+            return false;
+        }
+        const std::string key = parts[i].substr(0, eq), value = parts[i].substr(eq + 1);
+        double number = 0;
+        if (key == "nice") {
+            if (!parseNumber(value, number) || number < -20 || number > 19) {
+                error = fmt::format("load \"{}\": nice must be -20..19", text);
+                return false;
+            }
+            spec.sched.nice = static_cast<int>(number);
+        } else if (key == "policy") {
+            if (value != "other" && value != "batch" && value != "idle") {
+                error = fmt::format("load \"{}\": policy must be other, batch or idle", text);
+                return false;
+            }
+            parsePolicy(value, spec.sched.policy);
+        } else if (key == "cpus") {
+            if (!parseCpuList(value, spec.sched.cpus)) {
+                error = fmt::format("load \"{}\": cpus \"{}\" is not a CPU list (e.g. 0 or 0-1)",
+                                    text, value);
+                return false;
+            }
+        } else if (key == "session") {
+            if (value != "own" && value != "same") {
+                error = fmt::format("load \"{}\": session must be own or same", text);
+                return false;
+            }
+            spec.ownSession = value == "own";
+        } else {
+            const LoadParam *param = nullptr;
+            for (const LoadParam &p : kind->params)
+                if (p.key == key)
+                    param = &p;
+            if (!param) {
+                std::string keys = "nice, policy, cpus, session";
+                for (const LoadParam &p : kind->params)
+                    keys += ", " + p.key;
+                error = fmt::format("load \"{}\": {} has no parameter \"{}\" (it takes {})", text,
+                                    kind->name, key, keys);
+                return false;
+            }
+            if (!parseNumber(value, number) || number < param->min || number > param->max) {
+                error = fmt::format("load \"{}\": {} must be a number from {} to {}", text, key,
+                                    param->min, param->max);
+                return false;
+            }
+            spec.params[key] = value;
+        }
+    }
+    if (!cmd.empty()) {
+        if (spec.kind != "custom") {
+            error = fmt::format("load \"{}\": only custom takes cmd=", text);
+            return false;
+        }
+        if (!splitWords(cmd, spec.command, error)) {
+            error = fmt::format("load \"{}\": cmd: {}", text, error);
+            return false;
+        }
+    }
+    if (spec.kind == "custom" && spec.command.empty()) {
+        error = fmt::format("load \"{}\": custom needs a command: custom:N:cmd=PROGRAM ARGS", text);
+        return false;
+    }
+    return true;
+}
+
+double loadParam(const LoadSpec &spec, const std::string &key)
+{
+    auto it = spec.params.find(key);
+    if (it != spec.params.end())
+        return std::strtod(it->second.c_str(), nullptr);
+    if (const LoadKind *kind = findLoadKind(spec.kind))
+        for (const LoadParam &p : kind->params)
+            if (p.key == key)
+                return p.defaultValue;
+    return 0;
+}
+
+} // namespace latprobe

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "threadparams.h"
+
+#include <map>
+#include <string>
+
+namespace latprobe {
+
+// What the user asked for: `massive_intr:8:nice=5:work_ms=4`.
+struct LoadSpec
+{
+    std::string kind;
+    int count = 1;
+    std::map<std::string, std::string> params; // kind-specific, validated by LoadKind
+    ThreadParams sched;                        // nice, policy (other/batch/idle), cpus
+    bool ownSession = true;                    // setsid: its own autogroup
+    std::vector<std::string> command;          // custom: the argv to run
+
+    // "massive_intr x8" for phase names and plot markers.
+    std::string label() const;
+    // The canonical KIND:N:key=value form, which parseLoadSpec reads back.
+    std::string toString() const;
+};
+
+// Parses and validates KIND:N[:key=value...] against the kind's table.
+// custom takes its command as cmd=..., split on spaces, or as `command`.
+bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error);
+
+// Integer/double parameter lookup with the kind's default applied.
+double loadParam(const LoadSpec &spec, const std::string &key);
+
+} // namespace latprobe

@@ -1,0 +1,67 @@
+#include "wordsplit.h"
+
+namespace latprobe {
+
+bool splitWords(const std::string &text, std::vector<std::string> &words, std::string &error)
+{
+    words.clear();
+    std::string word;
+    bool inWord = false;
+    char quote = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quote) {
+            if (c == quote)
+                quote = 0;
+            else if (c == '\\' && quote == '"' && i + 1 < text.size())
+                word += text[++i];
+            else
+                word += c;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+            inWord = true;
+        } else if (c == '\\' && i + 1 < text.size()) {
+            word += text[++i];
+            inWord = true;
+        } else if (c == ' ' || c == '\t') {
+            if (inWord)
+                words.push_back(word);
+            word.clear();
+            inWord = false;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (quote) {
+        error = std::string("unterminated ") + quote + " quote";
+        return false;
+    }
+    if (inWord)
+        words.push_back(word);
+    if (words.empty()) {
+        error = "empty command";
+        return false;
+    }
+    return true;
+}
+
+std::string joinWords(const std::vector<std::string> &words)
+{
+    std::string out;
+    for (const std::string &w : words) {
+        if (!out.empty())
+            out += ' ';
+        if (!w.empty() && w.find_first_of(" \t'\"\\") == std::string::npos) {
+            out += w;
+            continue;
+        }
+        out += '\'';
+        for (char c : w)
+            out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        out += '\'';
+    }
+    return out;
+}
+
+} // namespace latprobe

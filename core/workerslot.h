@@ -1,0 +1,45 @@
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace latprobe {
+
+// Shared memory between latprobe and one load group: a header and a slot
+// per worker. Workers only ever write their own slot (single writer), and
+// latprobe only reads, so plain relaxed atomics are enough.
+enum class WorkerState : int32_t { Starting = 0, Running = 1, Failed = 2, Exited = 3 };
+
+struct alignas(64) WorkerSlot
+{
+    std::atomic<uint64_t> progress{0}; // in the kind's unit: loops, bytes, ...
+    std::atomic<int32_t> pid{0};
+    std::atomic<int32_t> state{0}; // WorkerState
+    std::atomic<int32_t> exitStatus{0};
+};
+
+struct GroupHeader
+{
+    static constexpr uint32_t kMagic = 0x4c50474c; // "LPGL"
+    uint32_t magic = kMagic;
+    uint32_t workers = 0;
+    std::atomic<int32_t> leaderPid{0};
+    std::atomic<int32_t> started{0}; // workers forked so far
+    std::atomic<int32_t> failed{0};  // the leader gave up; see `error`
+    char error[512] = {};
+};
+
+inline size_t groupShmSize(uint32_t workers)
+{
+    return sizeof(GroupHeader) + 64 + sizeof(WorkerSlot) * workers;
+}
+
+inline WorkerSlot *groupSlots(void *base)
+{
+    auto addr = reinterpret_cast<uintptr_t>(base) + sizeof(GroupHeader);
+    addr = (addr + 63) & ~uintptr_t{63};
+    return reinterpret_cast<WorkerSlot *>(addr);
+}
+
+} // namespace latprobe
