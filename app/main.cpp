@@ -1,4 +1,5 @@
 #include "loadleader.h"
+#include "processstarter.h"
 #include "runcommand.h"
 #include "sysinfo.h"
 #include "version.h"
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
 {
     // A load group's leader: dispatched before anything else is set up, so a
     // worker costs no more than the exec.
+    if (argc > 1 && std::string_view(argv[1]) == kStartProbeFlag)
+        return runStartProbe();
     if (argc > 1 && std::string_view(argv[1]) == kLoadLeaderFlag)
         return runLoadLeader(argc, argv);
 

@@ -29,7 +29,7 @@ CLI::App *addRunCommand(CLI::App &app, RunOptions &o)
     run->add_option("-d,--duration", o.durationS, "Seconds to measure (default 30)")
         ->check(CLI::Range(0.1, 7 * 24 * 3600.0));
     run->add_option("-c,--consumers", o.consumers,
-                    "Comma-separated consumers: audio,video,wakeup (default all)");
+                    "Comma-separated consumers: audio,video,wakeup,start (default all)");
     run->add_option("-p,--preset", o.preset,
                     "Consumer preset: default, desktop, pro, interbench (default default)");
     run->add_option("--audio-frames", o.audioFrames, "Audio frames per period (default 256)")
@@ -99,7 +99,8 @@ bool resolveRunOptions(const RunOptions &o, std::vector<ConsumerConfig> &consume
             if (c.name == name)
                 found = &c;
         if (!found) {
-            error = fmt::format("unknown consumer \"{}\": use audio, video and/or wakeup", name);
+            error =
+                fmt::format("unknown consumer \"{}\": use audio, video, wakeup and/or start", name);
             return false;
         }
         for (const ConsumerConfig &c : consumers)
@@ -127,7 +128,7 @@ bool resolveRunOptions(const RunOptions &o, std::vector<ConsumerConfig> &consume
         consumers.push_back(c);
     }
     if (consumers.empty()) {
-        error = "no consumer chosen: use --consumers audio,video,wakeup";
+        error = "no consumer chosen: use --consumers audio,video,wakeup,start";
         return false;
     }
 

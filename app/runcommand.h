@@ -17,7 +17,7 @@ namespace latprobe {
 struct RunOptions
 {
     double durationS = 30;
-    std::string consumers = "audio,video,wakeup";
+    std::string consumers = "audio,video,wakeup,start";
     std::string preset = "default";
     int audioFrames = 0; // 0: from the preset
     int audioRate = 48000;

@@ -117,7 +117,7 @@ std::vector<PhaseResult> Collector::phases(int64_t now) const
         r.startS = static_cast<double>(p.start - m_runStart) / 1e9;
         r.durationS = static_cast<double>(end - p.start) / 1e9;
         for (size_t i = 0; i < p.stats.size(); ++i) {
-            ConsumerStats s = p.stats[i].result(p.start, end);
+            ConsumerStats s = p.stats[i].result(p.start, end, m_runStart);
             s.ringOverflows = p.ringOverflows[i];
             r.consumers.push_back(std::move(s));
         }

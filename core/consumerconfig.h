@@ -10,8 +10,14 @@ enum class WorkMode {
     Loops,   // interbench's loop-calibrated burn: drifts with the VM's speed
 };
 
+enum class ConsumerKind {
+    Periodic,     // audio, video, wakeup: sleep, work, meet a deadline
+    ProcessStart, // start: time a short-lived process from fork to exit
+};
+
 struct ConsumerConfig
 {
+    ConsumerKind kind = ConsumerKind::Periodic;
     std::string name; // "audio", "video", "wakeup"
     int64_t periodNs = 0;
     int64_t workNs = 0;   // CPU work per period

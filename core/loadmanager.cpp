@@ -4,6 +4,7 @@
 #include "loadleader.h"
 #include "procstat.h"
 #include "realclock.h"
+#include "selfexe.h"
 #include "tempdir.h"
 
 #include <cerrno>
@@ -13,7 +14,6 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <future>
-#include <limits.h>
 #include <new>
 #include <spdlog/spdlog.h>
 #include <sys/mman.h>
@@ -46,7 +46,7 @@ struct LoadManager::Group
 };
 
 LoadManager::LoadManager(LoadLimits limits, std::string workerBinary)
-    : m_limits(limits), m_binary(workerBinary.empty() ? selfExecutable() : workerBinary)
+    : m_limits(limits), m_binary(workerBinary.empty() ? latprobeBinary() : workerBinary)
 {
     // Orphaned workers (their leader killed first) are re-parented to us, so
     // we can reap them and know for sure that none is left.
@@ -64,13 +64,6 @@ LoadManager::~LoadManager()
     }
     m_taskCv.notify_all();
     m_spawner.join();
-}
-
-std::string LoadManager::selfExecutable()
-{
-    char buf[PATH_MAX];
-    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    return n > 0 ? std::string(buf, n) : std::string("/proc/self/exe");
 }
 
 void LoadManager::spawnerMain()

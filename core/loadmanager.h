@@ -70,8 +70,6 @@ public:
     const LoadLimits &limits() const { return m_limits; }
     void setLimits(const LoadLimits &limits) { m_limits = limits; }
 
-    static std::string selfExecutable();
-
 private:
     struct Group;
 

@@ -20,6 +20,8 @@ uint64_t PeriodicLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_
     uint64_t cycles = 0;
     while (cycles < maxCycles && !stop.load(std::memory_order_relaxed)) {
         m_clock.sleepUntil(next);
+        if (stop.load(std::memory_order_relaxed))
+            break;
         Sample s;
         s.periodStart = next;
         s.woke = m_clock.now();

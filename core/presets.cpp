@@ -47,21 +47,33 @@ ConsumerConfig wakeupConsumer(int64_t intervalUs)
     return c;
 }
 
+ConsumerConfig startConsumer(int64_t periodMs, int64_t deadlineMs)
+{
+    ConsumerConfig c;
+    c.kind = ConsumerKind::ProcessStart;
+    c.name = "start";
+    c.missName = "slow starts";
+    c.periodNs = periodMs * 1000000;
+    c.slackNs = deadlineMs * 1000000;
+    return c;
+}
+
 const std::vector<Preset> &presets()
 {
     static const std::vector<Preset> all = {
         {"default",
          "audio 256 frames @ 48 kHz (5.33 ms, 5 %), video 60 Hz (40 %), wakeup 1 ms",
-         {audioConsumer(), videoConsumer(), wakeupConsumer()}},
+         {audioConsumer(), videoConsumer(), wakeupConsumer(), startConsumer()}},
         {"desktop",
          "audio 1024 frames @ 48 kHz (21.3 ms, 5 %), video 60 Hz, wakeup 1 ms",
-         {audioConsumer(1024), videoConsumer(), wakeupConsumer()}},
+         {audioConsumer(1024), videoConsumer(), wakeupConsumer(), startConsumer()}},
         {"pro",
          "audio 64 frames @ 48 kHz (1.33 ms, 5 %), video 60 Hz, wakeup 1 ms",
-         {audioConsumer(64), videoConsumer(), wakeupConsumer()}},
+         {audioConsumer(64), videoConsumer(), wakeupConsumer(), startConsumer()}},
         {"interbench",
          "interbench's audio 50 ms / 5 % and video 16.67 ms / 40 %, wakeup 1 ms",
-         {audioConsumerByPeriod(50000000, 2, 5), videoConsumer(60, 40), wakeupConsumer()}},
+         {audioConsumerByPeriod(50000000, 2, 5), videoConsumer(60, 40), wakeupConsumer(),
+          startConsumer()}},
     };
     return all;
 }

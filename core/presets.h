@@ -17,11 +17,15 @@ ConsumerConfig videoConsumer(double fps = 60, double cpuPct = 40);
 // cyclictest's method: no work, latency only.
 ConsumerConfig wakeupConsumer(int64_t intervalUs = 1000);
 
+// Starts a tiny process every period; slower than `deadlineMs` to exit is
+// a slow start.
+ConsumerConfig startConsumer(int64_t periodMs = 1000, int64_t deadlineMs = 100);
+
 struct Preset
 {
     std::string name;
     std::string description;
-    std::vector<ConsumerConfig> consumers; // audio, video, wakeup
+    std::vector<ConsumerConfig> consumers; // audio, video, wakeup, start
 };
 
 const std::vector<Preset> &presets();

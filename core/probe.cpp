@@ -2,6 +2,8 @@
 
 #include "periodicloop.h"
 #include "realclock.h"
+#include "selfexe.h"
+#include "startloop.h"
 
 #include <chrono>
 
@@ -10,7 +12,8 @@
 namespace latprobe {
 
 Probe::Probe(std::vector<ConsumerConfig> consumers, ThreadParams params)
-    : m_configs(std::move(consumers)), m_params(std::move(params)), m_setups(m_configs.size())
+    : m_configs(std::move(consumers)), m_params(std::move(params)), m_setups(m_configs.size()),
+      m_helperBinary(latprobeBinary())
 {
     for (size_t i = 0; i < m_configs.size(); ++i)
         m_setups[i].config = m_configs[i];
@@ -53,6 +56,7 @@ void Probe::consumerMain(size_t index)
     ConsumerSetup &setup = m_setups[index];
     setup.grant = applyThreadParams(m_params);
     RealClock clock(config.workMode);
+    clock.setAbortFlag(&m_stop);
     if (config.workMode == WorkMode::Loops) {
         clock.calibrate();
         setup.loopsPerUs = clock.loopsPerUs();
@@ -61,8 +65,14 @@ void Probe::consumerMain(size_t index)
     m_go.wait(false);
     if (m_stop.load())
         return;
-    PeriodicLoop loop(config, clock, m_collector->ring(index));
-    loop.run(m_collector->runStart(), m_stop);
+    if (config.kind == ConsumerKind::ProcessStart) {
+        SelfStarter starter(m_helperBinary);
+        StartLoop loop(config, clock, starter, m_collector->ring(index));
+        loop.run(m_collector->runStart(), m_stop);
+    } else {
+        PeriodicLoop loop(config, clock, m_collector->ring(index));
+        loop.run(m_collector->runStart(), m_stop);
+    }
 }
 
 void Probe::stop()

@@ -51,6 +51,7 @@ private:
     std::atomic<int> m_ready{0};
     std::atomic<bool> m_go{false};
     bool m_running = false;
+    std::string m_helperBinary; // what the start consumer runs
 };
 
 } // namespace latprobe

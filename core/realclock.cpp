@@ -36,6 +36,18 @@ int64_t RealClock::now()
 
 void RealClock::sleepUntil(int64_t deadline)
 {
+    constexpr int64_t kSlice = 100'000'000;
+    if (m_abort)
+        for (int64_t now = monotonicNow(); deadline - now > kSlice; now = monotonicNow()) {
+            if (m_abort->load(std::memory_order_relaxed))
+                return;
+            sleepUntilAbsolute(now + kSlice);
+        }
+    sleepUntilAbsolute(deadline);
+}
+
+void RealClock::sleepUntilAbsolute(int64_t deadline)
+{
     timespec ts{static_cast<time_t>(deadline / 1000000000),
                 static_cast<long>(deadline % 1000000000)};
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {

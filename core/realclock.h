@@ -3,6 +3,8 @@
 #include "clock.h"
 #include "consumerconfig.h"
 
+#include <atomic>
+
 namespace latprobe {
 
 // CLOCK_MONOTONIC with absolute clock_nanosleep, as cyclictest sleeps.
@@ -20,14 +22,20 @@ public:
     void calibrate();
     double loopsPerUs() const { return m_loopsPerUs; }
 
+    // Long sleeps wake every 100 ms to look at `abort`, so a consumer with a
+    // 1 s period still stops at once; the last stretch is one absolute sleep.
+    void setAbortFlag(const std::atomic<bool> *abort) { m_abort = abort; }
+
     static int64_t monotonicNow();
     static int64_t threadCpuNow();
 
 private:
     static void spinLoops(uint64_t loops);
+    static void sleepUntilAbsolute(int64_t deadline);
 
     WorkMode m_mode;
     double m_loopsPerUs = 0;
+    const std::atomic<bool> *m_abort = nullptr;
 };
 
 } // namespace latprobe

@@ -40,14 +40,19 @@ void StatsAccumulator::add(const Sample &s)
     m_ibMax = std::max(m_ibMax, ib);
 }
 
-ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd) const
+ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd, int64_t origin) const
 {
     ConsumerStats r;
     r.name = m_config.name;
     r.hasDeadline = m_config.hasDeadline();
     r.samples = m_histogram.count();
-    if (m_config.periodNs > 0 && phaseEnd > phaseStart)
-        r.expected = static_cast<uint64_t>((phaseEnd - phaseStart) / m_config.periodNs);
+    if (m_config.periodNs > 0 && phaseEnd > phaseStart) {
+        const int64_t p = m_config.periodNs;
+        const int64_t first = (phaseStart - origin + p - 1) / p; // first k with start <= origin+kP
+        const int64_t last = (phaseEnd - origin - 1) / p;        // last k with origin+kP < end
+        r.expected =
+            static_cast<uint64_t>(std::max<int64_t>(0, last - std::max<int64_t>(first, 1) + 1));
+    }
     r.sampledPct = r.expected ? 100.0 * static_cast<double>(r.samples) / r.expected : 0;
     r.minUs = m_min;
     r.maxUs = m_max;

@@ -14,8 +14,9 @@ public:
     explicit StatsAccumulator(const ConsumerConfig &config);
 
     void add(const Sample &sample);
-    // Statistics over [phaseStart, phaseEnd) (ns, CLOCK_MONOTONIC).
-    ConsumerStats result(int64_t phaseStart, int64_t phaseEnd) const;
+    // Statistics over [phaseStart, phaseEnd) (ns, CLOCK_MONOTONIC); periods
+    // start at origin + k * period, which fixes how many were expected.
+    ConsumerStats result(int64_t phaseStart, int64_t phaseEnd, int64_t origin) const;
 
     uint64_t samples() const { return m_histogram.count(); }
     const Histogram &histogram() const { return m_histogram; }

@@ -1,0 +1,37 @@
+#include "startloop.h"
+
+namespace latprobe {
+
+StartLoop::StartLoop(const ConsumerConfig &config, Clock &clock, ProcessStarter &starter,
+                     SpscRing<Sample> &ring)
+    : m_config(config), m_clock(clock), m_starter(starter), m_ring(ring)
+{}
+
+uint64_t StartLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles)
+{
+    const int64_t period = m_config.periodNs;
+    int64_t next = start + period;
+    uint64_t cycles = 0;
+    while (cycles < maxCycles && !stop.load(std::memory_order_relaxed)) {
+        m_clock.sleepUntil(next);
+        if (stop.load(std::memory_order_relaxed))
+            break;
+        Sample s;
+        s.periodStart = m_clock.now();
+        if (!m_starter.start(s.woke, s.done)) {
+            // A start that failed outright is as bad as a slow one.
+            s.woke = s.done = m_clock.now();
+            s.missedDeadline = 1;
+        } else {
+            s.missedDeadline = s.done > s.periodStart + m_config.slackNs;
+        }
+        next += period;
+        while (next < s.done)
+            next += period;
+        m_ring.push(s);
+        ++cycles;
+    }
+    return cycles;
+}
+
+} // namespace latprobe
