@@ -6,7 +6,7 @@ namespace latprobe {
 
 Collector::Collector(std::vector<ConsumerConfig> configs, int64_t runStart)
     : m_configs(std::move(configs)), m_runStart(runStart), m_series(m_configs.size()),
-      m_seenOverflows(m_configs.size(), 0)
+      m_fine(m_configs.size()), m_seenOverflows(m_configs.size(), 0)
 {
     for (size_t i = 0; i < m_configs.size(); ++i)
         m_rings.push_back(std::make_unique<SpscRing<Sample>>(kRingCapacity));
@@ -83,6 +83,18 @@ void Collector::addLocked(size_t consumer, const Sample &s)
     ++bucket.samples;
     bucket.misses += lost;
 
+    auto &fine = m_fine[consumer];
+    const int64_t tenth = std::max<int64_t>(0, (s.woke - m_runStart) / kFineNs);
+    if (fine.empty() || fine.back().index < tenth) {
+        fine.push_back({tenth, -1, 0});
+        if (fine.size() > kFineKept)
+            fine.pop_front();
+    }
+    // Samples arrive in order per consumer; a late straggler joins the last bucket.
+    FineBucket &fb = fine.back();
+    fb.maxUs = std::max(fb.maxUs, latencyUs(s));
+    fb.misses += lost;
+
     if (lost == 0)
         return;
     if (m_missLog.size() >= kMissLogLimit) {
@@ -130,6 +142,17 @@ std::vector<std::vector<SecondBucket>> Collector::series() const
 {
     std::lock_guard lock(m_mutex);
     return m_series;
+}
+
+std::vector<FineBucket> Collector::fineSeries(size_t consumer, int64_t fromIndex) const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<FineBucket> out;
+    const auto &fine = m_fine.at(consumer);
+    auto it = std::lower_bound(fine.begin(), fine.end(), fromIndex,
+                               [](const FineBucket &b, int64_t i) { return b.index < i; });
+    out.assign(it, fine.end());
+    return out;
 }
 
 std::vector<MissEvent> Collector::missLog() const

@@ -6,6 +6,7 @@
 #include "spscring.h"
 #include "statsaccumulator.h"
 
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,6 +38,11 @@ public:
     // Snapshots: `now` closes the open phase for the expected-sample count.
     std::vector<PhaseResult> phases(int64_t now) const;
     std::vector<std::vector<SecondBucket>> series() const;
+    // 100 ms buckets of one consumer with index >= `fromIndex` (the last
+    // kFineKept are kept): what a live plot appends since its last tick.
+    std::vector<FineBucket> fineSeries(size_t consumer, int64_t fromIndex) const;
+    static constexpr int64_t kFineNs = 100'000'000;
+    static constexpr size_t kFineKept = 6000;
     std::vector<MissEvent> missLog() const;
     uint64_t missLogDropped() const;
     uint64_t ringOverflows() const;
@@ -64,6 +70,7 @@ private:
     mutable std::mutex m_mutex;
     std::vector<Phase> m_phases;
     std::vector<std::vector<SecondBucket>> m_series;
+    std::vector<std::deque<FineBucket>> m_fine;
     std::vector<uint64_t> m_seenOverflows;
     std::vector<MissEvent> m_missLog;
     uint64_t m_missLogDropped = 0;

@@ -13,6 +13,7 @@ enum class WorkMode {
 enum class ConsumerKind {
     Periodic,     // audio, video, wakeup: sleep, work, meet a deadline
     ProcessStart, // start: time a short-lived process from fork to exit
+    External,     // gui: fed by a loop latprobe does not own (the Qt event loop)
 };
 
 struct ConsumerConfig

@@ -13,6 +13,7 @@ void Histogram::add(int64_t us)
         us = 0;
     if (us < static_cast<int64_t>(m_buckets.size())) {
         ++m_buckets[us];
+        m_used = std::max(m_used, static_cast<size_t>(us) + 1);
     } else {
         m_overflowSorted = m_overflowValues.empty() || m_overflowValues.back() <= us;
         m_overflowValues.push_back(us);
@@ -23,9 +24,10 @@ void Histogram::add(int64_t us)
 void Histogram::merge(const Histogram &other)
 {
     const size_t n = std::min(m_buckets.size(), other.m_buckets.size());
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < std::min(n, other.m_used); ++i)
         m_buckets[i] += other.m_buckets[i];
-    for (size_t i = n; i < other.m_buckets.size(); ++i)
+    m_used = std::max(m_used, std::min(n, other.m_used));
+    for (size_t i = n; i < other.m_used; ++i)
         for (uint32_t k = 0; k < other.m_buckets[i]; ++k)
             m_overflowValues.push_back(static_cast<int64_t>(i));
     m_overflowValues.insert(m_overflowValues.end(), other.m_overflowValues.begin(),
@@ -36,7 +38,8 @@ void Histogram::merge(const Histogram &other)
 
 void Histogram::clear()
 {
-    std::fill(m_buckets.begin(), m_buckets.end(), 0);
+    std::fill(m_buckets.begin(), m_buckets.begin() + m_used, 0);
+    m_used = 0;
     m_overflowValues.clear();
     m_count = 0;
     m_overflowSorted = true;
@@ -50,7 +53,7 @@ int64_t Histogram::percentile(double q) const
     uint64_t rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(m_count)));
     rank = std::clamp<uint64_t>(rank, 1, m_count);
     uint64_t seen = 0;
-    for (size_t us = 0; us < m_buckets.size(); ++us) {
+    for (size_t us = 0; us < m_used; ++us) {
         seen += m_buckets[us];
         if (seen >= rank)
             return static_cast<int64_t>(us);
@@ -65,7 +68,7 @@ int64_t Histogram::percentile(double q) const
 std::vector<std::pair<int64_t, uint64_t>> Histogram::sparse() const
 {
     std::vector<std::pair<int64_t, uint64_t>> out;
-    for (size_t us = 0; us < m_buckets.size(); ++us)
+    for (size_t us = 0; us < m_used; ++us)
         if (m_buckets[us])
             out.emplace_back(static_cast<int64_t>(us), m_buckets[us]);
     std::vector<int64_t> over = m_overflowValues;

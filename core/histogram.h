@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -33,6 +34,7 @@ private:
     std::vector<uint32_t> m_buckets;
     mutable std::vector<int64_t> m_overflowValues; // sorted lazily by percentile()
     uint64_t m_count = 0;
+    size_t m_used = 0; // buckets below this index may be non-zero: bounds every scan
     mutable bool m_overflowSorted = true;
 };
 

@@ -25,6 +25,14 @@ struct SecondBucket
     uint32_t misses = 0;
 };
 
+// A tenth of a second of one consumer: the live plots' resolution.
+struct FineBucket
+{
+    int64_t index = 0;  // (woke - run start) / 100 ms
+    int64_t maxUs = -1; // -1: no sample
+    uint32_t misses = 0;
+};
+
 struct MissEvent
 {
     double timeS = 0; // since the run started

@@ -31,9 +31,13 @@ void Probe::start()
     m_stop = false;
     m_ready = 0;
     m_go = false;
+    int threads = 0;
     for (size_t i = 0; i < m_configs.size(); ++i)
-        m_threads.emplace_back(&Probe::consumerMain, this, i);
-    while (m_ready.load() < static_cast<int>(m_configs.size()))
+        if (m_configs[i].kind != ConsumerKind::External) {
+            m_threads.emplace_back(&Probe::consumerMain, this, i);
+            ++threads;
+        }
+    while (m_ready.load() < threads)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
 
     m_collector = std::make_unique<Collector>(m_configs, RealClock::monotonicNow());
@@ -77,7 +81,7 @@ void Probe::consumerMain(size_t index)
 
 void Probe::stop()
 {
-    if (m_threads.empty())
+    if (!m_running && m_threads.empty())
         return;
     m_stop = true;
     m_go = true;

@@ -35,6 +35,8 @@ public:
     bool running() const { return m_running; }
 
     Collector &collector() { return *m_collector; }
+    // The ring an External consumer's owner writes to (single writer).
+    SpscRing<Sample> &externalRing(size_t consumer) { return m_collector->ring(consumer); }
     const std::vector<ConsumerSetup> &setups() const { return m_setups; }
     const ThreadParams &requested() const { return m_params; }
 
