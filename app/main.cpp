@@ -1,6 +1,7 @@
 #include "loadleader.h"
 #include "processstarter.h"
 #include "runcommand.h"
+#include "selfexe.h"
 #include "sysinfo.h"
 #include "version.h"
 
@@ -9,8 +10,12 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <unistd.h>
 #include <vector>
 
 using namespace latprobe;
@@ -32,6 +37,42 @@ int printSysinfo()
     fmt::print("virtualization  {}\n", s.virtualization);
     fmt::print("cmdline         {}\n", s.cmdline);
     return 0;
+}
+
+// `latprobe` alone opens the GUI, a separate binary so that this one stays
+// free of Qt: workers and the start consumer re-execute it hundreds of
+// times, and loading Qt costs more than the starts it is meant to time.
+int launchGui(int argc, char **argv, const RunOptions &runOptions,
+              const std::vector<std::string> &commandLine)
+{
+    const char *display = std::getenv("DISPLAY");
+    const char *wayland = std::getenv("WAYLAND_DISPLAY");
+    const char *platform = std::getenv("QT_QPA_PLATFORM");
+    if (!(display && *display) && !(wayland && *wayland) && !(platform && *platform)) {
+        spdlog::warn("no display (DISPLAY and WAYLAND_DISPLAY are unset): measuring headless "
+                     "for {} s instead; see 'latprobe run --help'",
+                     runOptions.durationS);
+        return executeRun(runOptions, commandLine);
+    }
+    const std::string self = selfExecutable();
+    const std::string dir = self.substr(0, self.rfind('/'));
+    const std::string candidates[] = {dir + "/latprobe-gui", LATPROBE_LIBEXECDIR "/latprobe-gui"};
+    for (const std::string &gui : candidates) {
+        if (access(gui.c_str(), X_OK) != 0)
+            continue;
+        setenv("LATPROBE_BINARY", self.c_str(), 0);
+        std::vector<char *> args{const_cast<char *>(gui.c_str())};
+        for (int i = 1; i < argc; ++i)
+            args.push_back(argv[i]);
+        args.push_back(nullptr);
+        execv(gui.c_str(), args.data());
+        spdlog::error("cannot start {}: {}", gui, std::strerror(errno));
+        return 1;
+    }
+    spdlog::error("the GUI (latprobe-gui) is not installed beside {}: install it, or measure "
+                  "headless with 'latprobe run'",
+                  self);
+    return 1;
 }
 
 void setUpLogging(bool verbose, bool quiet)
@@ -89,6 +130,5 @@ int main(int argc, char **argv)
         return executeRun(runOptions, commandLine);
     if (sysinfo->parsed())
         return printSysinfo();
-    fmt::print("{}", app.help());
-    return 0;
+    return launchGui(argc, argv, runOptions, commandLine);
 }
