@@ -3,12 +3,14 @@
 #include "interrupt.h"
 #include "loadkind.h"
 #include "loadmanager.h"
+#include "noisecheck.h"
 #include "presets.h"
 #include "probe.h"
 #include "realclock.h"
 #include "report.h"
 #include "run.h"
 #include "runfile.h"
+#include "scenariorunner.h"
 #include "sysinfo.h"
 
 #include <CLI/CLI.hpp>
@@ -31,7 +33,8 @@ CLI::App *addRunCommand(CLI::App &app, RunOptions &o)
     run->add_option("-c,--consumers", o.consumers,
                     "Comma-separated consumers: audio,video,wakeup,start (default all)");
     run->add_option("-p,--preset", o.preset,
-                    "Consumer preset: default, desktop, pro, interbench (default default)");
+                    "Consumer preset: default, desktop, pro, interbench; or a built-in\nscenario: "
+                    "quick, ramp, contest");
     run->add_option("--audio-frames", o.audioFrames, "Audio frames per period (default 256)")
         ->check(CLI::Range(16, 65536));
     run->add_option("--audio-rate", o.audioRate, "Audio sample rate in Hz (default 48000)")
@@ -73,6 +76,11 @@ CLI::App *addRunCommand(CLI::App &app, RunOptions &o)
         ->take_all();
     run->add_option("--idle", o.idleS, "Idle lead-in before the loads, in s (default 5)")
         ->check(CLI::Range(0.0, 3600.0));
+    run->add_option("-s,--scenario", o.scenario,
+                    "Play a scenario: a file, or built-in quick, ramp, contest, interbench");
+    run->add_flag("--allow-commands", o.allowCommands,
+                  "Let a scenario's custom loads run their commands");
+    run->add_flag("--no-noise-check", o.noNoiseCheck, "Skip the 3 s noise check before the run");
     run->add_option("--max-workers", o.maxWorkers,
                     "Cap on load processes running at once (default 2048)")
         ->check(CLI::Range(1, 100000));
@@ -164,41 +172,90 @@ bool resolveRunOptions(const RunOptions &o, std::vector<ConsumerConfig> &consume
     return true;
 }
 
-bool resolveLoads(const RunOptions &o, std::vector<LoadSpec> &loads, LoadLimits &limits,
-                  std::string &error)
+bool resolveScenario(const RunOptions &o, Scenario &scenario, LoadLimits &limits,
+                     std::string &error)
 {
     limits.maxProcesses = o.maxWorkers;
-    loads.clear();
-    int running = 0;
-    for (const std::string &text : o.loads) {
-        LoadSpec spec;
-        if (!parseLoadSpec(text, spec, error))
-            return false;
-        if (const LoadKind *kind = findLoadKind(spec.kind); kind && kind->precheck) {
-            error = kind->precheck(spec);
+    std::string source = o.scenario;
+    if (source.empty() && !findPreset(o.preset) && builtinScenario(o.preset))
+        source = o.preset; // --preset ramp: the built-in scenario
+    try {
+        if (!source.empty()) {
+            if (!o.loads.empty()) {
+                error = "--load and a scenario do not mix: put the loads in the scenario's steps";
+                return false;
+            }
+            if (auto builtin = builtinScenario(source))
+                scenario = *builtin;
+            else if (source.find('/') != std::string::npos || source.find('.') != std::string::npos)
+                scenario = loadScenarioFile(source);
+            else {
+                std::string names;
+                for (const std::string &n : builtinScenarioNames())
+                    names += (names.empty() ? "" : ", ") + n;
+                error = fmt::format("no scenario \"{}\": give a file or one of {}", source, names);
+                return false;
+            }
+            if (scenario.runsCommands() && !o.allowCommands) {
+                error = fmt::format("scenario {} runs custom commands: read it, then allow them "
+                                    "with --allow-commands",
+                                    scenario.name);
+                return false;
+            }
+        } else {
+            scenario = Scenario{};
+            scenario.name = "run";
+            scenario.preset = o.preset;
+            ScenarioStep idle;
+            idle.name = "idle";
+            idle.durationS = o.loads.empty() ? o.durationS : o.idleS;
+            if (idle.durationS > 0)
+                scenario.steps.push_back(idle);
+            if (!o.loads.empty()) {
+                if (o.idleS >= o.durationS) {
+                    error = fmt::format("--idle {} leaves no time for the loads in --duration {}",
+                                        o.idleS, o.durationS);
+                    return false;
+                }
+                ScenarioStep loaded;
+                loaded.durationS = o.durationS - o.idleS;
+                for (const std::string &text : o.loads) {
+                    LoadSpec spec;
+                    if (!parseLoadSpec(text, spec, error))
+                        return false;
+                    loaded.loads.push_back(spec);
+                    loaded.name += (loaded.name.empty() ? "" : " + ") + spec.label();
+                }
+                scenario.steps.push_back(loaded);
+            }
+        }
+    } catch (const ScenarioError &e) {
+        error = e.what();
+        return false;
+    }
+    for (const ScenarioStep &step : scenario.steps) {
+        int running = 0;
+        for (const LoadSpec &spec : step.loads) {
+            if (const LoadKind *kind = findLoadKind(spec.kind); kind && kind->precheck) {
+                error = kind->precheck(spec);
+                if (!error.empty())
+                    return false;
+            }
+            error = checkLoadLimits(spec, limits, running);
             if (!error.empty())
                 return false;
+            running += processesFor(spec);
         }
-        error = checkLoadLimits(spec, limits, running);
-        if (!error.empty())
-            return false;
-        running += processesFor(spec);
-        loads.push_back(spec);
-    }
-    if (!loads.empty() && o.idleS >= o.durationS) {
-        error = fmt::format("--idle {} leaves no time for the loads in --duration {}", o.idleS,
-                            o.durationS);
-        return false;
     }
     return true;
 }
 
 namespace {
 
-std::string progressLine(Probe &probe, double elapsed, double total)
+std::string progressLine(Probe &probe)
 {
     const auto phases = probe.collector().phases(RealClock::monotonicNow());
-    std::string line = fmt::format("[{:>4.0f}/{:.0f} s]", elapsed, total);
+    std::string line;
     for (const ConsumerStats &c : phases.back().consumers) {
         if (c.hasDeadline)
             line +=
@@ -211,23 +268,42 @@ std::string progressLine(Probe &probe, double elapsed, double total)
 
 } // namespace
 
-int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
+int executeRun(const RunOptions &options, const std::vector<std::string> &commandLine)
 {
-    std::vector<ConsumerConfig> consumers;
-    ThreadParams params;
-    std::vector<LoadSpec> loadSpecs;
+    Scenario scenario;
     LoadLimits limits;
     std::string error;
-    if (!resolveRunOptions(o, consumers, params, error) ||
-        !resolveLoads(o, loadSpecs, limits, error)) {
+    if (!resolveScenario(options, scenario, limits, error)) {
+        fmt::print(stderr, "latprobe run: {}\n", error);
+        return 2;
+    }
+    RunOptions o = options;
+    if (!scenario.steps.empty() && o.scenario.empty() && !findPreset(o.preset))
+        o.preset = scenario.preset; // a built-in scenario chosen with --preset
+    else if (!o.scenario.empty())
+        o.preset = scenario.preset;
+    std::vector<ConsumerConfig> consumers;
+    ThreadParams params;
+    if (!resolveRunOptions(o, consumers, params, error)) {
         fmt::print(stderr, "latprobe run: {}\n", error);
         return 2;
     }
 
+    installInterruptHandlers();
     const SystemInfo system = readSystemInfo();
+    NoiseCheck noise;
+    if (!o.noNoiseCheck) {
+        spdlog::info("checking how quiet the machine is (3 s; --no-noise-check skips it)");
+        noise = runNoiseCheck(3.0);
+        if (noise.trustMax())
+            spdlog::info("noise check: {}", noise.summary());
+        else
+            spdlog::warn("noise check: {}: the max may be the host's, compare p99",
+                         noise.summary());
+    }
+
     LoadManager loads(limits);
     Probe probe(consumers, params);
-    installInterruptHandlers();
     const std::string startTime = isoTimeNow();
     probe.start();
     for (const ConsumerSetup &s : probe.setups())
@@ -235,69 +311,40 @@ int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
             spdlog::warn("{}: {}", s.config.name, s.grant.refusal);
             break;
         }
-    std::string names;
-    for (const ConsumerConfig &c : consumers)
-        names += (names.empty() ? "" : ", ") + c.name;
-    spdlog::info("measuring {} for {} s", names, o.durationS);
+    spdlog::info("running {}: {} step(s), {:.0f} s", scenario.name, scenario.steps.size(),
+                 scenario.totalS());
 
     const bool progress = !o.noProgress && isatty(STDERR_FILENO);
-    const int64_t start = probe.collector().runStart();
-    const int64_t end = start + static_cast<int64_t>(o.durationS * 1e9);
-    const int64_t loadsAt = loadSpecs.empty() ? end : start + static_cast<int64_t>(o.idleS * 1e9);
-    bool loadsStarted = false, loadFailed = false;
     int64_t lastProgress = 0;
-    while (!interruptRequested()) {
-        const int64_t now = RealClock::monotonicNow();
-        if (now >= end)
-            break;
-        if (!loadsStarted && now >= loadsAt) {
-            loadsStarted = true;
-            std::vector<std::string> labels;
-            for (const LoadSpec &spec : loadSpecs) {
-                if (loads.start(spec, error) < 0) {
-                    spdlog::error("{}", error);
-                    loadFailed = true;
-                    break;
-                }
-                labels.push_back(spec.label());
-                spdlog::info("started {}", spec.label());
-            }
-            if (loadFailed)
-                break;
-            std::string phase;
-            for (const std::string &l : labels)
-                phase += (phase.empty() ? "" : " + ") + l;
-            probe.collector().beginPhase(phase, labels, RealClock::monotonicNow());
-        }
-        if (progress && now - lastProgress >= 1000000000) {
-            lastProgress = now;
-            fmt::print(stderr, "\r{}\033[K", progressLine(probe, (now - start) / 1e9, o.durationS));
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(std::min<int64_t>(
-            100,
-            std::max<int64_t>(1, (std::min(end, loadsAt > now ? loadsAt : end) - now) / 1000000))));
-    }
-    const bool interrupted = interruptRequested();
-    // Loads go first, so that the probe's last samples are not taken with
-    // hundreds of workers still being torn down.
-    const int64_t stopAt = RealClock::monotonicNow();
-    std::vector<LoadGroupResult> loadResults;
-    for (const GroupStatus &g : loads.status())
-        loadResults.push_back(toLoadResult(g, start, stopAt));
-    loads.stopAll();
+    ScenarioRunner runner(scenario, probe, loads);
+    const ScenarioRunner::End end =
+        runner.run([] { return !interruptRequested(); },
+                   [&](const ScenarioProgress &p) {
+                       const int64_t now = RealClock::monotonicNow();
+                       if (!progress || now - lastProgress < 1'000'000'000)
+                           return;
+                       lastProgress = now;
+                       fmt::print(stderr, "\r[{}/{} {} {:.0f}/{:.0f} s, {:.0f} s left]{}\033[K",
+                                  p.step + 1, p.steps, p.stepName.substr(0, 24), p.stepElapsedS,
+                                  p.stepS, p.leftS, progressLine(probe));
+                   });
     probe.stop();
     if (progress)
         fmt::print(stderr, "\r\033[K");
-    if (interrupted)
-        spdlog::warn("interrupted: reporting the {:.1f} s measured so far",
-                     (RealClock::monotonicNow() - start) / 1e9);
+    if (end == ScenarioRunner::End::LoadFailed)
+        spdlog::error("{}", runner.error());
+    if (end == ScenarioRunner::End::Interrupted)
+        spdlog::warn("interrupted: reporting what was measured so far");
 
     Run run = makeRun(probe, system);
     run.commandLine = commandLine;
     run.startTime = startTime;
-    run.partial = interrupted || loadFailed;
-    run.endReason = interrupted ? "interrupted" : loadFailed ? "load failed" : "completed";
-    run.loads = std::move(loadResults);
+    run.partial = end == ScenarioRunner::End::Interrupted || end == ScenarioRunner::End::LoadFailed;
+    run.endReason = toString(end);
+    run.loads = runner.loadResults();
+    run.noise = noise;
+    run.scenario = scenario.name;
+    run.thresholdStep = runner.thresholdStep();
 
     fmt::print("{}", formatTextReport(run));
     std::fflush(stdout);
@@ -310,7 +357,9 @@ int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
             return 1;
         }
     }
-    return interrupted ? 130 : loadFailed ? 1 : 0;
+    if (end == ScenarioRunner::End::Interrupted)
+        return 130;
+    return end == ScenarioRunner::End::LoadFailed ? 1 : 0;
 }
 
 } // namespace latprobe

@@ -3,6 +3,7 @@
 #include "consumerconfig.h"
 #include "loadlimits.h"
 #include "loadspec.h"
+#include "scenario.h"
 #include "threadparams.h"
 
 #include <string>
@@ -38,6 +39,9 @@ struct RunOptions
     std::vector<std::string> loads; // KIND:N[:key=value...]
     double idleS = 5;               // lead-in before the loads start
     int maxWorkers = 2048;
+    std::string scenario;       // a built-in name or a file
+    bool allowCommands = false; // a scenario's custom loads may run
+    bool noNoiseCheck = false;
 };
 
 // Registers `latprobe run` and its options on `app`.
@@ -48,10 +52,12 @@ CLI::App *addRunCommand(CLI::App &app, RunOptions &options);
 bool resolveRunOptions(const RunOptions &options, std::vector<ConsumerConfig> &consumers,
                        ThreadParams &params, std::string &error);
 
-// Parses every --load and checks the caps for all of them together, so an
-// absurd request is refused before anything starts.
-bool resolveLoads(const RunOptions &options, std::vector<LoadSpec> &loads, LoadLimits &limits,
-                  std::string &error);
+// What the run plays: --scenario, a --preset naming a built-in scenario, or
+// the idle lead-in and --load groups as a two-step scenario. Every step's
+// loads are checked against the caps, so an absurd request is refused
+// before anything starts.
+bool resolveScenario(const RunOptions &options, Scenario &scenario, LoadLimits &limits,
+                     std::string &error);
 
 int executeRun(const RunOptions &options, const std::vector<std::string> &commandLine);
 

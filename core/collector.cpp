@@ -19,11 +19,11 @@ void Collector::beginPhase(const std::string &name, const std::vector<std::strin
     std::lock_guard lock(m_mutex);
     if (!m_phases.empty()) {
         Phase &last = m_phases.back();
-        // A phase begun at the very moment the previous one began replaces it
-        // (e.g. a run that starts loaded), rather than leaving an empty phase.
+        // A phase that never got a sample is renamed rather than left empty
+        // (e.g. a scenario whose first step starts with the run).
         const bool unused = std::all_of(last.stats.begin(), last.stats.end(),
                                         [](const StatsAccumulator &a) { return a.samples() == 0; });
-        if (last.start >= at && unused) {
+        if (unused) {
             last.name = name;
             last.loads = loads;
             return;

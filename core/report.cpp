@@ -48,10 +48,23 @@ std::string header(const Run &run)
                 break;
             }
     }
+    if (run.noise.ran)
+        out += fit(fmt::format("noise {}", run.noise.summary()));
+    if (run.noise.ran && !run.noise.trustMax())
+        out += fit("  on a noisy machine the max may be the host's: compare p99");
+    else
+        out += fit("noise check skipped");
+    if (run.thresholdStep >= 0 && run.thresholdStep < static_cast<int>(run.phases.size())) {
+        const int t = run.thresholdStep;
+        out += fit(fmt::format("threshold: misses from phase {} ({})", t + 1, run.phases[t].name));
+        if (t > 0)
+            out += fit(fmt::format("usable up to: {}", run.phases[t - 1].name));
+    }
     double total = 0;
     for (const PhaseResult &p : run.phases)
         total += p.durationS;
-    out += fit(fmt::format("run {}  {:.1f} s  {}{}", run.startTime, total, run.endReason,
+    out += fit(fmt::format("run {}  {:.1f} s  {}  {}{}", run.startTime, total,
+                           run.scenario.empty() ? "run" : run.scenario, run.endReason,
                            run.partial ? " (partial)" : ""));
     return out;
 }

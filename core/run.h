@@ -1,6 +1,7 @@
 #pragma once
 
 #include "loadresult.h"
+#include "noisecheck.h"
 #include "phase.h"
 #include "probe.h"
 #include "sysinfo.h"
@@ -28,6 +29,9 @@ struct Run
     std::vector<MissEvent> misses;
     uint64_t missLogDropped = 0;
     std::vector<LoadGroupResult> loads;
+    NoiseCheck noise;
+    std::string scenario;   // its name; "run" for a plain --load run
+    int thresholdStep = -1; // the phase that passed the scenario's stop condition
 };
 
 // Fills a Run from a stopped probe.

@@ -265,6 +265,13 @@ std::string runToJson(const Run &run)
                            {"max_over_min", f.maxOverMin},
                            {"jain", f.jain}}}});
     }
+    const NoiseCheck &n = run.noise;
+    json noiseCpus = json::array();
+    for (const CpuNoise &c : n.cpus)
+        noiseCpus.push_back({{"cpu", c.cpu},
+                             {"gaps_per_s", c.gapsPerS},
+                             {"lost_pct", c.lostPct},
+                             {"max_gap_us", c.maxGapUs}});
     json j = {
         {"file_version", fmt::format("{}.{}", kRunFileMajor, kRunFileMinor)},
         {"tool", "latprobe"},
@@ -295,6 +302,18 @@ std::string runToJson(const Run &run)
         {"misses", misses},
         {"miss_log_dropped", run.missLogDropped},
         {"loads", loads},
+        {"scenario", run.scenario},
+        {"threshold_step", run.thresholdStep},
+        {"noise_check",
+         {{"ran", n.ran},
+          {"duration_s", n.durationS},
+          {"gap_threshold_us", n.gapThresholdUs},
+          {"cpus", noiseCpus},
+          {"loop_median_us", n.loopMedianUs},
+          {"loop_min_us", n.loopMinUs},
+          {"loop_max_us", n.loopMaxUs},
+          {"loop_cv_pct", n.loopCvPct},
+          {"verdict", n.verdict}}},
     };
     return j.dump(1) + "\n";
 }
@@ -458,6 +477,31 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         g.fairness.maxOverMin = r.get<double>(f, fpath, "max_over_min");
         g.fairness.jain = r.get<double>(f, fpath, "jain");
         run.loads.push_back(std::move(g));
+    }
+
+    run.scenario = r.get<std::string>(j, "", "scenario");
+    run.thresholdStep = r.get<int>(j, "", "threshold_step");
+    if (run.thresholdStep >= static_cast<int>(run.phases.size()))
+        r.fail("threshold_step", "names a phase the run does not have");
+    const json &noise = r.field(j, "", "noise_check");
+    NoiseCheck &n = run.noise;
+    n.ran = r.get<bool>(noise, "noise_check", "ran");
+    n.durationS = r.get<double>(noise, "noise_check", "duration_s");
+    n.gapThresholdUs = r.get<double>(noise, "noise_check", "gap_threshold_us");
+    n.loopMedianUs = r.get<double>(noise, "noise_check", "loop_median_us");
+    n.loopMinUs = r.get<double>(noise, "noise_check", "loop_min_us");
+    n.loopMaxUs = r.get<double>(noise, "noise_check", "loop_max_us");
+    n.loopCvPct = r.get<double>(noise, "noise_check", "loop_cv_pct");
+    n.verdict = r.get<std::string>(noise, "noise_check", "verdict");
+    const json &cpus = r.array(noise, "noise_check", "cpus");
+    for (size_t i = 0; i < cpus.size(); ++i) {
+        const std::string path = fmt::format("noise_check.cpus[{}]", i);
+        CpuNoise c;
+        c.cpu = r.get<int>(cpus[i], path, "cpu");
+        c.gapsPerS = r.get<double>(cpus[i], path, "gaps_per_s");
+        c.lostPct = r.get<double>(cpus[i], path, "lost_pct");
+        c.maxGapUs = r.get<double>(cpus[i], path, "max_gap_us");
+        n.cpus.push_back(c);
     }
     return run;
 }

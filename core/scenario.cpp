@@ -1,0 +1,195 @@
+#include "scenario.h"
+
+#include "builtinscenarios.h"
+#include "presets.h"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace latprobe {
+
+using nlohmann::json;
+
+double Scenario::totalS() const
+{
+    double total = 0;
+    for (const ScenarioStep &s : steps)
+        total += s.durationS;
+    return total;
+}
+
+bool Scenario::runsCommands() const
+{
+    for (const ScenarioStep &s : steps)
+        for (const LoadSpec &l : s.loads)
+            if (l.kind == "custom")
+                return true;
+    return false;
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string &file, const std::string &where, const std::string &what)
+{
+    throw ScenarioError(fmt::format("{}: {}: {}", file, where, what));
+}
+
+} // namespace
+
+Scenario parseScenario(const std::string &text, const std::string &file)
+{
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error &e) {
+        // nlohmann names the line and column: keep that part of its message.
+        std::string what = e.what();
+        const auto at = what.find("at line");
+        throw ScenarioError(fmt::format("{}: not valid JSON {}", file,
+                                        at == std::string::npos ? what : what.substr(at)));
+    }
+    if (!j.is_object())
+        fail(file, "(top level)", "expected an object with \"steps\"");
+
+    auto it = j.find("scenario_version");
+    if (it == j.end() || !it->is_number_integer())
+        fail(file, "scenario_version", "missing: add \"scenario_version\": 1");
+    if (it->get<int>() != kScenarioVersion)
+        fail(file, "scenario_version",
+             fmt::format("version {} is not supported (this latprobe reads {})", it->get<int>(),
+                         kScenarioVersion));
+
+    Scenario s;
+    for (const auto &[key, value] : j.items()) {
+        if (key == "scenario_version")
+            continue;
+        if (key == "name" || key == "description" || key == "preset") {
+            if (!value.is_string())
+                fail(file, key, "expected a string");
+            (key == "name"          ? s.name
+             : key == "description" ? s.description
+                                    : s.preset) = value.get<std::string>();
+        } else if (key == "stop_when") {
+            StopCondition stop;
+            if (!value.is_object())
+                fail(file, key, "expected {\"consumers\": [...], \"misses_over\": N}");
+            for (const auto &[k, v] : value.items()) {
+                if (k == "consumers" && v.is_array()) {
+                    for (const json &c : v) {
+                        if (!c.is_string())
+                            fail(file, "stop_when.consumers", "expected consumer names");
+                        stop.consumers.push_back(c.get<std::string>());
+                    }
+                } else if (k == "misses_over" && v.is_number_unsigned()) {
+                    stop.missesOver = v.get<uint64_t>();
+                } else {
+                    fail(file, "stop_when." + k,
+                         "unknown or malformed (takes consumers: [names], misses_over: N >= 0)");
+                }
+            }
+            if (stop.consumers.empty())
+                fail(file, "stop_when.consumers", "name at least one consumer, e.g. [\"audio\"]");
+            s.stopWhen = stop;
+        } else if (key == "steps") {
+            if (!value.is_array() || value.empty())
+                fail(file, key, "expected a non-empty array of steps");
+        } else {
+            fail(file, key,
+                 "unknown field (a scenario has scenario_version, name, description, preset, "
+                 "stop_when, steps)");
+        }
+    }
+    if (!findPreset(s.preset))
+        fail(file, "preset", fmt::format("unknown consumer preset \"{}\"", s.preset));
+    it = j.find("steps");
+    if (it == j.end())
+        fail(file, "steps", "missing: a scenario needs at least one step");
+
+    for (size_t i = 0; i < it->size(); ++i) {
+        const json &step = (*it)[i];
+        const std::string where = fmt::format("steps[{}]", i);
+        if (!step.is_object())
+            fail(file, where, "expected {\"duration_s\": S, \"loads\": [...]}");
+        ScenarioStep st;
+        for (const auto &[key, value] : step.items()) {
+            if (key == "name" && value.is_string()) {
+                st.name = value.get<std::string>();
+            } else if (key == "duration_s" && value.is_number()) {
+                st.durationS = value.get<double>();
+                if (!(st.durationS > 0 && st.durationS <= 7 * 24 * 3600))
+                    fail(file, where + ".duration_s", "must be > 0 and at most a week");
+            } else if (key == "loads" && value.is_array()) {
+                for (size_t k = 0; k < value.size(); ++k) {
+                    const std::string lwhere = fmt::format("{}.loads[{}]", where, k);
+                    if (!value[k].is_string())
+                        fail(file, lwhere, "expected \"KIND:N[:key=value...]\"");
+                    LoadSpec spec;
+                    std::string error;
+                    if (!parseLoadSpec(value[k].get<std::string>(), spec, error))
+                        fail(file, lwhere, error);
+                    st.loads.push_back(spec);
+                }
+            } else {
+                fail(file, where + "." + key,
+                     "unknown or malformed (a step has name: text, duration_s: seconds, "
+                     "loads: [\"KIND:N\"])");
+            }
+        }
+        if (st.durationS <= 0)
+            fail(file, where + ".duration_s", "missing: how long the step lasts, in s");
+        if (st.name.empty()) {
+            for (const LoadSpec &l : st.loads)
+                st.name += (st.name.empty() ? "" : " + ") + l.label();
+            if (st.name.empty())
+                st.name = "idle";
+        }
+        s.steps.push_back(std::move(st));
+    }
+    if (s.name.empty())
+        s.name = file.substr(file.rfind('/') + 1);
+    return s;
+}
+
+Scenario loadScenarioFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ScenarioError(fmt::format("{}: cannot open: check the path", path));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseScenario(text.str(), path);
+}
+
+std::vector<std::string> builtinScenarioNames()
+{
+    std::vector<std::string> names;
+    for (const BuiltinScenario &b : builtinScenarioTexts())
+        names.push_back(b.name);
+    return names;
+}
+
+std::optional<Scenario> builtinScenario(const std::string &name)
+{
+    for (const BuiltinScenario &b : builtinScenarioTexts())
+        if (name == b.name)
+            return parseScenario(b.json, std::string("built-in ") + b.name);
+    return std::nullopt;
+}
+
+int thresholdStep(const StopCondition &stop, const std::vector<PhaseResult> &phases)
+{
+    for (size_t i = 0; i < phases.size(); ++i) {
+        uint64_t misses = 0;
+        for (const ConsumerStats &c : phases[i].consumers)
+            for (const std::string &name : stop.consumers)
+                if (c.name == name)
+                    misses += c.misses;
+        if (misses > stop.missesOver)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+} // namespace latprobe

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "loadspec.h"
+#include "phase.h"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace latprobe {
+
+// A scenario file (JSON, documented in docs/scenarios.md):
+//   {"scenario_version": 1, "name": "ramp", "description": "...",
+//    "preset": "default",                       optional consumer preset
+//    "stop_when": {"consumers": ["audio", "video"], "misses_over": 0},
+//    "steps": [{"name": "idle", "duration_s": 10, "loads": []},
+//              {"duration_s": 30, "loads": ["massive_intr:10"]}]}
+struct ScenarioStep
+{
+    std::string name; // defaults to the loads' labels, or "idle"
+    double durationS = 0;
+    std::vector<LoadSpec> loads;
+};
+
+struct StopCondition
+{
+    std::vector<std::string> consumers; // whose misses count
+    uint64_t missesOver = 0;            // a step with more misses ends the ramp
+};
+
+struct Scenario
+{
+    std::string name;
+    std::string description;
+    std::string preset = "default";
+    std::optional<StopCondition> stopWhen;
+    std::vector<ScenarioStep> steps;
+
+    double totalS() const;
+    bool runsCommands() const; // a custom load: needs the user's consent
+};
+
+// One line naming the file and the line or field.
+class ScenarioError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kScenarioVersion = 1;
+
+Scenario parseScenario(const std::string &text, const std::string &fileName);
+Scenario loadScenarioFile(const std::string &path);
+
+// Built-in presets from resources/scenarios, compiled in.
+std::vector<std::string> builtinScenarioNames();
+std::optional<Scenario> builtinScenario(const std::string &name);
+
+// The index of the first phase whose misses (of the stop condition's
+// consumers) pass the threshold, or -1. Phases match steps in order.
+int thresholdStep(const StopCondition &stop, const std::vector<PhaseResult> &phases);
+
+} // namespace latprobe

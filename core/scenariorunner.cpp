@@ -1,0 +1,84 @@
+#include "scenariorunner.h"
+
+#include "realclock.h"
+
+#include <chrono>
+#include <thread>
+
+namespace latprobe {
+
+ScenarioRunner::ScenarioRunner(Scenario scenario, Probe &probe, LoadManager &loads)
+    : m_scenario(std::move(scenario)), m_probe(probe), m_loads(loads)
+{}
+
+void ScenarioRunner::stopLoads()
+{
+    const int64_t now = RealClock::monotonicNow();
+    for (const GroupStatus &g : m_loads.status())
+        m_loadResults.push_back(toLoadResult(g, m_probe.collector().runStart(), now));
+    m_loads.stopAll();
+}
+
+ScenarioRunner::End
+ScenarioRunner::run(const std::function<bool()> &keepGoing,
+                    const std::function<void(const ScenarioProgress &)> &progress)
+{
+    Collector &collector = m_probe.collector();
+    const int steps = static_cast<int>(m_scenario.steps.size());
+    double left = m_scenario.totalS();
+    End end = End::Completed;
+    for (int i = 0; i < steps && end == End::Completed; ++i) {
+        const ScenarioStep &step = m_scenario.steps[i];
+        stopLoads();
+        std::vector<std::string> labels;
+        for (const LoadSpec &spec : step.loads) {
+            if (m_loads.start(spec, m_error) < 0) {
+                end = End::LoadFailed;
+                break;
+            }
+            labels.push_back(spec.label());
+        }
+        if (end != End::Completed)
+            break;
+        const int64_t stepStart = RealClock::monotonicNow();
+        collector.beginPhase(step.name, labels, stepStart);
+        const int64_t stepEnd = stepStart + static_cast<int64_t>(step.durationS * 1e9);
+        for (int64_t now = stepStart; now < stepEnd; now = RealClock::monotonicNow()) {
+            if (!keepGoing()) {
+                end = End::Interrupted;
+                break;
+            }
+            const double elapsed = static_cast<double>(now - stepStart) / 1e9;
+            progress({i, steps, step.name, elapsed, step.durationS, left - elapsed});
+            std::this_thread::sleep_for(
+                std::chrono::nanoseconds(std::min<int64_t>(100'000'000, stepEnd - now)));
+        }
+        left -= step.durationS;
+        if (end == End::Completed && m_scenario.stopWhen) {
+            const auto phases = collector.phases(RealClock::monotonicNow());
+            if (latprobe::thresholdStep(*m_scenario.stopWhen, {phases.back()}) == 0) {
+                m_thresholdStep = i;
+                end = End::Threshold;
+            }
+        }
+    }
+    stopLoads();
+    return end;
+}
+
+const char *toString(ScenarioRunner::End end)
+{
+    switch (end) {
+    case ScenarioRunner::End::Completed:
+        return "completed";
+    case ScenarioRunner::End::Threshold:
+        return "stopped at threshold";
+    case ScenarioRunner::End::Interrupted:
+        return "interrupted";
+    case ScenarioRunner::End::LoadFailed:
+        return "load failed";
+    }
+    return "?";
+}
+
+} // namespace latprobe

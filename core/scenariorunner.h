@@ -1,0 +1,57 @@
+#pragma once
+
+#include "loadmanager.h"
+#include "loadresult.h"
+#include "probe.h"
+#include "scenario.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace latprobe {
+
+struct ScenarioProgress
+{
+    int step = 0; // 0-based
+    int steps = 0;
+    std::string stepName;
+    double stepElapsedS = 0, stepS = 0;
+    double leftS = 0; // until the whole scenario ends
+};
+
+// Plays a scenario's steps against a running probe: each step stops the
+// previous loads, starts its own and begins a phase named after it. Shared
+// by `latprobe run` and the GUI's scenario menu.
+class ScenarioRunner
+{
+public:
+    enum class End { Completed, Threshold, Interrupted, LoadFailed };
+
+    ScenarioRunner(Scenario scenario, Probe &probe, LoadManager &loads);
+
+    // Blocks until the scenario ends; `keepGoing` is polled ~10 times a
+    // second, `progress` called as often.
+    End run(const std::function<bool()> &keepGoing,
+            const std::function<void(const ScenarioProgress &)> &progress);
+
+    const Scenario &scenario() const { return m_scenario; }
+    // The step that passed the stop condition, or -1.
+    int thresholdStep() const { return m_thresholdStep; }
+    const std::vector<LoadGroupResult> &loadResults() const { return m_loadResults; }
+    const std::string &error() const { return m_error; }
+
+private:
+    void stopLoads();
+
+    Scenario m_scenario;
+    Probe &m_probe;
+    LoadManager &m_loads;
+    int m_thresholdStep = -1;
+    std::vector<LoadGroupResult> m_loadResults;
+    std::string m_error;
+};
+
+const char *toString(ScenarioRunner::End end);
+
+} // namespace latprobe
