@@ -1,5 +1,6 @@
 #include "loadleader.h"
 #include "processstarter.h"
+#include "reportcommand.h"
 #include "runcommand.h"
 #include "selfexe.h"
 #include "sysinfo.h"
@@ -110,6 +111,10 @@ int main(int argc, char **argv)
 
     RunOptions runOptions;
     CLI::App *run = addRunCommand(app, runOptions);
+    ReportOptions reportOptions;
+    CLI::App *report = addReportCommand(app, reportOptions);
+    CompareOptions compareOptions;
+    CLI::App *compare = addCompareCommand(app, compareOptions);
     CLI::App *sysinfo = app.add_subcommand("sysinfo", "Print what latprobe knows of this machine");
 
     try {
@@ -128,6 +133,10 @@ int main(int argc, char **argv)
 
     if (run->parsed())
         return executeRun(runOptions, commandLine);
+    if (report->parsed())
+        return executeReport(reportOptions);
+    if (compare->parsed())
+        return executeCompare(compareOptions);
     if (sysinfo->parsed())
         return printSysinfo();
     return launchGui(argc, argv, runOptions, commandLine);

@@ -21,6 +21,18 @@ void Histogram::add(int64_t us)
     ++m_count;
 }
 
+void Histogram::add(int64_t us, uint64_t count)
+{
+    if (us >= 0 && us < static_cast<int64_t>(m_buckets.size())) {
+        m_buckets[us] += static_cast<uint32_t>(count);
+        m_used = std::max(m_used, static_cast<size_t>(us) + 1);
+        m_count += count;
+        return;
+    }
+    for (uint64_t i = 0; i < count; ++i)
+        add(us);
+}
+
 void Histogram::merge(const Histogram &other)
 {
     const size_t n = std::min(m_buckets.size(), other.m_buckets.size());

@@ -16,6 +16,7 @@ public:
     explicit Histogram(uint32_t limitUs = 100000);
 
     void add(int64_t us);
+    void add(int64_t us, uint64_t count);
     void merge(const Histogram &other);
     void clear();
 

@@ -3,6 +3,7 @@
 #include "texttable.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace latprobe {
 
@@ -128,6 +129,108 @@ std::string formatTextReport(const Run &run)
     if (!run.loads.empty())
         out += fit("loads: cpu% of the machine; cv% and jain of per-worker progress.");
     return out;
+}
+
+std::string formatMarkdownReport(const Run &run)
+{
+    const SystemInfo &s = run.system;
+    std::string out = fmt::format("# latprobe {} on Linux {}\n\n", run.version, s.kernelRelease);
+    out += fmt::format("- CPU: {} x {} ({}), HZ {}, preempt {}, scheduler {}, autogroup {}\n",
+                       s.cpuCount, s.cpuModel, s.machine, s.hz, s.preemption, s.scheduler,
+                       s.autogroup);
+    if (!run.consumers.empty()) {
+        const ThreadGrant &g = run.consumers.front().grant;
+        out += fmt::format("- probe: {} nice {}, timer slack {} us\n", toString(g.policy), g.nice,
+                           g.timerSlackNs / 1000.0);
+    }
+    out += fmt::format("- noise check: {}\n", run.noise.summary());
+    out += fmt::format("- run: {} {}, {}\n", run.startTime, run.scenario, run.endReason);
+    for (size_t i = 0; i < run.phases.size(); ++i) {
+        const PhaseResult &p = run.phases[i];
+        out += fmt::format("\n## Phase {}/{}: {} ({:.1f} s)\n\n", i + 1, run.phases.size(), p.name,
+                           p.durationS);
+        out += "| consumer | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | >1ms | >5ms | misses "
+               "| met % | cpu % |\n";
+        out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+        for (const ConsumerStats &c : p.consumers)
+            out +=
+                fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", c.name,
+                            ms(c.p50Us), ms(c.p90Us), ms(c.p99Us), ms(c.p999Us), ms(c.maxUs),
+                            c.over1ms, c.over5ms, c.hasDeadline ? fmt::format("{}", c.misses) : "-",
+                            c.hasDeadline ? fmt::format("{:.2f}", c.deadlinesMetPct) : "-",
+                            c.hasDeadline ? fmt::format("{:.1f}", c.desiredCpuPct) : "-");
+    }
+    if (!run.loads.empty()) {
+        out += "\n## Loads\n\n| load | per s | unit | cpu % | CV % | max/min | Jain |\n";
+        out += "|---|--:|---|--:|--:|--:|--:|\n";
+        for (const LoadGroupResult &l : run.loads)
+            out += fmt::format("| {} | {:.1f} | {} | {:.1f} | {:.2f} | {:.2f} | {:.3f} |\n",
+                               l.label, l.throughputPerS, l.unit, l.cpuSharePct, l.fairness.cvPct,
+                               l.fairness.maxOverMin, l.fairness.jain);
+    }
+    return out;
+}
+
+std::string formatCsvReport(const Run &run)
+{
+    auto quote = [](const std::string &text) {
+        std::string q = "\"";
+        for (char c : text)
+            q += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return q + "\"";
+    };
+    std::string out = "kernel,scheduler,phase,consumer,samples,sampled_pct,min_us,mean_us,p50_us,"
+                      "p90_us,p99_us,p999_us,max_us,stddev_us,over_1ms,over_5ms,misses,"
+                      "deadlines_met_pct,desired_cpu_pct,ib_rms_us\n";
+    for (const PhaseResult &p : run.phases)
+        for (const ConsumerStats &c : p.consumers)
+            out += fmt::format(
+                "{},{},{},{},{},{:.3f},{},{:.3f},{},{},{},{},{},{:.3f},{},{},{},{:.3f},"
+                "{:.3f},{:.3f}\n",
+                quote(run.system.kernelRelease), quote(run.system.scheduler), quote(p.name),
+                quote(c.name), c.samples, c.sampledPct, c.minUs, c.meanUs, c.p50Us, c.p90Us,
+                c.p99Us, c.p999Us, c.maxUs, c.stddevUs, c.over1ms, c.over5ms, c.misses,
+                c.deadlinesMetPct, c.desiredCpuPct, c.ibLatencyRmsUs);
+    return out;
+}
+
+std::string formatJsonSummary(const Run &run)
+{
+    using nlohmann::json;
+    json phases = json::array();
+    for (const PhaseResult &p : run.phases) {
+        json consumers = json::array();
+        for (const ConsumerStats &c : p.consumers)
+            consumers.push_back({{"name", c.name},
+                                 {"samples", c.samples},
+                                 {"sampled_pct", c.sampledPct},
+                                 {"p50_us", c.p50Us},
+                                 {"p90_us", c.p90Us},
+                                 {"p99_us", c.p99Us},
+                                 {"p999_us", c.p999Us},
+                                 {"max_us", c.maxUs},
+                                 {"over_1ms", c.over1ms},
+                                 {"over_5ms", c.over5ms},
+                                 {"misses", c.misses},
+                                 {"deadlines_met_pct", c.deadlinesMetPct}});
+        phases.push_back({{"name", p.name}, {"duration_s", p.durationS}, {"consumers", consumers}});
+    }
+    json loads = json::array();
+    for (const LoadGroupResult &l : run.loads)
+        loads.push_back({{"label", l.label},
+                         {"throughput_per_s", l.throughputPerS},
+                         {"cpu_share_pct", l.cpuSharePct},
+                         {"cv_pct", l.fairness.cvPct},
+                         {"jain", l.fairness.jain}});
+    json j = {{"latprobe", run.version},
+              {"kernel", run.system.kernelRelease},
+              {"scheduler", run.system.scheduler},
+              {"scenario", run.scenario},
+              {"end_reason", run.endReason},
+              {"noise", run.noise.ran ? run.noise.verdict : "not run"},
+              {"phases", phases},
+              {"loads", loads}};
+    return j.dump(2) + "\n";
 }
 
 } // namespace latprobe

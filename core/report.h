@@ -13,4 +13,11 @@ inline constexpr size_t kReportWidth = 72;
 // Every line fits kReportWidth columns, for a mailing-list post.
 std::string formatTextReport(const Run &run);
 
+// The same figures for other tools: a Markdown page, one CSV row per phase
+// and consumer, and a compact JSON summary (the run file without series,
+// histograms and miss log).
+std::string formatMarkdownReport(const Run &run);
+std::string formatCsvReport(const Run &run);
+std::string formatJsonSummary(const Run &run);
+
 } // namespace latprobe

@@ -1,0 +1,66 @@
+#include "reportcommand.h"
+
+#include "compare.h"
+#include "cyclictestimport.h"
+#include "report.h"
+#include "runfile.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+namespace latprobe {
+
+CLI::App *addReportCommand(CLI::App &app, ReportOptions &o)
+{
+    CLI::App *cmd = app.add_subcommand("report", "Print the report of a saved run");
+    cmd->add_option("run", o.file, "A run file (or cyclictest --json output)")->required();
+    cmd->add_option("-f,--format", o.format, "text (72 columns, default), md, csv or json")
+        ->check(CLI::IsMember({"text", "md", "csv", "json"}));
+    cmd->add_flag("--state", o.state, "Also print the system state captured during the run");
+    return cmd;
+}
+
+CLI::App *addCompareCommand(CLI::App &app, CompareOptions &o)
+{
+    CLI::App *cmd =
+        app.add_subcommand("compare", "Line runs up by phase, with ratios against the first");
+    cmd->add_option("runs", o.files, "Two or more run files (or cyclictest --json outputs)")
+        ->required()
+        ->expected(1, -1);
+    return cmd;
+}
+
+int executeReport(const ReportOptions &o)
+{
+    try {
+        const Run run = readAnyRunFile(o.file);
+        if (o.format == "md")
+            fmt::print("{}", formatMarkdownReport(run));
+        else if (o.format == "csv")
+            fmt::print("{}", formatCsvReport(run));
+        else if (o.format == "json")
+            fmt::print("{}", formatJsonSummary(run));
+        else
+            fmt::print("{}", formatTextReport(run));
+    } catch (const RunFileError &e) {
+        fmt::print(stderr, "latprobe report: {}\n", e.what());
+        return 1;
+    }
+    return 0;
+}
+
+int executeCompare(const CompareOptions &o)
+{
+    std::vector<Run> runs;
+    try {
+        for (const std::string &file : o.files)
+            runs.push_back(readAnyRunFile(file));
+    } catch (const RunFileError &e) {
+        fmt::print(stderr, "latprobe compare: {}\n", e.what());
+        return 1;
+    }
+    fmt::print("{}", formatComparison(compareRuns(runs, o.files)));
+    return 0;
+}
+
+} // namespace latprobe

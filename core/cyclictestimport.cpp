@@ -1,0 +1,224 @@
+#include "cyclictestimport.h"
+
+#include "histogram.h"
+#include "runfile.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace latprobe {
+
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void fail(const std::string &file, const std::string &field, const std::string &what)
+{
+    throw RunFileError(fmt::format("{}: {}: {}", file, field, what));
+}
+
+// cyclictest's -i/--interval and -D/--duration from its command line.
+double option(const std::string &cmdline, const char *shortName, const char *longName,
+              double fallback)
+{
+    std::istringstream in(cmdline);
+    std::string word, previous;
+    while (in >> word) {
+        const std::string longEq = std::string(longName) + "=";
+        if (previous == shortName || previous == longName)
+            return std::atof(word.c_str());
+        if (word.rfind(longEq, 0) == 0)
+            return std::atof(word.c_str() + longEq.size());
+        if (word.rfind(shortName, 0) == 0 && word.size() > 2)
+            return std::atof(word.c_str() + 2);
+        previous = word;
+    }
+    return fallback;
+}
+
+// "30s", "1m", "2h", plain seconds.
+double durationSeconds(const std::string &cmdline)
+{
+    std::istringstream in(cmdline);
+    std::string word, previous, value;
+    while (in >> word) {
+        if (previous == "-D" || previous == "--duration")
+            value = word;
+        else if (word.rfind("--duration=", 0) == 0)
+            value = word.substr(11);
+        else if (word.rfind("-D", 0) == 0 && word.size() > 2)
+            value = word.substr(2);
+        previous = word;
+    }
+    if (value.empty())
+        return 0;
+    double n = std::atof(value.c_str());
+    switch (value.back()) {
+    case 'm':
+    case 'M':
+        n *= 60;
+        break;
+    case 'h':
+    case 'H':
+        n *= 3600;
+        break;
+    case 'd':
+    case 'D':
+        n *= 86400;
+        break;
+    default:
+        break;
+    }
+    return n;
+}
+
+} // namespace
+
+bool isCyclictestJson(const std::string &text)
+{
+    return text.find("\"rt_test_version") != std::string::npos ||
+           (text.find("\"thread\"") != std::string::npos &&
+            text.find("\"num_threads\"") != std::string::npos);
+}
+
+Run importCyclictestJson(const std::string &text, const std::string &file)
+{
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error &e) {
+        throw RunFileError(fmt::format("{}: not valid JSON (byte {})", file, e.byte));
+    }
+    if (!j.is_object())
+        fail(file, "(top level)", "expected cyclictest's JSON object");
+    auto version = j.find("file_version");
+    if (version == j.end() || !version->is_number_integer() || version->get<int>() != 1)
+        fail(file, "file_version", "expected cyclictest's file_version 1");
+    // rt-tests 2.4 writes some keys with a stray colon ("cmdline:").
+    auto pick = [&](const char *a, const char *b) -> std::string {
+        for (const char *k : {a, b})
+            if (auto it = j.find(k); it != j.end() && it->is_string())
+                return it->get<std::string>();
+        return {};
+    };
+    const std::string cmdline = pick("cmdline", "cmdline:");
+    const double intervalUs = option(cmdline, "-i", "--interval", 1000);
+    const double durationS = durationSeconds(cmdline);
+    if (intervalUs <= 0)
+        fail(file, "cmdline", "cannot tell the interval");
+
+    Run run;
+    run.version = "cyclictest " + pick("rt_test_version", "rt_test_version:");
+    run.commandLine = {cmdline};
+    run.startTime = pick("start_time", "start_time:");
+    run.endTime = pick("end_time", "end_time:");
+    run.endReason = "imported";
+    run.scenario = "cyclictest";
+    if (auto sys = j.find("sysinfo"); sys != j.end() && sys->is_object()) {
+        run.system.kernelRelease = sys->value("release", "unknown");
+        run.system.kernelVersion = sys->value("version", "unknown");
+        run.system.machine = sys->value("machine", "unknown");
+    }
+    for (std::string *field : {&run.system.cpuModel, &run.system.governor, &run.system.hz,
+                               &run.system.preemption, &run.system.scheduler, &run.system.autogroup,
+                               &run.system.rtThrottling, &run.system.virtualization})
+        *field = "unknown";
+    run.requested.policy = cmdline.find("--policy=other") != std::string::npos ? SchedPolicy::Other
+                                                                               : SchedPolicy::Fifo;
+
+    auto threads = j.find("thread");
+    if (threads == j.end() || !threads->is_object() || threads->empty())
+        fail(file, "thread", "missing: no measuring thread in the file");
+    PhaseResult phase;
+    phase.name = "idle";
+    phase.durationS = durationS;
+    for (const auto &[id, t] : threads->items()) {
+        const std::string where = "thread." + id;
+        if (!t.is_object())
+            fail(file, where, "expected an object");
+        auto hist = t.find("histogram");
+        auto cycles = t.find("cycles");
+        if (cycles == t.end() || !cycles->is_number_unsigned())
+            fail(file, where + ".cycles", "missing");
+        if (hist == t.end() || !hist->is_object())
+            fail(file, where + ".histogram",
+                 "missing: run cyclictest with -h (a histogram) and --json");
+        ConsumerSetup setup;
+        setup.config.name = threads->size() == 1 ? "wakeup" : "wakeup#" + id;
+        setup.config.periodNs = static_cast<int64_t>(intervalUs * 1000);
+        setup.grant.policy = run.requested.policy;
+        run.consumers.push_back(setup);
+
+        const int64_t maxUs = t.value("max", int64_t{0});
+        if (maxUs < 0 || maxUs > 1'000'000'000)
+            fail(file, where + ".max", "implausible");
+        Histogram h(static_cast<uint32_t>(std::clamp<int64_t>(maxUs + 1, 1, 100000)));
+        const uint64_t total = cycles->get<uint64_t>();
+        // A bound on what the file may claim: a year of 1 us cycles.
+        if (total > 31'536'000'000'000ull)
+            fail(file, where + ".cycles", "implausible");
+        uint64_t counted = 0;
+        for (const auto &[us, n] : hist->items()) {
+            char *end = nullptr;
+            const long long bucket = std::strtoll(us.c_str(), &end, 10);
+            if (*end || bucket < 0 || !n.is_number_unsigned())
+                fail(file, where + ".histogram." + us, "expected \"µs\": count");
+            if (bucket > maxUs || n.get<uint64_t>() > total - counted ||
+                (bucket >= h.limitUs() && n.get<uint64_t>() > 10'000'000))
+                fail(file, where + ".histogram." + us,
+                     "more samples or later than the thread says");
+            h.add(bucket, n.get<uint64_t>());
+            counted += n.get<uint64_t>();
+        }
+        // Cycles past the histogram's end are in no bucket: they were at
+        // least its limit; count them at the max, the one value known.
+        if (total - counted > 10'000'000)
+            fail(file, where + ".cycles", "too many cycles outside the histogram: raise -h");
+        h.add(maxUs, total - counted);
+
+        ConsumerStats s;
+        s.name = setup.config.name;
+        s.samples = h.count();
+        s.expected = durationS > 0 ? static_cast<uint64_t>(durationS * 1e6 / intervalUs) : 0;
+        s.sampledPct = s.expected ? 100.0 * static_cast<double>(s.samples) / s.expected : 0;
+        s.minUs = t.value("min", int64_t{0});
+        s.maxUs = maxUs;
+        s.meanUs = t.value("avg", 0.0);
+        s.p50Us = h.percentile(0.5);
+        s.p90Us = h.percentile(0.9);
+        s.p99Us = h.percentile(0.99);
+        s.p999Us = h.percentile(0.999);
+        double var = 0;
+        for (const auto &[us, n] : h.sparse()) {
+            var += static_cast<double>(n) * (us - s.meanUs) * (us - s.meanUs);
+            s.over1ms += us > 1000 ? n : 0;
+            s.over5ms += us > 5000 ? n : 0;
+        }
+        s.stddevUs = s.samples ? std::sqrt(var / static_cast<double>(s.samples)) : 0;
+        s.histogram = h.sparse();
+        s.histogramLimitUs = h.limitUs();
+        phase.consumers.push_back(std::move(s));
+    }
+    run.phases.push_back(std::move(phase));
+    run.series.resize(run.consumers.size());
+    return run;
+}
+
+Run readAnyRunFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw RunFileError(fmt::format("{}: cannot open ({})", path, std::strerror(errno)));
+    std::ostringstream text;
+    text << in.rdbuf();
+    const std::string s = text.str();
+    return isCyclictestJson(s) ? importCyclictestJson(s, path) : runFromJson(s, path);
+}
+
+} // namespace latprobe
