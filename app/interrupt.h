@@ -1,5 +1,7 @@
 #pragma once
 
+#include <functional>
+
 namespace latprobe {
 
 // Ctrl-C and SIGTERM end a run early but cleanly: the first one asks the run
@@ -7,6 +9,8 @@ namespace latprobe {
 // kills the process the default way.
 void installInterruptHandlers();
 bool interruptRequested();
+// SIGUSR1 calls `handler` from a watcher thread (not from the signal).
+void setCaptureHandler(std::function<void()> handler);
 int interruptSignal();
 
 } // namespace latprobe

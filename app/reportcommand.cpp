@@ -42,6 +42,12 @@ int executeReport(const ReportOptions &o)
             fmt::print("{}", formatJsonSummary(run));
         else
             fmt::print("{}", formatTextReport(run));
+        if (o.state) {
+            if (run.states.empty())
+                fmt::print("\nno system state was captured in this run\n");
+            for (const StateCapture &s : run.states)
+                fmt::print("\n{}", formatStateCapture(s));
+        }
     } catch (const RunFileError &e) {
         fmt::print(stderr, "latprobe report: {}\n", e.what());
         return 1;

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -81,6 +82,9 @@ CLI::App *addRunCommand(CLI::App &app, RunOptions &o)
     run->add_flag("--allow-commands", o.allowCommands,
                   "Let a scenario's custom loads run their commands");
     run->add_flag("--no-noise-check", o.noNoiseCheck, "Skip the 3 s noise check before the run");
+    run->add_flag("--no-auto-capture", o.noAutoCapture,
+                  "Do not capture the system's state at each phase's first miss\n"
+                  "(kill -USR1 <pid> captures it on demand)");
     run->add_option("--max-workers", o.maxWorkers,
                     "Cap on load processes running at once (default 2048)")
         ->check(CLI::Range(1, 100000));
@@ -290,6 +294,12 @@ int executeRun(const RunOptions &options, const std::vector<std::string> &comman
     }
 
     installInterruptHandlers();
+    // Before any thread starts, so that they all inherit SIGUSR1 blocked.
+    static std::atomic<ScenarioRunner *> activeRunner{nullptr};
+    setCaptureHandler([] {
+        if (ScenarioRunner *r = activeRunner.load())
+            r->requestCapture();
+    });
     const SystemInfo system = readSystemInfo();
     NoiseCheck noise;
     if (!o.noNoiseCheck) {
@@ -317,6 +327,8 @@ int executeRun(const RunOptions &options, const std::vector<std::string> &comman
     const bool progress = !o.noProgress && isatty(STDERR_FILENO);
     int64_t lastProgress = 0;
     ScenarioRunner runner(scenario, probe, loads);
+    runner.setAutoCapture(!o.noAutoCapture);
+    activeRunner = &runner;
     const ScenarioRunner::End end =
         runner.run([] { return !interruptRequested(); },
                    [&](const ScenarioProgress &p) {
@@ -328,6 +340,7 @@ int executeRun(const RunOptions &options, const std::vector<std::string> &comman
                                   p.step + 1, p.steps, p.stepName.substr(0, 24), p.stepElapsedS,
                                   p.stepS, p.leftS, progressLine(probe));
                    });
+    activeRunner = nullptr;
     probe.stop();
     if (progress)
         fmt::print(stderr, "\r\033[K");
@@ -345,6 +358,7 @@ int executeRun(const RunOptions &options, const std::vector<std::string> &comman
     run.noise = noise;
     run.scenario = scenario.name;
     run.thresholdStep = runner.thresholdStep();
+    run.states = runner.states();
 
     fmt::print("{}", formatTextReport(run));
     std::fflush(stdout);

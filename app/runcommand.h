@@ -42,6 +42,7 @@ struct RunOptions
     std::string scenario;       // a built-in name or a file
     bool allowCommands = false; // a scenario's custom loads may run
     bool noNoiseCheck = false;
+    bool noAutoCapture = false;
 };
 
 // Registers `latprobe run` and its options on `app`.

@@ -19,11 +19,12 @@ void Collector::beginPhase(const std::string &name, const std::vector<std::strin
     std::lock_guard lock(m_mutex);
     if (!m_phases.empty()) {
         Phase &last = m_phases.back();
-        // A phase that never got a sample is renamed rather than left empty
-        // (e.g. a scenario whose first step starts with the run).
+        // A phase begun no later than the last one began names that one (a
+        // scenario's first step names the phase the run started with); one
+        // that never got a sample is renamed rather than left empty.
         const bool unused = std::all_of(last.stats.begin(), last.stats.end(),
                                         [](const StatsAccumulator &a) { return a.samples() == 0; });
-        if (unused) {
+        if (at <= last.start || unused) {
             last.name = name;
             last.loads = loads;
             return;
@@ -97,6 +98,11 @@ void Collector::addLocked(size_t consumer, const Sample &s)
 
     if (lost == 0)
         return;
+    if (!phase.missSeen) {
+        phase.missSeen = true;
+        m_captureRequests.push_back(
+            {static_cast<double>(s.done - m_runStart) / 1e9, phase.name, config.name});
+    }
     if (m_missLog.size() >= kMissLogLimit) {
         ++m_missLogDropped;
         return;
@@ -152,6 +158,14 @@ std::vector<FineBucket> Collector::fineSeries(size_t consumer, int64_t fromIndex
     auto it = std::lower_bound(fine.begin(), fine.end(), fromIndex,
                                [](const FineBucket &b, int64_t i) { return b.index < i; });
     out.assign(it, fine.end());
+    return out;
+}
+
+std::vector<Collector::CaptureRequest> Collector::takeCaptureRequests()
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<CaptureRequest> out;
+    out.swap(m_captureRequests);
     return out;
 }
 

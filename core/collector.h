@@ -29,7 +29,8 @@ public:
     const std::vector<ConsumerConfig> &configs() const { return m_configs; }
     int64_t runStart() const { return m_runStart; }
 
-    // Samples whose period starts at or after `at` belong to the new phase.
+    // Samples whose period starts at or after `at` belong to the new phase;
+    // `at` no later than the current phase's start renames that phase.
     void beginPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at);
     size_t drain();
     // Closes the last phase at `end`.
@@ -47,6 +48,16 @@ public:
     uint64_t missLogDropped() const;
     uint64_t ringOverflows() const;
 
+    // The first miss of each phase asks for a capture of the system's state
+    // (taken by whoever runs the run, never by the measuring threads).
+    struct CaptureRequest
+    {
+        double timeS = 0;
+        std::string phase;
+        std::string consumer;
+    };
+    std::vector<CaptureRequest> takeCaptureRequests();
+
     // Feeds a sample directly, as a drain would (tests, importers).
     void add(size_t consumer, const Sample &sample);
 
@@ -59,6 +70,7 @@ private:
         int64_t end = 0; // 0 while open
         std::vector<StatsAccumulator> stats;
         std::vector<uint64_t> ringOverflows;
+        bool missSeen = false;
     };
 
     void addLocked(size_t consumer, const Sample &sample);
@@ -74,6 +86,7 @@ private:
     std::vector<uint64_t> m_seenOverflows;
     std::vector<MissEvent> m_missLog;
     uint64_t m_missLogDropped = 0;
+    std::vector<CaptureRequest> m_captureRequests;
 };
 
 } // namespace latprobe

@@ -4,6 +4,7 @@
 #include "noisecheck.h"
 #include "phase.h"
 #include "probe.h"
+#include "statecapture.h"
 #include "sysinfo.h"
 #include "threadparams.h"
 
@@ -32,6 +33,7 @@ struct Run
     NoiseCheck noise;
     std::string scenario;   // its name; "run" for a plain --load run
     int thresholdStep = -1; // the phase that passed the scenario's stop condition
+    std::vector<StateCapture> states;
 };
 
 // Fills a Run from a stopped probe.

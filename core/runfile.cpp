@@ -272,6 +272,20 @@ std::string runToJson(const Run &run)
                              {"gaps_per_s", c.gapsPerS},
                              {"lost_pct", c.lostPct},
                              {"max_gap_us", c.maxGapUs}});
+    json states = json::array();
+    for (const StateCapture &s : run.states) {
+        json top = json::array();
+        for (const TopProcess &p : s.top)
+            top.push_back({{"pid", p.pid}, {"comm", p.comm}, {"cpu_pct", p.cpuPct}});
+        states.push_back({{"t_s", s.timeS},
+                          {"phase", s.phase},
+                          {"reason", s.reason},
+                          {"sched_debug", s.schedDebug},
+                          {"sched_debug_source", s.schedDebugSource},
+                          {"schedstat", s.schedstat},
+                          {"loadavg", s.loadavg},
+                          {"top", top}});
+    }
     json j = {
         {"file_version", fmt::format("{}.{}", kRunFileMajor, kRunFileMinor)},
         {"tool", "latprobe"},
@@ -303,6 +317,7 @@ std::string runToJson(const Run &run)
         {"miss_log_dropped", run.missLogDropped},
         {"loads", loads},
         {"scenario", run.scenario},
+        {"states", states},
         {"threshold_step", run.thresholdStep},
         {"noise_check",
          {{"ran", n.ran},
@@ -480,6 +495,28 @@ Run runFromJson(const std::string &text, const std::string &fileName)
     }
 
     run.scenario = r.get<std::string>(j, "", "scenario");
+    const json &states = r.array(j, "", "states");
+    for (size_t i = 0; i < states.size(); ++i) {
+        const std::string path = fmt::format("states[{}]", i);
+        StateCapture s;
+        s.timeS = r.get<double>(states[i], path, "t_s");
+        s.phase = r.get<std::string>(states[i], path, "phase");
+        s.reason = r.get<std::string>(states[i], path, "reason");
+        s.schedDebug = r.get<std::string>(states[i], path, "sched_debug");
+        s.schedDebugSource = r.get<std::string>(states[i], path, "sched_debug_source");
+        s.schedstat = r.get<std::string>(states[i], path, "schedstat");
+        s.loadavg = r.get<std::string>(states[i], path, "loadavg");
+        const json &top = r.array(states[i], path, "top");
+        for (size_t k = 0; k < top.size(); ++k) {
+            const std::string tpath = fmt::format("{}.top[{}]", path, k);
+            TopProcess p;
+            p.pid = r.get<int>(top[k], tpath, "pid");
+            p.comm = r.get<std::string>(top[k], tpath, "comm");
+            p.cpuPct = r.get<double>(top[k], tpath, "cpu_pct");
+            s.top.push_back(std::move(p));
+        }
+        run.states.push_back(std::move(s));
+    }
     run.thresholdStep = r.get<int>(j, "", "threshold_step");
     if (run.thresholdStep >= static_cast<int>(run.phases.size()))
         r.fail("threshold_step", "names a phase the run does not have");

@@ -11,6 +11,25 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, Probe &probe, LoadManager &loa
     : m_scenario(std::move(scenario)), m_probe(probe), m_loads(loads)
 {}
 
+void ScenarioRunner::captureWanted(const std::string &phase)
+{
+    Collector &collector = m_probe.collector();
+    std::vector<Collector::CaptureRequest> requests = collector.takeCaptureRequests();
+    if (!m_autoCapture)
+        requests.clear();
+    if (m_captureWanted.exchange(false))
+        requests.push_back(
+            {static_cast<double>(RealClock::monotonicNow() - collector.runStart()) / 1e9, phase,
+             ""});
+    for (const Collector::CaptureRequest &r : requests) {
+        StateCapture s =
+            captureSystemState(r.consumer.empty() ? "on demand" : "first miss of " + r.consumer);
+        s.timeS = r.timeS;
+        s.phase = r.phase;
+        m_states.push_back(std::move(s));
+    }
+}
+
 void ScenarioRunner::stopLoads()
 {
     const int64_t now = RealClock::monotonicNow();
@@ -41,13 +60,14 @@ ScenarioRunner::run(const std::function<bool()> &keepGoing,
         if (end != End::Completed)
             break;
         const int64_t stepStart = RealClock::monotonicNow();
-        collector.beginPhase(step.name, labels, stepStart);
+        collector.beginPhase(step.name, labels, i == 0 ? collector.runStart() : stepStart);
         const int64_t stepEnd = stepStart + static_cast<int64_t>(step.durationS * 1e9);
         for (int64_t now = stepStart; now < stepEnd; now = RealClock::monotonicNow()) {
             if (!keepGoing()) {
                 end = End::Interrupted;
                 break;
             }
+            captureWanted(step.name);
             const double elapsed = static_cast<double>(now - stepStart) / 1e9;
             progress({i, steps, step.name, elapsed, step.durationS, left - elapsed});
             std::this_thread::sleep_for(

@@ -4,6 +4,9 @@
 #include "loadresult.h"
 #include "probe.h"
 #include "scenario.h"
+#include "statecapture.h"
+
+#include <atomic>
 
 #include <functional>
 #include <string>
@@ -40,9 +43,16 @@ public:
     int thresholdStep() const { return m_thresholdStep; }
     const std::vector<LoadGroupResult> &loadResults() const { return m_loadResults; }
     const std::string &error() const { return m_error; }
+    const std::vector<StateCapture> &states() const { return m_states; }
+
+    // Asks for a capture of the system's state at the next poll (any thread).
+    void requestCapture() { m_captureWanted = true; }
+    // Off: no capture at the first miss of each phase.
+    void setAutoCapture(bool on) { m_autoCapture = on; }
 
 private:
     void stopLoads();
+    void captureWanted(const std::string &phase);
 
     Scenario m_scenario;
     Probe &m_probe;
@@ -50,6 +60,9 @@ private:
     int m_thresholdStep = -1;
     std::vector<LoadGroupResult> m_loadResults;
     std::string m_error;
+    std::vector<StateCapture> m_states;
+    std::atomic<bool> m_captureWanted{false};
+    bool m_autoCapture = true;
 };
 
 const char *toString(ScenarioRunner::End end);
