@@ -1,6 +1,7 @@
 #include "loadkind.h"
 
 #include "workers/cpuloads.h"
+#include "workers/workerkinds.h"
 
 namespace latprobe {
 
@@ -22,6 +23,72 @@ const std::vector<LoadKind> &loadKinds()
                      runOcbench});
         k.push_back(
             {"burn", "spin forever (interbench Burn, stress-ng --cpu)", "Mspins", {}, runBurn});
+        k.push_back({"hackbench",
+                     "one hackbench group per worker: senders write to receivers over pipes "
+                     "(hackbench -p -g N)",
+                     "messages",
+                     {{"fds", 20, 1, 250, "senders, and as many receivers, per worker"},
+                      {"size", 100, 1, 65536, "message size, bytes"},
+                      {"sockets", 0, 0, 1, "1: socketpairs instead of pipes"}},
+                     runHackbench,
+                     nullptr,
+                     nullptr,
+                     hackbenchProcesses});
+        k.push_back({"compile",
+                     "the system C compiler building a generated project, -j N (contest, "
+                     "interbench Compile)",
+                     "files",
+                     {{"files", 40, 1, 400, "C files in the project"},
+                      {"funcs", 12, 1, 100, "functions per file (compile time per file)"},
+                      {"opt", 2, 0, 3, "optimisation level, -O0..-O3"}},
+                     runCompile,
+                     prepareCompile,
+                     precheckCompile,
+                     compileProcesses,
+                     true});
+        k.push_back({"io_write",
+                     "stream writes to an unnamed temp file of mb MiB, fsync every sync_mb, "
+                     "rewind (contest io_load)",
+                     "MiB",
+                     {{"mb", 64, 1, 65536, "file size per worker, MiB"},
+                      {"sync_mb", 8, 0, 65536, "fsync after this many MiB (0: only at the end)"},
+                      {"block_kb", 1024, 4, 16384, "write size, KiB"}},
+                     runIoWrite,
+                     nullptr,
+                     nullptr,
+                     nullptr,
+                     true});
+        k.push_back({"io_read",
+                     "read an unnamed temp file of mb MiB sequentially, dropped from the page "
+                     "cache each pass (contest read_load)",
+                     "MiB",
+                     {{"mb", 64, 1, 65536, "file size per worker, MiB"},
+                      {"block_kb", 1024, 4, 16384, "read size, KiB"}},
+                     runIoRead,
+                     nullptr,
+                     nullptr,
+                     nullptr,
+                     true});
+        k.push_back({"memload",
+                     "map mb MiB, touch every page, unmap, repeat (contest mem_load, interbench "
+                     "Memload)",
+                     "MiB",
+                     {{"mb", 256, 1, 1048576, "memory per worker, MiB"}},
+                     runMemload});
+        k.push_back({"spawn",
+                     "a storm of short-lived processes: fork+exec /bin/true at rate per second",
+                     "processes",
+                     {{"rate", 50, 0.1, 100000, "processes started per second, per worker"}},
+                     runSpawn,
+                     nullptr,
+                     precheckSpawn});
+        k.push_back({"custom",
+                     "a command, N copies, run directly (no shell); stdout is discarded",
+                     "-",
+                     {},
+                     runCustom,
+                     nullptr,
+                     precheckCustom});
         return k;
     }();
     return kinds;

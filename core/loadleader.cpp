@@ -29,6 +29,23 @@ void onParentDeath(int)
     g_parentDied = 1;
 }
 
+// SIGKILL to every child listed by /proc; returns how many there were.
+int killChildren()
+{
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/self/task/%d/children", getpid());
+    FILE *f = std::fopen(path, "r");
+    if (!f)
+        return 0;
+    int pid = 0, n = 0;
+    while (std::fscanf(f, "%d", &pid) == 1) {
+        kill(pid, SIGKILL);
+        ++n;
+    }
+    std::fclose(f);
+    return n;
+}
+
 void setError(GroupHeader &header, const std::string &message)
 {
     int32_t expected = 0;
@@ -86,6 +103,7 @@ int runLoadLeader(int argc, char **argv)
     if (getppid() != parent)
         return 1; // latprobe died before the death signal was armed
     prctl(PR_SET_NAME, "latprobe-group");
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
 
     struct stat st;
     if (fstat(kLoadShmFd, &st) != 0 || st.st_size < static_cast<off_t>(sizeof(GroupHeader)))
@@ -169,11 +187,19 @@ int runLoadLeader(int argc, char **argv)
             }
     }
     if (g_parentDied) {
-        // latprobe is gone (or a start failed): nothing of ours may stay.
+        // latprobe is gone (or a start failed): nothing of ours may stay,
+        // including what a custom command started. As a subreaper the
+        // leader inherits every orphaned descendant, so killing its
+        // children until none is left reaches them all.
         for (int i = 0; i < spec.count; ++i)
             if (const pid_t pid = slots[i].pid.load(); pid > 0)
                 kill(pid, SIGKILL);
-        while (waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
+        for (int round = 0; round < 5000; ++round) {
+            while (waitpid(-1, nullptr, WNOHANG) > 0) {
+            }
+            if (killChildren() == 0)
+                break;
+            usleep(1000);
         }
         removeTree(tempDir);
     }

@@ -42,9 +42,10 @@ std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits, int 
         const double total = count * loadParam(spec, "mb") * 1024 * 1024;
         const double cap = limits.memShare * static_cast<double>(memAvailableBytes());
         if (total > cap)
-            return fmt::format("{} would use {:.0f} MiB, over {:.0f} % of available memory "
-                               "({:.0f} MiB): lower mb= or the count",
-                               spec.label(), total / 1048576, limits.memShare * 100, cap / 1048576);
+            return fmt::format("{} would use {:.0f} MiB, over the cap of {:.0f} % of the {:.0f} "
+                               "MiB available ({:.0f} MiB): lower mb= or the count",
+                               spec.label(), total / 1048576, limits.memShare * 100,
+                               static_cast<double>(memAvailableBytes()) / 1048576, cap / 1048576);
     }
     if (spec.kind == "io_write" || spec.kind == "io_read") {
         const double total = count * loadParam(spec, "mb") * 1024 * 1024;

@@ -315,7 +315,7 @@ std::vector<GroupStatus> LoadManager::status() const
             w.pid = slot.pid.load(std::memory_order_relaxed);
             w.progress = slot.progress.load(std::memory_order_relaxed);
             w.state = static_cast<WorkerState>(slot.state.load(std::memory_order_relaxed));
-            const int64_t cpu = w.pid > 0 ? processCpuNs(w.pid) : -1;
+            const int64_t cpu = w.pid > 0 ? processCpuNs(w.pid, true) : -1;
             if (cpu >= 0) {
                 w.cpuPct = 100.0 * static_cast<double>(cpu) / 1e9 / elapsed;
                 totalCpu += w.cpuPct;

@@ -7,7 +7,7 @@
 
 namespace latprobe {
 
-int64_t processCpuNs(pid_t pid)
+int64_t processCpuNs(pid_t pid, bool withReapedChildren)
 {
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
@@ -25,12 +25,17 @@ int64_t processCpuNs(pid_t pid)
     if (!p)
         return -1;
     unsigned long long utime = 0, stime = 0;
-    // state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-    if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
-                    &stime) != 2)
+    long long cutime = 0, cstime = 0;
+    // state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
+    // utime stime cutime cstime
+    if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld",
+                    &utime, &stime, &cutime, &cstime) != 4)
         return -1;
     static const long ticks = sysconf(_SC_CLK_TCK);
-    return static_cast<int64_t>((utime + stime) * (1000000000LL / ticks));
+    unsigned long long total = utime + stime;
+    if (withReapedChildren)
+        total += static_cast<unsigned long long>(cutime + cstime);
+    return static_cast<int64_t>(total * (1000000000LL / ticks));
 }
 
 } // namespace latprobe

@@ -110,12 +110,17 @@ std::string formatTextReport(const Run &run)
     if (!run.loads.empty()) {
         out += "\n";
         TextTable loads({"loads", "per s", "unit", "cpu%", "cv%", "max/min", "jain"});
-        for (const LoadGroupResult &l : run.loads)
-            loads.addRow(
-                {l.label, fmt::format("{:.1f}", l.throughputPerS), l.unit,
-                 fmt::format("{:.1f}", l.cpuSharePct), fmt::format("{:.2f}", l.fairness.cvPct),
-                 l.fairness.maxOverMin > 0 ? fmt::format("{:.2f}", l.fairness.maxOverMin) : "inf",
-                 fmt::format("{:.3f}", l.fairness.jain)});
+        for (const LoadGroupResult &l : run.loads) {
+            // A custom load counts no progress: no fairness to speak of.
+            const bool counted = l.unit != "-";
+            loads.addRow({l.label, counted ? fmt::format("{:.1f}", l.throughputPerS) : "-", l.unit,
+                          fmt::format("{:.1f}", l.cpuSharePct),
+                          counted ? fmt::format("{:.2f}", l.fairness.cvPct) : "-",
+                          !counted                    ? "-"
+                          : l.fairness.maxOverMin > 0 ? fmt::format("{:.2f}", l.fairness.maxOverMin)
+                                                      : "inf",
+                          counted ? fmt::format("{:.3f}", l.fairness.jain) : "-"});
+        }
         out += loads.render();
         for (const LoadGroupResult &l : run.loads)
             if (!l.error.empty())

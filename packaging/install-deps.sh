@@ -20,4 +20,5 @@ apt-get install -y -qq --no-install-recommends \
     libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev \
     xvfb xauth imagemagick \
     rt-tests stress-ng procps \
+    dpkg-dev file desktop-file-utils appstream man-db bash-completion \
     >/dev/null

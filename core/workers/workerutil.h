@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <ctime>
+#include <string>
+#include <sys/types.h>
+#include <vector>
 
 namespace latprobe {
 
@@ -29,10 +32,46 @@ inline void sleepFor(int64_t ns)
     }
 }
 
+inline void sleepUntil(int64_t at)
+{
+    timespec ts{static_cast<time_t>(at / 1000000000), static_cast<long>(at % 1000000000)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) != 0) {
+    }
+}
+
+// The worker is its slot's only writer.
 inline void addProgress(WorkerSlot &slot, uint64_t n)
 {
     slot.progress.store(slot.progress.load(std::memory_order_relaxed) + n,
                         std::memory_order_relaxed);
 }
+
+// For kinds whose worker forks helpers that count into the same slot (the
+// slot lives in MAP_SHARED memory inherited over fork): several writers.
+inline void addSharedProgress(WorkerSlot &slot, uint64_t n)
+{
+    slot.progress.fetch_add(n, std::memory_order_relaxed);
+}
+
+// In a process a worker forked: die with the worker (SIGKILL when it exits,
+// however it exits) and carry the worker's name. Returns false if the worker
+// is already gone; the caller then _exit()s.
+bool armWorkerChild(pid_t worker);
+
+// The full path of an executable: `name` itself if it holds a '/', else the
+// first match in $PATH. "" if none.
+std::string findExecutable(const std::string &name);
+
+// An unnamed file in `dir` (O_TMPFILE; else created and unlinked at once),
+// so that nothing is left on disk whatever kills the worker. -1 with errno.
+int openAnonymousFile(const std::string &dir);
+
+// Fills `buf` with incompressible bytes (a compressing filesystem must not
+// turn the io loads into no-ops).
+void fillRandom(std::vector<unsigned char> &buf, uint64_t seed);
+
+// Children of the calling process (from /proc), for a reaper that must kill
+// its descendants.
+std::vector<pid_t> childrenOfSelf();
 
 } // namespace latprobe

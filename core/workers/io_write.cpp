@@ -1,0 +1,83 @@
+// contest's io_load: stream writes into a file of `mb` MiB, fsync every
+// `sync_mb`, rewind at the end, forever. The file has no name (O_TMPFILE),
+// so nothing is left on disk whatever kills the worker.
+#include "workerkinds.h"
+
+#include "../loadspec.h"
+#include "workerutil.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <unistd.h>
+#include <vector>
+
+namespace latprobe {
+
+namespace {
+
+std::string ioAdvice(int err, const std::string &dir)
+{
+    if (err == ENOSPC || err == EDQUOT)
+        return fmt::format("free space in {}, lower mb=, or set TMPDIR elsewhere", dir);
+    return fmt::format("check {}, or set TMPDIR elsewhere", dir);
+}
+
+} // namespace
+
+int runIoWrite(WorkerContext &ctx)
+{
+    const uint64_t fileBytes = static_cast<uint64_t>(loadParam(ctx.spec, "mb")) << 20;
+    const uint64_t syncBytes = static_cast<uint64_t>(loadParam(ctx.spec, "sync_mb") * 1048576);
+    const size_t block = static_cast<size_t>(loadParam(ctx.spec, "block_kb")) << 10;
+    const int fd = openAnonymousFile(ctx.tempDir);
+    if (fd < 0) {
+        const int err = errno;
+        reportWorkerError(ctx,
+                          fmt::format("io_write: cannot create a file in {}: {} ({})", ctx.tempDir,
+                                      std::strerror(err), ioAdvice(err, ctx.tempDir)));
+        return 1;
+    }
+    std::vector<unsigned char> buf(block);
+    fillRandom(buf, static_cast<uint64_t>(getpid()));
+
+    uint64_t offset = 0, sinceSync = 0, pending = 0; // pending: bytes not yet counted
+    for (uint64_t n = 0;; ++n) {
+        // A different first word per block: no two blocks alike.
+        std::memcpy(buf.data(), &n, sizeof n);
+        const size_t len = static_cast<size_t>(std::min<uint64_t>(block, fileBytes - offset));
+        const ssize_t done = pwrite(fd, buf.data(), len, static_cast<off_t>(offset));
+        if (done < 0 && errno == EINTR)
+            continue;
+        if (done <= 0) {
+            const int err = done < 0 ? errno : ENOSPC;
+            reportWorkerError(ctx,
+                              fmt::format("io_write: writing to {} failed: {} ({})", ctx.tempDir,
+                                          std::strerror(err), ioAdvice(err, ctx.tempDir)));
+            return 1;
+        }
+        offset += static_cast<uint64_t>(done);
+        sinceSync += static_cast<uint64_t>(done);
+        pending += static_cast<uint64_t>(done);
+        const bool atEnd = offset >= fileBytes;
+        if ((syncBytes > 0 && sinceSync >= syncBytes) || atEnd) {
+            if (fsync(fd) != 0) {
+                const int err = errno;
+                reportWorkerError(ctx,
+                                  fmt::format("io_write: fsync in {} failed: {} ({})", ctx.tempDir,
+                                              std::strerror(err), ioAdvice(err, ctx.tempDir)));
+                return 1;
+            }
+            sinceSync = 0;
+        }
+        if (pending >= 1048576) {
+            addProgress(ctx.slot, pending >> 20);
+            pending &= 1048575;
+        }
+        if (atEnd)
+            offset = 0; // rewind: the file never grows past mb
+    }
+}
+
+} // namespace latprobe

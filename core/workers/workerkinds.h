@@ -1,0 +1,37 @@
+#pragma once
+
+// The entry points of the load kinds beyond the CPU loads (cpuloads.h), one
+// file each; core/loadkind.cpp puts them in the kinds table.
+
+#include "../loadkind.h"
+
+#include <string>
+
+namespace latprobe {
+
+// hackbench.cpp
+int runHackbench(WorkerContext &ctx);
+int hackbenchProcesses(const LoadSpec &spec);
+
+// compile.cpp
+int runCompile(WorkerContext &ctx);
+std::string prepareCompile(const LoadSpec &spec, const std::string &tempDir);
+std::string precheckCompile(const LoadSpec &spec);
+int compileProcesses(const LoadSpec &spec);
+
+// io_write.cpp, io_read.cpp
+int runIoWrite(WorkerContext &ctx);
+int runIoRead(WorkerContext &ctx);
+
+// memload.cpp
+int runMemload(WorkerContext &ctx);
+
+// spawn.cpp
+int runSpawn(WorkerContext &ctx);
+std::string precheckSpawn(const LoadSpec &spec);
+
+// custom.cpp
+int runCustom(WorkerContext &ctx);
+std::string precheckCustom(const LoadSpec &spec);
+
+} // namespace latprobe

@@ -1,0 +1,169 @@
+#include "scenario.h"
+
+#include <QtTest>
+
+using namespace latprobe;
+
+namespace {
+
+PhaseResult phase(const std::string &name, uint64_t audioMisses, uint64_t videoMisses)
+{
+    PhaseResult p;
+    p.name = name;
+    for (auto [consumer, misses] : {std::pair{"audio", audioMisses}, {"video", videoMisses},
+                                    {"wakeup", uint64_t{999}}}) {
+        ConsumerStats s;
+        s.name = consumer;
+        s.misses = misses;
+        p.consumers.push_back(s);
+    }
+    return p;
+}
+
+} // namespace
+
+class TestScenario : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void builtinPresetsParse_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("minSteps");
+        QTest::addColumn<double>("minSeconds");
+        QTest::addColumn<double>("maxSeconds");
+        QTest::newRow("quick, ~2 min") << "quick" << 5 << 90.0 << 150.0;
+        QTest::newRow("ramp, x10..x60") << "ramp" << 7 << 180.0 << 200.0;
+        QTest::newRow("contest, each load alone") << "contest" << 6 << 60.0 << 600.0;
+        QTest::newRow("interbench") << "interbench" << 5 << 60.0 << 600.0;
+    }
+
+    void builtinPresetsParse()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, minSteps);
+        QFETCH(double, minSeconds);
+        QFETCH(double, maxSeconds);
+        const auto s = builtinScenario(name.toStdString());
+        QVERIFY2(s.has_value(), qPrintable(name));
+        QVERIFY(static_cast<int>(s->steps.size()) >= minSteps);
+        QVERIFY(s->totalS() >= minSeconds && s->totalS() <= maxSeconds);
+        QVERIFY(!s->runsCommands()); // built-ins never need --allow-commands
+    }
+
+    void rampIsTheSeedThreadsTest()
+    {
+        const Scenario ramp = *builtinScenario("ramp");
+        QVERIFY(ramp.stopWhen.has_value());
+        int expected = 10;
+        for (const ScenarioStep &step : ramp.steps) {
+            if (step.loads.empty())
+                continue;
+            QCOMPARE(step.loads.front().kind, std::string("massive_intr"));
+            QCOMPARE(step.loads.front().count, expected);
+            QCOMPARE(step.durationS, 30.0);
+            expected += 10;
+        }
+        QCOMPARE(expected, 70);
+    }
+
+    void unnamedStepsAreNamedAfterTheirLoads()
+    {
+        const Scenario s = parseScenario(
+            R"({"scenario_version": 1, "steps": [{"duration_s": 2, "loads": []},
+                {"duration_s": 3, "loads": ["burn:2", "massive_intr:4"]}]})",
+            "t.json");
+        QCOMPARE(s.steps[0].name, std::string("idle"));
+        QCOMPARE(s.steps[1].name, std::string("burn x2 + massive_intr x4"));
+        QCOMPARE(s.totalS(), 5.0);
+        QCOMPARE(s.name, std::string("t.json"));
+    }
+
+    void errorsNameTheLineOrField_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("broken JSON names the line") << "{\n\"scenario_version\": 1,\n\"steps\": [\n}"
+                                                    << "s.json: not valid JSON at line 4";
+        QTest::newRow("no version") << R"({"steps": []})" << "s.json: scenario_version: missing";
+        QTest::newRow("future version")
+            << R"({"scenario_version": 2, "steps": []})" << "s.json: scenario_version: version 2";
+        QTest::newRow("unknown top field")
+            << R"({"scenario_version": 1, "stpes": []})" << "s.json: stpes: unknown field";
+        QTest::newRow("no steps") << R"({"scenario_version": 1})" << "s.json: steps: missing";
+        QTest::newRow("step without duration")
+            << R"({"scenario_version": 1, "steps": [{"loads": []}]})"
+            << "s.json: steps[0].duration_s: missing";
+        QTest::newRow("negative duration")
+            << R"({"scenario_version": 1, "steps": [{"duration_s": 1}, {"duration_s": -3}]})"
+            << "s.json: steps[1].duration_s: must be > 0";
+        QTest::newRow("bad load kind")
+            << R"({"scenario_version": 1, "steps": [{"duration_s": 1, "loads": ["burn:1", "bogus:2"]}]})"
+            << "s.json: steps[0].loads[1]: unknown load kind \"bogus\"";
+        QTest::newRow("absurd count")
+            << R"({"scenario_version": 1, "steps": [{"duration_s": 1, "loads": ["burn:0"]}]})"
+            << "s.json: steps[0].loads[0]: load \"burn:0\": the worker count";
+        QTest::newRow("unknown preset")
+            << R"({"scenario_version": 1, "preset": "x", "steps": [{"duration_s": 1}]})"
+            << "s.json: preset: unknown consumer preset";
+        QTest::newRow("stop_when without consumers")
+            << R"({"scenario_version": 1, "stop_when": {"misses_over": 1}, "steps": [{"duration_s": 1}]})"
+            << "s.json: stop_when.consumers";
+    }
+
+    void errorsNameTheLineOrField()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, expected);
+        try {
+            parseScenario(json.toStdString(), "s.json");
+            QFAIL("accepted a bad scenario");
+        } catch (const ScenarioError &e) {
+            const QString message = QString::fromStdString(e.what());
+            QVERIFY2(message.startsWith(expected), qPrintable(message));
+            QVERIFY2(!message.contains('\n'), "an error is one line");
+        }
+    }
+
+    void customLoadsNeedConsent()
+    {
+        const Scenario s = parseScenario(
+            R"({"scenario_version": 1, "steps": [{"duration_s": 1, "loads": ["custom:1:cmd=sleep 5"]}]})",
+            "s.json");
+        QVERIFY(s.runsCommands());
+    }
+
+    void rampThreshold_data()
+    {
+        QTest::addColumn<QList<int>>("audioMisses");
+        QTest::addColumn<QList<int>>("videoMisses");
+        QTest::addColumn<int>("over");
+        QTest::addColumn<int>("expectedStep");
+        QTest::newRow("never") << QList<int>{0, 0, 0} << QList<int>{0, 0, 0} << 0 << -1;
+        QTest::newRow("audio skips at step 3") << QList<int>{0, 0, 1} << QList<int>{0, 0, 0} << 0 << 2;
+        QTest::newRow("video drops at step 2") << QList<int>{0, 0, 0} << QList<int>{0, 4, 9} << 0 << 1;
+        QTest::newRow("threshold above a few misses")
+            << QList<int>{0, 2, 3} << QList<int>{0, 1, 3} << 5 << 2;
+        QTest::newRow("idle already misses") << QList<int>{1, 0} << QList<int>{0, 0} << 0 << 0;
+    }
+
+    void rampThreshold()
+    {
+        QFETCH(QList<int>, audioMisses);
+        QFETCH(QList<int>, videoMisses);
+        QFETCH(int, over);
+        QFETCH(int, expectedStep);
+        std::vector<PhaseResult> phases;
+        for (int i = 0; i < audioMisses.size(); ++i)
+            phases.push_back(phase("step", audioMisses[i], videoMisses[i]));
+        StopCondition stop;
+        stop.consumers = {"audio", "video"};
+        stop.missesOver = static_cast<uint64_t>(over);
+        // wakeup has no deadline: its (absurd) count must never trip the ramp.
+        QCOMPARE(thresholdStep(stop, phases), expectedStep);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestScenario)
+#include "tst_scenario.moc"

@@ -1,0 +1,117 @@
+// Start and stop-all times for N massive_intr workers, beside the anchor:
+// N plain spinning processes killed with `pkill -KILL`, in one invocation.
+//
+//   loadbench [--rounds R] [--counts 100,400,800] [--settle-ms 1000]
+//
+// Prints, per count, the median over the rounds of: latprobe start,
+// latprobe stop-all, pkill stop, and the ratio stop-all / pkill.
+#include "loadmanager.h"
+#include "loadspec.h"
+#include "realclock.h"
+#include "selfexe.h"
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace latprobe;
+
+namespace {
+
+double ms(int64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Time from `pkill -KILL -x lp-spinner` to the last spinner reaped.
+double pkillRound(int count, int settleMs)
+{
+    std::vector<pid_t> pids;
+    for (int i = 0; i < count; ++i) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            prctl(PR_SET_NAME, "lp-spinner");
+            for (;;)
+                asm volatile("" ::: "memory");
+        }
+        if (pid > 0)
+            pids.push_back(pid);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(settleMs));
+    const int64_t t0 = RealClock::monotonicNow();
+    if (std::system("pkill -KILL -x lp-spinner") != 0)
+        std::fprintf(stderr, "loadbench: pkill failed\n");
+    for (pid_t pid : pids)
+        waitpid(pid, nullptr, 0);
+    return ms(RealClock::monotonicNow() - t0);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    int rounds = 3, settleMs = 1000;
+    std::vector<int> counts = {100, 400, 800};
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string opt = argv[i];
+        if (opt == "--rounds")
+            rounds = std::atoi(argv[i + 1]);
+        else if (opt == "--settle-ms")
+            settleMs = std::atoi(argv[i + 1]);
+        else if (opt == "--counts") {
+            counts.clear();
+            for (char *tok = std::strtok(argv[i + 1], ","); tok; tok = std::strtok(nullptr, ","))
+                counts.push_back(std::atoi(tok));
+        } else {
+            std::fprintf(stderr, "usage: loadbench [--rounds R] [--counts 100,400,800] "
+                                 "[--settle-ms MS]\n");
+            return 2;
+        }
+    }
+    if (system("command -v pkill >/dev/null") != 0) {
+        std::fprintf(stderr, "loadbench: pkill not found: apt install procps\n");
+        return 2;
+    }
+    std::printf("loadbench: latprobe %s, %ld CPUs, %d rounds, workers spin %d ms before stop\n",
+                latprobeBinary().c_str(), sysconf(_SC_NPROCESSORS_ONLN), rounds, settleMs);
+    std::printf("%7s %12s %14s %12s %10s\n", "workers", "start ms", "stop-all ms", "pkill ms",
+                "stop/pkill");
+    LoadManager loads(LoadLimits{}, latprobeBinary());
+    for (int count : counts) {
+        std::vector<double> starts, stops, pkills;
+        for (int r = 0; r < rounds; ++r) {
+            LoadSpec spec;
+            std::string error;
+            parseLoadSpec("massive_intr:" + std::to_string(count), spec, error);
+            int64_t t0 = RealClock::monotonicNow();
+            if (loads.start(spec, error) < 0) {
+                std::fprintf(stderr, "loadbench: %s\n", error.c_str());
+                return 1;
+            }
+            starts.push_back(ms(RealClock::monotonicNow() - t0));
+            std::this_thread::sleep_for(std::chrono::milliseconds(settleMs));
+            t0 = RealClock::monotonicNow();
+            loads.stopAll();
+            stops.push_back(ms(RealClock::monotonicNow() - t0));
+            pkills.push_back(pkillRound(count, settleMs));
+        }
+        const double stop = median(stops), pkill = median(pkills);
+        std::printf("%7d %12.1f %14.1f %12.1f %10.2f\n", count, median(starts), stop, pkill,
+                    pkill > 0 ? stop / pkill : 0);
+        std::fflush(stdout);
+    }
+    return 0;
+}

@@ -1,0 +1,285 @@
+// The latprobe binary as a user or a script runs it: version and help, a
+// one-line fix-it message and exit 2 for every bad argument, a short run
+// that reports and saves, and Ctrl-C that still reports and saves.
+
+#include "runfile.h"
+#include "version.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <unistd.h>
+
+using namespace latprobe;
+
+namespace {
+
+struct Outcome
+{
+    bool finished = false;
+    QProcess::ExitStatus status = QProcess::CrashExit;
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+QString binary()
+{
+    const QString fromCTest = qEnvironmentVariable("LATPROBE_BINARY");
+    if (!fromCTest.isEmpty())
+        return fromCTest;
+    return QCoreApplication::applicationDirPath() + "/../../app/latprobe";
+}
+
+Outcome runLatprobe(const QStringList &args, int timeoutMs = 15000)
+{
+    QProcess p;
+    p.start(binary(), args);
+    Outcome o;
+    if (!p.waitForStarted(5000))
+        return o;
+    o.finished = p.waitForFinished(timeoutMs);
+    if (!o.finished) {
+        p.kill();
+        p.waitForFinished(2000);
+    }
+    o.status = p.exitStatus();
+    o.exitCode = p.exitCode();
+    o.out = QString::fromUtf8(p.readAllStandardOutput());
+    o.err = QString::fromUtf8(p.readAllStandardError());
+    return o;
+}
+
+// Whether process `pid` runs a probe thread ("lp-wakeup", "lp-audio", ...).
+bool measuring(qint64 pid)
+{
+    const QDir tasks(QString("/proc/%1/task").arg(pid));
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile comm(tasks.filePath(tid + "/comm"));
+        if (comm.open(QIODevice::ReadOnly) && comm.readAll().startsWith("lp-"))
+            return true;
+    }
+    return false;
+}
+
+QString describe(const Outcome &o)
+{
+    return QString("exit %1 (%2)\n--- stdout:\n%3--- stderr:\n%4")
+        .arg(o.exitCode)
+        .arg(o.finished ? "finished" : "timed out")
+        .arg(o.out, o.err);
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void versionIsTheProjectVersion_data();
+    void versionIsTheProjectVersion();
+    void helpExitsZero_data();
+    void helpExitsZero();
+    void badArgumentExits2WithOneLineSayingHowToFixIt_data();
+    void badArgumentExits2WithOneLineSayingHowToFixIt();
+    void shortRunReportsAndWritesARunFile();
+    void ctrlCEndsARunWithAReportAndAPartialRunFile();
+};
+
+void TestCli::initTestCase()
+{
+    QVERIFY2(QFileInfo(binary()).isExecutable(), qPrintable(binary() + " is not executable"));
+}
+
+void TestCli::versionIsTheProjectVersion_data()
+{
+    QTest::addColumn<QString>("option");
+    QTest::newRow("--version") << "--version";
+    QTest::newRow("-V") << "-V";
+}
+
+void TestCli::versionIsTheProjectVersion()
+{
+    QFETCH(QString, option);
+    const Outcome o = runLatprobe({option});
+    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(describe(o)));
+    QCOMPARE(o.exitCode, 0);
+    QCOMPARE(o.out, QString("latprobe %1\n").arg(kVersion));
+    QCOMPARE(o.err, QString());
+}
+
+void TestCli::helpExitsZero_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("mustMention");
+    QTest::newRow("--help") << QStringList{"--help"} << QStringList{"run", "sysinfo", "--version"};
+    QTest::newRow("run --help") << QStringList{"run", "--help"}
+                                << QStringList{"--duration", "--consumers", "--out", "--preset"};
+}
+
+void TestCli::helpExitsZero()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QStringList, mustMention);
+    const Outcome o = runLatprobe(args);
+    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(describe(o)));
+    QCOMPARE(o.exitCode, 0);
+    for (const QString &text : mustMention)
+        QVERIFY2(o.out.contains(text), qPrintable(text + " not in:\n" + o.out));
+}
+
+void TestCli::badArgumentExits2WithOneLineSayingHowToFixIt_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("mustMention"); // what is wrong, and the way out
+
+    // A CPU this machine does not have, even with many CPUs.
+    const QString noSuchCpu = QString::number(std::max<long>(99, sysconf(_SC_NPROCESSORS_CONF)));
+
+    QTest::newRow("unknown option") << QStringList{"--bogus"} << QStringList{"--bogus", "--help"};
+    QTest::newRow("unknown run option")
+        << QStringList{"run", "--bogus"} << QStringList{"--bogus", "--help"};
+    QTest::newRow("unknown subcommand")
+        << QStringList{"frobnicate"} << QStringList{"frobnicate", "--help"};
+    QTest::newRow("--duration -1")
+        << QStringList{"run", "--duration", "-1"} << QStringList{"--duration", "0.1"};
+    QTest::newRow("--duration abc")
+        << QStringList{"run", "--duration", "abc"} << QStringList{"--duration", "abc"};
+    QTest::newRow("--duration without a value")
+        << QStringList{"run", "--duration"} << QStringList{"--duration"};
+    QTest::newRow("--consumers foo")
+        << QStringList{"run", "--consumers", "foo"} << QStringList{"\"foo\"", "audio, video"};
+    QTest::newRow("--consumers named twice")
+        << QStringList{"run", "--consumers", "wakeup,wakeup"} << QStringList{"\"wakeup\""};
+    QTest::newRow("--preset nope")
+        << QStringList{"run", "--preset", "nope"} << QStringList{"\"nope\"", "default, desktop"};
+    QTest::newRow("--policy fifo without a priority")
+        << QStringList{"run", "--policy", "fifo"} << QStringList{"fifo", "--priority 1..99"};
+    QTest::newRow("--priority without a real-time policy")
+        << QStringList{"run", "--priority", "5"} << QStringList{"--policy fifo or rr"};
+    QTest::newRow("--cpus past the last CPU")
+        << QStringList{"run", "--cpus", noSuchCpu}
+        << QStringList{"CPU " + noSuchCpu, "this machine has 0-"};
+    QTest::newRow("--cpus x") << QStringList{"run", "--cpus", "x"}
+                              << QStringList{"\"x\"", "e.g. 0 or 0,2 or 0-1"};
+}
+
+void TestCli::badArgumentExits2WithOneLineSayingHowToFixIt()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QStringList, mustMention);
+
+    const Outcome o = runLatprobe(args);
+    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(describe(o)));
+    QCOMPARE(o.exitCode, 2);
+    QCOMPARE(o.out, QString());
+    QVERIFY2(o.err.endsWith('\n') && o.err.count('\n') == 1, qPrintable(describe(o)));
+    QVERIFY2(o.err.startsWith("latprobe"), qPrintable(o.err));
+    for (const QString &text : mustMention)
+        QVERIFY2(o.err.contains(text), qPrintable(text + " not in: " + o.err));
+}
+
+void TestCli::shortRunReportsAndWritesARunFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString file = dir.filePath("short.json");
+    const Outcome o = runLatprobe(
+        {"run", "--duration", "1", "--consumers", "wakeup", "--out", file, "--no-progress"}, 30000);
+    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(describe(o)));
+    QCOMPARE(o.exitCode, 0);
+
+    QVERIFY2(o.out.startsWith(QString("latprobe %1 ").arg(kVersion)), qPrintable(o.out));
+    QVERIFY2(o.out.contains("\nphase 1/1 "), qPrintable(o.out));
+    QVERIFY2(o.out.contains("\nwakeup "), qPrintable(o.out));
+    for (const QString &line : o.out.split('\n'))
+        QVERIFY2(line.size() <= 72, qPrintable(line));
+
+    Run run;
+    try {
+        run = readRunFile(file.toStdString());
+    } catch (const RunFileError &e) {
+        QFAIL(e.what());
+    }
+    QCOMPARE(run.version, std::string(kVersion));
+    QVERIFY(!run.partial);
+    QCOMPARE(run.endReason, std::string("completed"));
+    QCOMPARE(run.consumers.size(), 1u);
+    QCOMPARE(run.consumers[0].config.name, std::string("wakeup"));
+    QCOMPARE(run.phases.size(), 1u);
+    const ConsumerStats &w = run.phases[0].consumers.at(0);
+    QVERIFY2(w.samples > 500 && w.samples <= w.expected,
+             qPrintable(QString("%1 of %2").arg(w.samples).arg(w.expected)));
+    QVERIFY(run.phases[0].durationS >= 1.0 && run.phases[0].durationS < 3.0);
+    QVERIFY(std::find(run.commandLine.begin(), run.commandLine.end(), "--duration") !=
+            run.commandLine.end());
+}
+
+void TestCli::ctrlCEndsARunWithAReportAndAPartialRunFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString file = dir.filePath("interrupted.json");
+    QProcess p;
+    p.start(binary(), {"run", "--duration", "30", "--out", file, "--no-progress"});
+    QVERIFY(p.waitForStarted(5000));
+
+    // Measuring has begun once the consumer threads exist (named lp-audio,
+    // lp-wakeup, ... for top -H); then let them measure a little.
+    QElapsedTimer waiting;
+    waiting.start();
+    while (!measuring(p.processId()) && waiting.elapsed() < 20000 && p.state() == QProcess::Running)
+        QTest::qWait(50);
+    QVERIFY2(measuring(p.processId()), p.readAllStandardError().constData());
+    QTest::qWait(1500);
+
+    QElapsedTimer stopping;
+    stopping.start();
+    QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
+    const bool finished = p.waitForFinished(10000);
+    const qint64 tookMs = stopping.elapsed();
+    if (!finished) {
+        p.kill();
+        p.waitForFinished(2000);
+    }
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    const QString context = out + "\n" + QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(finished, qPrintable(context));
+    QVERIFY2(tookMs < 5000, qPrintable(QString("took %1 ms to stop").arg(tookMs)));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 130);
+
+    QVERIFY2(out.startsWith(QString("latprobe %1 ").arg(kVersion)), qPrintable(context));
+    QVERIFY2(out.contains("interrupted (partial)"), qPrintable(context));
+    QVERIFY2(out.contains("\nphase 1/1 "), qPrintable(context));
+
+    Run run;
+    try {
+        run = readRunFile(file.toStdString());
+    } catch (const RunFileError &e) {
+        QFAIL(e.what());
+    }
+    QVERIFY(run.partial);
+    QCOMPARE(run.endReason, std::string("interrupted"));
+    QCOMPARE(run.phases.size(), 1u);
+    const PhaseResult &phase = run.phases[0];
+    QVERIFY2(phase.durationS > 1.0 && phase.durationS < 10.0,
+             qPrintable(QString::number(phase.durationS)));
+    // Every consumer with a period well under the time measured has samples.
+    QCOMPARE(phase.consumers.size(), run.consumers.size());
+    for (size_t i = 0; i < run.consumers.size(); ++i)
+        if (run.consumers[i].config.periodNs < 100000000)
+            QVERIFY2(phase.consumers[i].samples > 0, run.consumers[i].config.name.c_str());
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,540 @@
+// The run file: what is written is read back field for field; what cannot
+// be understood is refused with one line naming the file and the field; a
+// save is atomic and a failed one is an error, not a crash or a stray file.
+
+#include "runfile.h"
+#include "samplerun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+using namespace latprobe;
+using nlohmann::json;
+
+namespace {
+
+void writeText(const QString &path, const std::string &text)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(f.write(text.data(), static_cast<qint64>(text.size())),
+             static_cast<qint64>(text.size()));
+}
+
+std::string readText(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.readAll().toStdString();
+}
+
+// The error readRunFile() gives for `path`; empty if it read the file.
+QString readError(const QString &path)
+{
+    try {
+        readRunFile(path.toStdString());
+    } catch (const RunFileError &e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+QString writeError(const Run &run, const QString &path)
+{
+    try {
+        writeRunFile(run, path.toStdString());
+    } catch (const RunFileError &e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+QStringList entries(const QString &dir)
+{
+    return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
+}
+
+void compareStats(const ConsumerStats &a, const ConsumerStats &b)
+{
+    QCOMPARE(a.name, b.name);
+    QCOMPARE(a.hasDeadline, b.hasDeadline);
+    QCOMPARE(a.samples, b.samples);
+    QCOMPARE(a.expected, b.expected);
+    QCOMPARE(a.sampledPct, b.sampledPct);
+    QCOMPARE(a.minUs, b.minUs);
+    QCOMPARE(a.meanUs, b.meanUs);
+    QCOMPARE(a.p50Us, b.p50Us);
+    QCOMPARE(a.p90Us, b.p90Us);
+    QCOMPARE(a.p99Us, b.p99Us);
+    QCOMPARE(a.p999Us, b.p999Us);
+    QCOMPARE(a.maxUs, b.maxUs);
+    QCOMPARE(a.stddevUs, b.stddevUs);
+    QCOMPARE(a.over1ms, b.over1ms);
+    QCOMPARE(a.over5ms, b.over5ms);
+    QCOMPARE(a.histogramOverflow, b.histogramOverflow);
+    QCOMPARE(a.histogramLimitUs, b.histogramLimitUs);
+    QCOMPARE(a.histogram, b.histogram);
+    QCOMPARE(a.misses, b.misses);
+    QCOMPARE(a.deadlinesMet, b.deadlinesMet);
+    QCOMPARE(a.deadlinesMetPct, b.deadlinesMetPct);
+    QCOMPARE(a.desiredCpuPct, b.desiredCpuPct);
+    QCOMPARE(a.longestMissRun, b.longestMissRun);
+    QCOMPARE(a.ibLatencyMeanUs, b.ibLatencyMeanUs);
+    QCOMPARE(a.ibLatencyRmsUs, b.ibLatencyRmsUs);
+    QCOMPARE(a.ibLatencyMaxUs, b.ibLatencyMaxUs);
+    QCOMPARE(a.ringOverflows, b.ringOverflows);
+}
+
+void compareSetups(const ConsumerSetup &a, const ConsumerSetup &b)
+{
+    QCOMPARE(a.config.kind, b.config.kind);
+    QCOMPARE(a.config.name, b.config.name);
+    QCOMPARE(a.config.periodNs, b.config.periodNs);
+    QCOMPARE(a.config.workNs, b.config.workNs);
+    QCOMPARE(a.config.slackNs, b.config.slackNs);
+    QCOMPARE(a.config.missName, b.config.missName);
+    QCOMPARE(a.config.workMode, b.config.workMode);
+    QCOMPARE(a.loopsPerUs, b.loopsPerUs);
+    QCOMPARE(a.grant.policy, b.grant.policy);
+    QCOMPARE(a.grant.priority, b.grant.priority);
+    QCOMPARE(a.grant.nice, b.grant.nice);
+    QCOMPARE(a.grant.cpus, b.grant.cpus);
+    QCOMPARE(a.grant.timerSlackNs, b.grant.timerSlackNs);
+    QCOMPARE(a.grant.refusal, b.grant.refusal);
+}
+
+// Every field of a Run but the per-second sample counts (see
+// perSecondSampleCountsSurviveARoundTrip).
+void compareRuns(const Run &a, const Run &b)
+{
+    QCOMPARE(a.version, b.version);
+    QCOMPARE(a.commandLine, b.commandLine);
+    QCOMPARE(a.startTime, b.startTime);
+    QCOMPARE(a.endTime, b.endTime);
+    QCOMPARE(a.partial, b.partial);
+    QCOMPARE(a.endReason, b.endReason);
+
+    const SystemInfo &s = a.system, &t = b.system;
+    QCOMPARE(s.kernelRelease, t.kernelRelease);
+    QCOMPARE(s.kernelVersion, t.kernelVersion);
+    QCOMPARE(s.machine, t.machine);
+    QCOMPARE(s.cpuModel, t.cpuModel);
+    QCOMPARE(s.cpuCount, t.cpuCount);
+    QCOMPARE(s.governor, t.governor);
+    QCOMPARE(s.hz, t.hz);
+    QCOMPARE(s.preemption, t.preemption);
+    QCOMPARE(s.scheduler, t.scheduler);
+    QCOMPARE(s.autogroup, t.autogroup);
+    QCOMPARE(s.rtThrottling, t.rtThrottling);
+    QCOMPARE(s.cmdline, t.cmdline);
+    QCOMPARE(s.virtualization, t.virtualization);
+
+    QCOMPARE(a.requested.policy, b.requested.policy);
+    QCOMPARE(a.requested.priority, b.requested.priority);
+    QCOMPARE(a.requested.nice, b.requested.nice);
+    QCOMPARE(a.requested.cpus, b.requested.cpus);
+    QCOMPARE(a.requested.timerSlackNs, b.requested.timerSlackNs);
+
+    QCOMPARE(a.consumers.size(), b.consumers.size());
+    for (size_t i = 0; i < a.consumers.size(); ++i) {
+        compareSetups(a.consumers[i], b.consumers[i]);
+        if (QTest::currentTestFailed())
+            return;
+    }
+    QCOMPARE(a.phases.size(), b.phases.size());
+    for (size_t i = 0; i < a.phases.size(); ++i) {
+        const PhaseResult &p = a.phases[i], &q = b.phases[i];
+        QCOMPARE(p.name, q.name);
+        QCOMPARE(p.startS, q.startS);
+        QCOMPARE(p.durationS, q.durationS);
+        QCOMPARE(p.loads, q.loads);
+        QCOMPARE(p.consumers.size(), q.consumers.size());
+        for (size_t k = 0; k < p.consumers.size(); ++k) {
+            compareStats(p.consumers[k], q.consumers[k]);
+            if (QTest::currentTestFailed())
+                return;
+        }
+    }
+    QCOMPARE(a.series.size(), b.series.size());
+    for (size_t i = 0; i < a.series.size(); ++i) {
+        QCOMPARE(a.series[i].size(), b.series[i].size());
+        for (size_t k = 0; k < a.series[i].size(); ++k) {
+            QCOMPARE(a.series[i][k].maxUs, b.series[i][k].maxUs);
+            QCOMPARE(a.series[i][k].misses, b.series[i][k].misses);
+        }
+    }
+    QCOMPARE(a.misses.size(), b.misses.size());
+    for (size_t i = 0; i < a.misses.size(); ++i) {
+        QCOMPARE(a.misses[i].timeS, b.misses[i].timeS);
+        QCOMPARE(a.misses[i].consumer, b.misses[i].consumer);
+        QCOMPARE(a.misses[i].latenessUs, b.misses[i].latenessUs);
+        QCOMPARE(a.misses[i].periodsLost, b.misses[i].periodsLost);
+        QCOMPARE(a.misses[i].phase, b.misses[i].phase);
+    }
+    QCOMPARE(a.missLogDropped, b.missLogDropped);
+
+    QCOMPARE(a.loads.size(), b.loads.size());
+    for (size_t i = 0; i < a.loads.size(); ++i) {
+        const LoadGroupResult &l = a.loads[i], &m = b.loads[i];
+        QCOMPARE(l.label, m.label);
+        QCOMPARE(l.spec, m.spec);
+        QCOMPARE(l.unit, m.unit);
+        QCOMPARE(l.startS, m.startS);
+        QCOMPARE(l.stopS, m.stopS);
+        QCOMPARE(l.throughputPerS, m.throughputPerS);
+        QCOMPARE(l.cpuSharePct, m.cpuSharePct);
+        QCOMPARE(l.perWorker, m.perWorker);
+        QCOMPARE(l.error, m.error);
+        QCOMPARE(l.fairness.workers, m.fairness.workers);
+        QCOMPARE(l.fairness.mean, m.fairness.mean);
+        QCOMPARE(l.fairness.min, m.fairness.min);
+        QCOMPARE(l.fairness.max, m.fairness.max);
+        QCOMPARE(l.fairness.stddev, m.fairness.stddev);
+        QCOMPARE(l.fairness.cvPct, m.fairness.cvPct);
+        QCOMPARE(l.fairness.maxOverMin, m.fairness.maxOverMin);
+        QCOMPARE(l.fairness.jain, m.fairness.jain);
+    }
+
+    const NoiseCheck &n = a.noise, &o = b.noise;
+    QCOMPARE(n.ran, o.ran);
+    QCOMPARE(n.durationS, o.durationS);
+    QCOMPARE(n.gapThresholdUs, o.gapThresholdUs);
+    QCOMPARE(n.cpus.size(), o.cpus.size());
+    for (size_t i = 0; i < n.cpus.size(); ++i) {
+        QCOMPARE(n.cpus[i].cpu, o.cpus[i].cpu);
+        QCOMPARE(n.cpus[i].gapsPerS, o.cpus[i].gapsPerS);
+        QCOMPARE(n.cpus[i].lostPct, o.cpus[i].lostPct);
+        QCOMPARE(n.cpus[i].maxGapUs, o.cpus[i].maxGapUs);
+    }
+    QCOMPARE(n.loopMedianUs, o.loopMedianUs);
+    QCOMPARE(n.loopMinUs, o.loopMinUs);
+    QCOMPARE(n.loopMaxUs, o.loopMaxUs);
+    QCOMPARE(n.loopCvPct, o.loopCvPct);
+    QCOMPARE(n.verdict, o.verdict);
+    QCOMPARE(a.scenario, b.scenario);
+    QCOMPARE(a.thresholdStep, b.thresholdStep);
+
+    QCOMPARE(a.states.size(), b.states.size());
+    for (size_t i = 0; i < a.states.size(); ++i) {
+        const StateCapture &s = a.states[i], &t = b.states[i];
+        QCOMPARE(s.timeS, t.timeS);
+        QCOMPARE(s.phase, t.phase);
+        QCOMPARE(s.reason, t.reason);
+        QCOMPARE(s.schedDebug, t.schedDebug);
+        QCOMPARE(s.schedDebugSource, t.schedDebugSource);
+        QCOMPARE(s.schedstat, t.schedstat);
+        QCOMPARE(s.loadavg, t.loadavg);
+        QCOMPARE(s.top.size(), t.top.size());
+        for (size_t k = 0; k < s.top.size(); ++k) {
+            QCOMPARE(s.top[k].pid, t.top[k].pid);
+            QCOMPARE(s.top[k].comm, t.top[k].comm);
+            QCOMPARE(s.top[k].cpuPct, t.top[k].cpuPct);
+        }
+    }
+}
+
+} // namespace
+
+class TestRunFile : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void roundTripKeepsEveryField();
+    void roundTripOfAnEmptyInterruptedRun();
+    void perSecondSampleCountsSurviveARoundTrip();
+    void startConsumerKeepsItsKindInARoundTrip();
+    void newerMinorVersionIsRead();
+    void rejectsNamingFileAndField_data();
+    void rejectsNamingFileAndField();
+    void rejectsWhatIsNotARunFile_data();
+    void rejectsWhatIsNotARunFile();
+    void saveLeavesNoTempFileBehind();
+    void saveReplacesAnExistingFileAtomically();
+    void savedFileIsReadableByOthers();
+    void unwritablePlaceIsAnError_data();
+    void unwritablePlaceIsAnError();
+    void failedRenameLeavesNoTempFile();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TestRunFile::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void TestRunFile::roundTripKeepsEveryField()
+{
+    const Run run = test::realisticRun();
+    const QString path = m_dir->filePath("run.json");
+    writeRunFile(run, path.toStdString());
+    const Run back = readRunFile(path.toStdString());
+    compareRuns(back, run);
+    // And the text is stable: writing what was read gives the same file.
+    QCOMPARE(runToJson(back), runToJson(run));
+}
+
+void TestRunFile::roundTripOfAnEmptyInterruptedRun()
+{
+    Run run;
+    run.version = kVersion;
+    run.partial = true;
+    run.endReason = "interrupted";
+    run.consumers.push_back({wakeupConsumer(250), {}, 0});
+    run.series.resize(1); // one (empty) series per consumer, as the collector keeps
+    const Run back = runFromJson(runToJson(run), "empty.json");
+    compareRuns(back, run);
+}
+
+void TestRunFile::perSecondSampleCountsSurviveARoundTrip()
+{
+    const Run run = test::realisticRun();
+    const Run back = runFromJson(runToJson(run), "run.json");
+    QCOMPARE(back.series.size(), run.series.size());
+    QEXPECT_FAIL("", "runfile.cpp writes series max_us and misses but not samples", Abort);
+    QCOMPARE(back.series[0][0].samples, run.series[0][0].samples);
+}
+
+void TestRunFile::startConsumerKeepsItsKindInARoundTrip()
+{
+    Run run = test::realisticRun();
+    ConsumerSetup start;
+    start.config = startConsumer();
+    run.consumers.push_back(start);
+    run.series.emplace_back();
+    const Run back = runFromJson(runToJson(run), "run.json");
+    QCOMPARE(back.consumers.size(), 4u);
+    QEXPECT_FAIL("",
+                 "runfile.cpp does not write ConsumerConfig::kind: a start consumer reads "
+                 "back as periodic",
+                 Abort);
+    QCOMPARE(back.consumers[3].config.kind, ConsumerKind::ProcessStart);
+}
+
+void TestRunFile::newerMinorVersionIsRead()
+{
+    json j = json::parse(runToJson(test::realisticRun()));
+    j["file_version"] = "1.9";
+    j["a_field_from_the_future"] = {{"x", 1}};
+    j["phases"][0]["another_one"] = true;
+    const QString path = m_dir->filePath("newer.json");
+    writeText(path, j.dump());
+    QCOMPARE(readError(path), QString());
+    QCOMPARE(readRunFile(path.toStdString()).phases.size(), 2u);
+}
+
+void TestRunFile::rejectsNamingFileAndField_data()
+{
+    QTest::addColumn<QString>("pointer");     // JSON pointer into a valid run file
+    QTest::addColumn<QString>("replacement"); // JSON text; empty: remove the field
+    QTest::addColumn<QString>("field");       // as the message must name it
+
+    QTest::newRow("file_version of an unknown major") << "/file_version"
+                                                      << "\"2.0\""
+                                                      << "file_version";
+    QTest::newRow("file_version not MAJOR.MINOR") << "/file_version"
+                                                  << "\"one\""
+                                                  << "file_version";
+    QTest::newRow("file_version a number") << "/file_version"
+                                           << "1.0"
+                                           << "file_version";
+    QTest::newRow("file_version missing") << "/file_version"
+                                          << ""
+                                          << "file_version";
+    QTest::newRow("phases missing") << "/phases"
+                                    << ""
+                                    << "phases";
+    QTest::newRow("miss_log_dropped missing") << "/miss_log_dropped"
+                                              << ""
+                                              << "miss_log_dropped";
+    QTest::newRow("system.cpu_model missing") << "/system/cpu_model"
+                                              << ""
+                                              << "system.cpu_model";
+    QTest::newRow("histogram counts missing") << "/phases/1/consumers/2/histogram/counts"
+                                              << ""
+                                              << "phases[1].consumers[2].histogram.counts";
+    QTest::newRow("system not an object") << "/system"
+                                          << "5"
+                                          << "system";
+    QTest::newRow("partial as a string") << "/partial"
+                                         << "\"yes\""
+                                         << "partial";
+    QTest::newRow("p99 as a string") << "/phases/1/consumers/0/p99_us"
+                                     << "\"3.96\""
+                                     << "phases[1].consumers[0].p99_us";
+    QTest::newRow("mean as a string") << "/phases/0/consumers/1/mean_us"
+                                      << "\"150\""
+                                      << "phases[0].consumers[1].mean_us";
+    QTest::newRow("period_ns fractional") << "/consumers/1/period_ns"
+                                          << "1.5"
+                                          << "consumers[1].period_ns";
+    QTest::newRow("period_ns zero") << "/consumers/1/period_ns"
+                                    << "0"
+                                    << "consumers[1].period_ns";
+    QTest::newRow("negative sample count") << "/phases/0/consumers/0/samples"
+                                           << "-1"
+                                           << "phases[0].consumers[0].samples";
+    QTest::newRow("unknown requested policy") << "/requested/policy"
+                                              << "\"SCHED_DEADLINE\""
+                                              << "requested.policy";
+    QTest::newRow("granted cpus not a CPU list") << "/consumers/0/granted/cpus"
+                                                 << "\"all\""
+                                                 << "consumers[0].granted.cpus";
+    QTest::newRow("histogram bucket not a pair") << "/phases/0/consumers/1/histogram/counts/0"
+                                                 << "[1]"
+                                                 << "phases[0].consumers[1].histogram.counts[0]";
+    QTest::newRow("series lengths differ") << "/series/audio/misses"
+                                           << "[]"
+                                           << "series.audio";
+    QTest::newRow("miss time as a string") << "/misses/1/t_s"
+                                           << "\"13.5\""
+                                           << "misses[1].t_s";
+    QTest::newRow("load per_worker negative") << "/loads/0/per_worker/3"
+                                              << "-5"
+                                              << "loads[0].per_worker[3]";
+    QTest::newRow("load fairness missing jain") << "/loads/0/fairness/jain"
+                                                << ""
+                                                << "loads[0].fairness.jain";
+    QTest::newRow("threshold_step past the last phase") << "/threshold_step"
+                                                        << "2"
+                                                        << "threshold_step";
+    QTest::newRow("noise check cpu as a string") << "/noise_check/cpus/1/cpu"
+                                                 << "\"1\""
+                                                 << "noise_check.cpus[1].cpu";
+    QTest::newRow("state capture pid missing") << "/states/0/top/1/pid"
+                                               << ""
+                                               << "states[0].top[1].pid";
+    QTest::newRow("top level an array") << ""
+                                        << "[1, 2]"
+                                        << "(top level)";
+}
+
+void TestRunFile::rejectsNamingFileAndField()
+{
+    QFETCH(QString, pointer);
+    QFETCH(QString, replacement);
+    QFETCH(QString, field);
+
+    json j = json::parse(runToJson(test::realisticRun()));
+    const json::json_pointer ptr(pointer.toStdString());
+    if (replacement.isEmpty())
+        j[ptr.parent_pointer()].erase(ptr.back());
+    else
+        j[ptr] = json::parse(replacement.toStdString());
+    const QString path = m_dir->filePath("broken-run.json");
+    writeText(path, j.dump(1));
+
+    const QString error = readError(path);
+    QVERIFY2(!error.isEmpty(), "the broken file was read without complaint");
+    QVERIFY2(!error.contains('\n'), qPrintable(error));
+    QVERIFY2(error.startsWith(path + ": " + field + ": "), qPrintable(error));
+    QVERIFY2(error.size() > path.size() + field.size() + 6, qPrintable(error)); // says why
+}
+
+void TestRunFile::rejectsWhatIsNotARunFile_data()
+{
+    const std::string valid = runToJson(test::realisticRun());
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<bool>("exists");
+    QTest::newRow("not JSON") << QByteArray("latprobe 0.1.0  Linux 6.18.44\n") << true;
+    QTest::newRow("empty file") << QByteArray() << true;
+    QTest::newRow("truncated in the middle")
+        << QByteArray::fromStdString(valid.substr(0, valid.size() / 2)) << true;
+    QTest::newRow("truncated by one byte")
+        << QByteArray::fromStdString(valid.substr(0, valid.size() - 3)) << true;
+    QTest::newRow("a JSON string") << QByteArray("\"run\"") << true;
+    QTest::newRow("no such file") << QByteArray() << false;
+}
+
+void TestRunFile::rejectsWhatIsNotARunFile()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(bool, exists);
+
+    const QString path = m_dir->filePath("not-a-run.json");
+    if (exists)
+        writeText(path, content.toStdString());
+    const QString error = readError(path);
+    QVERIFY2(!error.isEmpty(), "read without complaint");
+    QVERIFY2(!error.contains('\n'), qPrintable(error));
+    QVERIFY2(error.startsWith(path + ": "), qPrintable(error));
+}
+
+void TestRunFile::saveLeavesNoTempFileBehind()
+{
+    const QString path = m_dir->filePath("run.json");
+    writeRunFile(test::realisticRun(), path.toStdString());
+    QCOMPARE(entries(m_dir->path()), QStringList{"run.json"});
+}
+
+void TestRunFile::saveReplacesAnExistingFileAtomically()
+{
+    const QString path = m_dir->filePath("run.json");
+    const QString other = m_dir->filePath("other-name.json");
+    writeText(path, "an older run\n");
+    // A second name for the old file: an in-place rewrite would change it
+    // too, a rename over `path` leaves it alone.
+    QCOMPARE(::link(path.toLocal8Bit().constData(), other.toLocal8Bit().constData()), 0);
+
+    const Run run = test::realisticRun();
+    writeRunFile(run, path.toStdString());
+    QCOMPARE(readText(path), runToJson(run));
+    QCOMPARE(readText(other), std::string("an older run\n"));
+    QCOMPARE(entries(m_dir->path()), (QStringList{"other-name.json", "run.json"}));
+}
+
+void TestRunFile::savedFileIsReadableByOthers()
+{
+    const QString path = m_dir->filePath("run.json");
+    writeRunFile(test::realisticRun(), path.toStdString());
+    const QFileDevice::Permissions perms = QFileInfo(path).permissions();
+    QVERIFY(perms & QFileDevice::ReadOwner);
+    QVERIFY(perms & QFileDevice::WriteOwner);
+    QVERIFY(perms & QFileDevice::ReadOther);
+}
+
+void TestRunFile::unwritablePlaceIsAnError_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::newRow("directory does not exist") << "TMP/no/such/dir/run.json";
+    // Not writable even by root, unlike a chmod'ed directory.
+    QTest::newRow("read-only file system") << "/proc/latprobe-test-run.json";
+}
+
+void TestRunFile::unwritablePlaceIsAnError()
+{
+    QFETCH(QString, path);
+    path.replace("TMP", m_dir->path());
+
+    const QString error = writeError(test::realisticRun(), path);
+    QVERIFY2(!error.isEmpty(), "writing succeeded");
+    QVERIFY2(!error.contains('\n'), qPrintable(error));
+    QVERIFY2(error.startsWith(path + ": "), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(path));
+}
+
+void TestRunFile::failedRenameLeavesNoTempFile()
+{
+    // The target is a directory: the temp file is written, the rename fails.
+    QVERIFY(QDir(m_dir->path()).mkdir("run.json"));
+    const QString path = m_dir->filePath("run.json");
+    const QString error = writeError(test::realisticRun(), path);
+    QVERIFY2(error.startsWith(path + ": "), qPrintable(error));
+    QCOMPARE(entries(m_dir->path()), QStringList{"run.json"});
+    QVERIFY(QFileInfo(path).isDir());
+}
+
+QTEST_GUILESS_MAIN(TestRunFile)
+#include "tst_runfile.moc"

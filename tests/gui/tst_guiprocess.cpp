@@ -1,0 +1,131 @@
+// latprobe-gui as a process (offscreen): the unattended run that the
+// GUI-vs-headless benchmark uses, and a clean end on SIGTERM — loads gone,
+// run written.
+
+#include "runfile.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <vector>
+
+using namespace latprobe;
+
+namespace {
+
+// The load processes `parent` started: leaders (argv[2] names the parent)
+// and their workers (forked from a leader, so the same argv). Zombies and
+// processes that are gone do not count.
+std::vector<pid_t> loadProcessesOf(qint64 parent)
+{
+    std::vector<pid_t> out;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
+    for (const QString &e : entries) {
+        bool ok = false;
+        const pid_t pid = e.toInt(&ok);
+        if (!ok)
+            continue;
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!cmdline.open(QIODevice::ReadOnly) || !stat.open(QIODevice::ReadOnly))
+            continue;
+        const QList<QByteArray> argv = cmdline.readAll().split('\0');
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> rest = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (argv.size() > 2 && argv[1] == "--load-leader" && argv[2].toLongLong() == parent &&
+            rest.size() > 1 && rest[0] != "Z")
+            out.push_back(pid);
+    }
+    return out;
+}
+
+} // namespace
+
+class TestGuiProcess : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void unattendedRunWritesTheRun();
+    void sigtermStopsLoadsAndWritesTheRun();
+    void sigtermClosesTheWindow();
+
+private:
+    QProcess *start(const QStringList &args);
+    QTemporaryDir m_dir;
+};
+
+void TestGuiProcess::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(QFile::exists(QStringLiteral(LATPROBE_GUI)));
+}
+
+QProcess *TestGuiProcess::start(const QStringList &args)
+{
+    auto *p = new QProcess(this);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path());
+    p->setProcessEnvironment(env);
+    p->start(QStringLiteral(LATPROBE_GUI), args);
+    return p;
+}
+
+void TestGuiProcess::unattendedRunWritesTheRun()
+{
+    const QString out = m_dir.filePath(QStringLiteral("unattended.json"));
+    QProcess *p = start({"--run-for", "5", "--idle", "2", "--load",
+                         "massive_intr:2:work_ms=1:sleep_ms=10", "--out", out});
+    QVERIFY(p->waitForFinished(60000));
+    const QString report = QString::fromUtf8(p->readAllStandardOutput());
+    QCOMPARE(p->exitStatus(), QProcess::NormalExit);
+    QVERIFY2(p->exitCode() == 0, qPrintable(p->readAllStandardError()));
+    QVERIFY2(report.contains(QStringLiteral("phase 2/2  massive_intr x2")), qPrintable(report));
+    const Run run = readRunFile(out.toStdString());
+    QCOMPARE(run.phases.size(), size_t(2));
+    QCOMPARE(QString::fromStdString(run.phases[1].name), QStringLiteral("massive_intr x2"));
+    QVERIFY(run.phases[0].durationS > 1.5 && run.phases[0].durationS < 3);
+    QCOMPARE(QString::fromStdString(run.endReason), QStringLiteral("completed"));
+    QCOMPARE(run.loads.size(), size_t(1));
+    QCOMPARE(run.loads[0].perWorker.size(), size_t(2));
+    QVERIFY(loadProcessesOf(p->processId()).empty());
+}
+
+void TestGuiProcess::sigtermStopsLoadsAndWritesTheRun()
+{
+    const QString out = m_dir.filePath(QStringLiteral("interrupted.json"));
+    QProcess *p = start({"--run-for", "120", "--idle", "0.5", "--load",
+                         "massive_intr:3:work_ms=1:sleep_ms=10", "--out", out});
+    QVERIFY(p->waitForStarted());
+    const qint64 pid = p->processId();
+    std::vector<pid_t> loads;
+    QTRY_VERIFY_WITH_TIMEOUT((loads = loadProcessesOf(pid)).size() == 4, 20000); // leader + 3
+    ::kill(static_cast<pid_t>(pid), SIGTERM);
+    QVERIFY(p->waitForFinished(15000));
+    QCOMPARE(p->exitCode(), 130);
+    QTRY_VERIFY_WITH_TIMEOUT(loadProcessesOf(pid).empty(), 2000);
+    const Run run = readRunFile(out.toStdString());
+    QVERIFY(run.partial);
+    QCOMPARE(QString::fromStdString(run.endReason), QStringLiteral("interrupted"));
+    QCOMPARE(run.loads.size(), size_t(1));
+}
+
+void TestGuiProcess::sigtermClosesTheWindow()
+{
+    QProcess *p = start({});
+    QVERIFY(p->waitForStarted());
+    QTest::qWait(1500);
+    QCOMPARE(p->state(), QProcess::Running);
+    ::kill(static_cast<pid_t>(p->processId()), SIGTERM);
+    QVERIFY(p->waitForFinished(10000));
+    QCOMPARE(p->exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p->exitCode(), 0);
+}
+
+QTEST_GUILESS_MAIN(TestGuiProcess)
+#include "tst_guiprocess.moc"

@@ -1,0 +1,425 @@
+// The main window offscreen, with the real probe and real load processes:
+// what a user does (start a load, stop all, reset, screenshot, copy the
+// report, save the run, export a plot) and what they must see.
+
+#include "countercard.h"
+#include "counterpanel.h"
+#include "darkpalette.h"
+#include "latencyplot.h"
+#include "livedata.h"
+#include "livesession.h"
+#include "loadmanager.h"
+#include "loadkind.h"
+#include "loadpanel.h"
+#include "loadparamsdialog.h"
+#include "mainwindow.h"
+#include "messagebanner.h"
+#include "missesplot.h"
+#include "phasetable.h"
+#include "probe.h"
+#include "realclock.h"
+#include "runfile.h"
+#include "wakeuphistogram.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSet>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <csignal>
+#include <memory>
+
+using namespace latprobe;
+
+namespace {
+
+bool processAlive(pid_t pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray text = stat.readAll();
+    const int close = text.lastIndexOf(')');
+    return close > 0 && text.size() > close + 2 && text[close + 2] != 'Z';
+}
+
+QString comm(pid_t pid)
+{
+    QFile f(QStringLiteral("/proc/%1/comm").arg(pid));
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).trimmed() : QString();
+}
+
+int distinctColours(const QImage &image, const QRect &rect)
+{
+    QSet<QRgb> seen;
+    for (int y = rect.top(); y <= rect.bottom(); y += 2)
+        for (int x = rect.left(); x <= rect.right(); x += 2)
+            seen.insert(image.pixel(x, y));
+    return seen.size();
+}
+
+double meanLightness(const QImage &image)
+{
+    double sum = 0;
+    int n = 0;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width(); x += 4, ++n)
+            sum += QColor(image.pixel(x, y)).lightness();
+    return n ? sum / n : 0;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void opensMeasuring();
+    void countersRiseOnInjectedLateWakeup();
+    void blockedEventLoopCountsAsGuiStall();
+    void startMakesWorkersAndStopAllRemovesThem();
+    void refusalIsAReadableMessage();
+    void resetBeginsANewPhase();
+    void screenshotHasItsCaption();
+    void copyReportPutsTheReportOnTheClipboard();
+    void saveRunWritesARunFile();
+    void plotsExportToPngAndPdf();
+    void plotsFollowThePalette();
+    void plotsKeepAPointPerPixelAtMost();
+    void settingsPersist();
+    void paramsDialogOffersEveryParameter();
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<LiveSession> m_session;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe")).clear();
+    m_session = std::make_unique<LiveSession>(LiveSession::Options{});
+    m_window = std::make_unique<MainWindow>(*m_session);
+    m_window->resize(1280, 800);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_session->start();
+    QVERIFY(m_session->running());
+}
+
+void TestMainWindow::cleanupTestCase()
+{
+    m_window->close();
+    QVERIFY(!m_session->running());
+    QCOMPARE(m_session->loads().runningProcesses(), 0);
+    m_window.reset();
+    m_session.reset();
+}
+
+void TestMainWindow::opensMeasuring()
+{
+    QStringList names;
+    for (const ConsumerConfig &c : m_session->configs())
+        names << QString::fromStdString(c.name);
+    QCOMPARE(names, (QStringList{"audio", "video", "wakeup", "gui", "start"}));
+    QTest::qWait(1200);
+    m_window->pollNow();
+    const LiveData &data = m_session->data();
+    for (size_t c = 0; c < data.consumerCount(); ++c)
+        if (data.configs()[c].name != "start") // one sample a second; may not have landed
+            QVERIFY2(!data.recent(c).empty(), data.configs()[c].name.c_str());
+    QVERIFY(m_window->latencyPlot()->pointCount(0) > 0);
+    for (const char *key : {"audio", "video", "gui", "start", "p99", "max"}) {
+        CounterCard *card = m_window->counterPanel()->card(QString::fromLatin1(key));
+        QVERIFY2(card, key);
+        QVERIFY2(!card->toolTip().isEmpty(), key); // every metric says what it means
+    }
+}
+
+void TestMainWindow::countersRiseOnInjectedLateWakeup()
+{
+    m_window->pollNow();
+    CounterCard *audio = m_window->counterPanel()->card(QStringLiteral("audio"));
+    const uint64_t before = audio->valueText().toULongLong();
+    // An audio cycle 50 ms late: its deadline missed and 3 more periods lost.
+    const int index = m_session->consumerIndex("audio");
+    Sample s;
+    s.woke = s.done = RealClock::monotonicNow();
+    s.periodStart = s.woke - 50'000'000;
+    s.missedDeadline = 1;
+    s.periodsSkipped = 3;
+    m_session->probe().collector().add(static_cast<size_t>(index), s);
+    // The bucket becomes final once a later one exists: give it 200 ms.
+    QTest::qWait(250);
+    m_window->pollNow();
+    const uint64_t after = audio->valueText().toULongLong();
+    QVERIFY2(after >= before + 4, qPrintable(QString("%1 -> %2").arg(before).arg(after)));
+    QVERIFY(audio->windowText().contains(QStringLiteral("last 10 s")));
+    QVERIFY(audio->isFlashing());
+    const QString max = m_window->counterPanel()->card(QStringLiteral("max"))->valueText();
+    QVERIFY2(max.endsWith(QStringLiteral(" ms")), qPrintable(max));
+}
+
+void TestMainWindow::blockedEventLoopCountsAsGuiStall()
+{
+    m_window->pollNow();
+    CounterCard *gui = m_window->counterPanel()->card(QStringLiteral("gui"));
+    const uint64_t before = gui->valueText().toULongLong();
+    QThread::msleep(120); // this is the GUI thread: the event loop stops for 7 frames
+    QTest::qWait(400);    // the tick, the collector's 50 ms drain, the next bucket
+    m_window->pollNow();
+    const uint64_t after = gui->valueText().toULongLong();
+    QVERIFY2(after >= before + 1, qPrintable(QString("%1 -> %2").arg(before).arg(after)));
+}
+
+void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
+{
+    LoadPanel *panel = m_window->loadPanel();
+    // Two light massive_intr workers: 1 ms of work, 10 ms of sleep.
+    LoadChoice choice = panel->choice("massive_intr");
+    choice.count = 2;
+    choice.params["work_ms"] = 1;
+    choice.params["sleep_ms"] = 10;
+    panel->setChoice(choice);
+    QCOMPARE(panel->countBox("massive_intr")->value(), 2);
+    QTest::mouseClick(panel->startButton("massive_intr"), Qt::LeftButton);
+
+    QTRY_COMPARE_WITH_TIMEOUT(m_session->loads().status().size(), size_t(1), 15000);
+    std::vector<pid_t> pids;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            pids.clear();
+            const std::vector<GroupStatus> groups = m_session->loads().status();
+            for (const WorkerStatus &w : groups.front().workers)
+                if (w.pid > 0)
+                    pids.push_back(w.pid);
+            return pids.size() == 2;
+        }(),
+        10000);
+    for (pid_t pid : pids) {
+        QVERIFY(processAlive(pid));
+        // Named once running (ps and top show the kind).
+        QTRY_VERIFY2_WITH_TIMEOUT(comm(pid).startsWith(QStringLiteral("latprobe:mass")),
+                                  qPrintable(comm(pid)), 3000);
+    }
+    m_window->pollNow();
+    QCOMPARE(panel->groupViewCount(), 1);
+    QVERIFY(m_window->stopAllAction()->isEnabled());
+    QCOMPARE(m_session->phaseName(), QStringLiteral("massive_intr x2"));
+    QVERIFY(panel->startButton("massive_intr")->isEnabled()); // ready for another
+    QTest::qWait(500); // samples in the loaded phase, so it stays a phase of its own
+
+    m_window->stopAllAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(m_session->loads().status().empty(), 5000);
+    for (pid_t pid : pids)
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 2000);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->groupViewCount(), 0, 2000);
+    QTRY_COMPARE(m_session->phaseName(), QStringLiteral("idle"));
+    // A labelled marker for the start and one for the stop, on each time plot.
+    QVERIFY(m_window->latencyPlot()->markerCount() >= 2);
+    QVERIFY(m_window->missesPlot()->markerCount() >= 2);
+    // The phases the run went through, as the report will show them.
+    QTest::qWait(1100);
+    m_window->pollNow();
+    PhaseTable *table = m_window->phaseTable();
+    QVERIFY2(table->topLevelItemCount() >= 3,
+             qPrintable(QString::number(table->topLevelItemCount())));
+    bool seen = false;
+    for (int i = 0; i < table->topLevelItemCount(); ++i)
+        seen |= table->topLevelItem(i)->text(0).contains(QStringLiteral("massive_intr x2"));
+    QVERIFY(seen);
+    if (qEnvironmentVariableIsSet("LATPROBE_TEST_GRAB"))
+        table->grab().save(qEnvironmentVariable("LATPROBE_TEST_GRAB"));
+}
+
+void TestMainWindow::refusalIsAReadableMessage()
+{
+    LoadPanel *panel = m_window->loadPanel();
+    LoadChoice choice = panel->choice("burn");
+    choice.count = 4000; // over the 2048-process cap: refused before anything starts
+    panel->setChoice(choice);
+    QTest::mouseClick(panel->startButton("burn"), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->banner()->isVisible(), 5000);
+    const QString text = panel->banner()->text();
+    QVERIFY2(text.contains(QStringLiteral("burn")) && text.contains(QStringLiteral("cap")),
+             qPrintable(text));
+    QVERIFY(!text.contains(QStringLiteral("[error]"))); // a sentence, not a log line
+    QTRY_VERIFY(panel->startButton("burn")->isEnabled());
+    QVERIFY(m_session->loads().status().empty());
+    choice.count = 1;
+    panel->setChoice(choice);
+}
+
+void TestMainWindow::resetBeginsANewPhase()
+{
+    QTest::qWait(300);
+    m_window->pollNow();
+    const size_t phasesBefore = m_session->data().phases().size();
+    m_window->resetAction()->trigger();
+    QCOMPARE(m_session->data().missesSinceReset(m_session->consumerIndex("audio")), 0u);
+    QCOMPARE(m_window->counterPanel()->card(QStringLiteral("audio"))->windowText(),
+             QStringLiteral("last 10 s: 0"));
+    QTest::qWait(400);
+    m_window->pollNow();
+    QCOMPARE(m_session->data().phases().size(), phasesBefore + 1);
+    // The earlier phases are still in the run, greyed in the table.
+    const PhaseTable *table = m_window->phaseTable();
+    QCOMPARE(table->topLevelItemCount(), static_cast<int>(phasesBefore + 1));
+    QVERIFY(table->topLevelItem(0)->data(0, Qt::ForegroundRole).isValid());
+    QVERIFY(!table->topLevelItem(table->topLevelItemCount() - 1)
+                 ->data(0, Qt::ForegroundRole)
+                 .isValid());
+}
+
+void TestMainWindow::screenshotHasItsCaption()
+{
+    int strip = 0;
+    const QImage image = m_window->screenshotImage(&strip);
+    QVERIFY(!image.isNull());
+    QVERIFY(strip >= 20);
+    const qreal dpr = image.devicePixelRatio();
+    QCOMPARE(qRound(image.width() / dpr), m_window->width());
+    QCOMPARE(qRound(image.height() / dpr), m_window->height() + strip);
+    // The window part is a picture, not a blank.
+    QVERIFY(distinctColours(image, QRect(0, 0, image.width(), image.height() - strip * dpr)) > 50);
+    // The caption strip: its own background, with text on it.
+    const QRect captionRect(0, image.height() - strip * dpr, image.width(), strip * dpr);
+    QVERIFY(distinctColours(image, captionRect) > 2);
+    const QColor stripBackground = m_window->palette().color(QPalette::AlternateBase);
+    QCOMPARE(QColor(image.pixel(1, image.height() - 2)), stripBackground);
+    QVERIFY(QColor(image.pixel(1, image.height() - 2)) !=
+            QColor(image.pixel(1, image.height() - strip * dpr - 4)));
+
+    const QString path = m_window->saveScreenshot(m_dir.path());
+    QVERIFY(!path.isEmpty());
+    QVERIFY(path.endsWith(QStringLiteral(".png")));
+    const QImage saved(path);
+    QCOMPARE(saved.size(), image.size());
+    QVERIFY(!QGuiApplication::clipboard()->image().isNull());
+    QCOMPARE(m_window->screenshotAction()->shortcut(),
+             QKeySequence(QStringLiteral("Ctrl+Shift+S")));
+}
+
+void TestMainWindow::copyReportPutsTheReportOnTheClipboard()
+{
+    QGuiApplication::clipboard()->clear();
+    m_window->copyReportAction()->trigger();
+    const QString text = QGuiApplication::clipboard()->text();
+    QVERIFY(text.startsWith(QStringLiteral("latprobe ")));
+    QVERIFY(text.contains(QStringLiteral("phase 1/")));
+    QVERIFY(text.contains(QStringLiteral("massive_intr x2"))); // the load it ran
+    QVERIFY(text.contains(QStringLiteral("\ngui ")));          // the gui consumer's row
+}
+
+void TestMainWindow::saveRunWritesARunFile()
+{
+    const QString path = m_dir.filePath(QStringLiteral("run.json"));
+    QString error;
+    QVERIFY2(m_window->saveRun(path, &error), qPrintable(error));
+    const Run run = readRunFile(path.toStdString());
+    QCOMPARE(run.consumers.size(), size_t(5));
+    QCOMPARE(QString::fromStdString(run.consumers[3].config.name), QStringLiteral("gui"));
+    QVERIFY(run.phases.size() >= 3);
+    QCOMPARE(run.loads.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(run.loads[0].label), QStringLiteral("massive_intr x2"));
+}
+
+void TestMainWindow::plotsExportToPngAndPdf()
+{
+    for (PlotPanel *plot : m_window->plots()) {
+        const QString png = m_dir.filePath(plot->exportName() + QStringLiteral(".png"));
+        const QString pdf = m_dir.filePath(plot->exportName() + QStringLiteral(".pdf"));
+        QVERIFY(plot->exportPng(png));
+        QVERIFY(plot->exportPdf(pdf));
+        QVERIFY(QFileInfo(png).size() > 2000);
+        QVERIFY(QFileInfo(pdf).size() > 2000);
+        const QImage image(png);
+        QCOMPARE(image.width(), plot->width() * 2); // twice the screen's resolution
+    }
+}
+
+void TestMainWindow::plotsFollowThePalette()
+{
+    m_window->pollNow();
+    QCoreApplication::sendPostedEvents();
+    const double light = meanLightness(m_window->latencyPlot()->grab().toImage());
+    const QPalette original = m_window->palette();
+    m_window->setPalette(darkPalette());
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+    const double dark = meanLightness(m_window->latencyPlot()->grab().toImage());
+    QVERIFY2(light > 180 && dark < 80, qPrintable(QString("%1 %2").arg(light).arg(dark)));
+    m_window->setPalette(original);
+    QCoreApplication::processEvents();
+}
+
+void TestMainWindow::plotsKeepAPointPerPixelAtMost()
+{
+    // 60 s at 100 ms: 600 points (and one bucket of margin either side).
+    for (size_t c = 0; c < 3; ++c)
+        QVERIFY(m_window->latencyPlot()->pointCount(c) <= 620);
+    QVERIFY(m_window->latencyPlot()->replotCount() > 0);
+}
+
+void TestMainWindow::settingsPersist()
+{
+    LoadChoice choice = m_window->loadPanel()->choice("ocbench");
+    choice.count = 7;
+    choice.params["run_us"] = 12345;
+    m_window->loadPanel()->setChoice(choice);
+    QSettings settings(QStringLiteral("latprobe"), QStringLiteral("latprobe"));
+    m_window->loadPanel()->saveSettings(settings);
+    choice.count = 1;
+    m_window->loadPanel()->setChoice(choice);
+    m_window->loadPanel()->loadSettings(settings);
+    const LoadChoice back = m_window->loadPanel()->choice("ocbench");
+    QCOMPARE(back.count, 7);
+    QCOMPARE(back.params.at("run_us"), 12345.0);
+}
+
+void TestMainWindow::paramsDialogOffersEveryParameter()
+{
+    const LoadKind *kind = findLoadKind("hackbench");
+    QVERIFY(kind);
+    LoadChoice choice = LoadChoice::defaults(*kind);
+    LoadParamsDialog dialog(*kind, choice, m_window.get());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    if (qEnvironmentVariableIsSet("LATPROBE_TEST_GRAB"))
+        dialog.grab().save(qEnvironmentVariable("LATPROBE_TEST_GRAB") + QStringLiteral(".dialog.png"));
+    QStringList keys;
+    for (QDoubleSpinBox *box : dialog.findChildren<QDoubleSpinBox *>()) {
+        keys << box->accessibleName();
+        QVERIFY(!box->toolTip().isEmpty());
+        if (box->accessibleName() == QLatin1String("fds"))
+            box->setValue(5);
+    }
+    keys.sort();
+    QCOMPARE(keys, (QStringList{"fds", "size", "sockets"}));
+    const QList<QComboBox *> combos = dialog.findChildren<QComboBox *>();
+    QCOMPARE(combos.size(), 2); // policy, session
+    combos[0]->setCurrentIndex(combos[0]->findData(QStringLiteral("batch")));
+    dialog.accept();
+    const LoadChoice edited = dialog.choice();
+    QCOMPARE(edited.params.at("fds"), 5.0);
+    QCOMPARE(edited.policy, QStringLiteral("batch"));
+    QVERIFY(edited.specText().contains(QStringLiteral(":policy=batch")));
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

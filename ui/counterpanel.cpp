@@ -1,0 +1,176 @@
+#include "counterpanel.h"
+
+#include "consumerstyle.h"
+#include "countercard.h"
+#include "livedata.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace latprobe {
+
+QString formatLatencyMs(int64_t us)
+{
+    if (us < 0)
+        return QStringLiteral("–");
+    const double ms = static_cast<double>(us) / 1000.0;
+    return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : ms < 100 ? 2 : 1);
+}
+
+namespace {
+
+QString ms(int64_t ns)
+{
+    return QString::number(static_cast<double>(ns) / 1e6, 'f', 2);
+}
+
+QString missToolTip(const ConsumerConfig &c)
+{
+    const QString tail =
+        QObject::tr("\n\nLarge: since the last reset. Small: in the last 10 seconds.");
+    const double cpu =
+        c.periodNs ? 100.0 * static_cast<double>(c.workNs) / static_cast<double>(c.periodNs) : 0;
+    if (c.name == "audio")
+        return QObject::tr("Audio skips: periods the simulated audio player lost. It wakes "
+                           "every %1 ms, works %2 % of that, and must finish within %3 ms "
+                           "(its buffer); a late or never-served period is an audible "
+                           "click.")
+                   .arg(ms(c.periodNs))
+                   .arg(cpu, 0, 'f', 0)
+                   .arg(ms(c.slackNs)) +
+               tail;
+    if (c.name == "video")
+        return QObject::tr("Dropped frames: frames the simulated video player lost. It "
+                           "renders every %1 ms with %2 % CPU and must finish before the next "
+                           "frame.")
+                   .arg(ms(c.periodNs))
+                   .arg(cpu, 0, 'f', 0) +
+               tail;
+    if (c.name == "gui")
+        return QObject::tr("GUI stalls: this window's own event loop ran its %1 ms timer more "
+                           "than a frame (%2 ms) late — a desktop application would have "
+                           "felt stuck.")
+                   .arg(ms(c.periodNs))
+                   .arg(ms(c.slackNs)) +
+               tail;
+    if (c.name == "start")
+        return QObject::tr("Slow starts: every %1 s a tiny process is started (fork+exec); "
+                           "one that takes longer than %2 ms to run and exit is slow, like "
+                           "an application that takes long to open.")
+                   .arg(static_cast<double>(c.periodNs) / 1e9, 0, 'f', 0)
+                   .arg(static_cast<double>(c.slackNs) / 1e6, 0, 'f', 0) +
+               tail;
+    return missTitle(c.name) + tail;
+}
+
+} // namespace
+
+CounterPanel::CounterPanel(const std::vector<ConsumerConfig> &consumers, QWidget *parent)
+    : QWidget(parent), m_since(new QLabel(this)), m_reset(new QPushButton(tr("&Reset"), this))
+{
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(8);
+    auto find = [&](const std::string &name) {
+        for (size_t i = 0; i < consumers.size(); ++i)
+            if (consumers[i].name == name)
+                return static_cast<int>(i);
+        return -1;
+    };
+    for (const char *name : {"audio", "video", "gui", "start"}) {
+        const int i = find(name);
+        if (i < 0 || !consumers[i].hasDeadline())
+            continue;
+        auto *card = new CounterCard(missTitle(name), missToolTip(consumers[i]), this);
+        card->setConsumer(name);
+        layout->addWidget(card);
+        m_entries.push_back({QString::fromLatin1(name), i, card});
+    }
+    const int wakeup = find("wakeup");
+    if (wakeup >= 0) {
+        const QString interval =
+            QString::number(static_cast<double>(consumers[wakeup].periodNs) / 1e6, 'g', 3);
+        const QString tail = tr("\n\nLarge: since the last reset. Small: in the last 10 seconds.");
+        auto *p99 = new CounterCard(
+            tr("Wakeup p99"),
+            tr("99 % of the wakeups of a thread sleeping %1 ms at a time (cyclictest's method, "
+               "SCHED_OTHER) came at most this late. The number latency testers compare.")
+                    .arg(interval) +
+                tail,
+            this);
+        auto *max = new CounterCard(
+            tr("Wakeup max"),
+            tr("The latest of those wakeups. On a virtual machine the maximum is often the "
+               "host's hiccup rather than the scheduler's: read it with p99.") +
+                tail,
+            this);
+        p99->setConsumer("wakeup");
+        max->setConsumer("wakeup");
+        layout->addWidget(p99);
+        layout->addWidget(max);
+        m_entries.push_back({QStringLiteral("p99"), wakeup, p99});
+        m_entries.push_back({QStringLiteral("max"), wakeup, max});
+    }
+
+    auto *side = new QVBoxLayout;
+    side->setSpacing(4);
+    side->addStretch();
+    m_since->setToolTip(tr("Counters count from this moment. Reset starts a new phase in the "
+                           "run; earlier phases stay in the report."));
+    side->addWidget(m_since);
+    m_reset->setToolTip(tr("Start counting from zero: begins a new phase of the run (Ctrl+R)"));
+    side->addWidget(m_reset);
+    side->addStretch();
+    layout->addLayout(side);
+    connect(m_reset, &QPushButton::clicked, this, &CounterPanel::resetRequested);
+}
+
+void CounterPanel::setResetTime(const QString &since)
+{
+    m_since->setText(tr("since %1").arg(since));
+    for (Entry &e : m_entries)
+        e.last = -1;
+    m_refreshes = 0;
+}
+
+CounterCard *CounterPanel::card(const QString &key) const
+{
+    for (const Entry &e : m_entries)
+        if (e.key == key)
+            return e.card;
+    return nullptr;
+}
+
+void CounterPanel::refresh(const LiveData &data)
+{
+    ++m_refreshes;
+    for (Entry &e : m_entries) {
+        const size_t c = static_cast<size_t>(e.consumer);
+        double value = 0;
+        bool rose = false;
+        if (e.key == QLatin1String("p99") || e.key == QLatin1String("max")) {
+            const bool p99 = e.key == QLatin1String("p99");
+            const int64_t since = p99 ? data.p99SinceResetUs() : data.maxSinceResetUs(c);
+            const int64_t window = p99 ? data.p99LastWindowUs() : data.maxLastWindowUs(c);
+            e.card->setValues(formatLatencyMs(since),
+                              tr("last 10 s: %1").arg(formatLatencyMs(window)));
+            value = static_cast<double>(since);
+            // The first seconds after a reset always raise the maximum; only
+            // a jump later on is news. p99 wanders: a 10 % rise is.
+            rose = m_refreshes > 12 && e.last >= 0 && value > e.last * (p99 ? 1.1 : 1.0);
+        } else {
+            const uint64_t since = data.missesSinceReset(c);
+            e.card->setValues(QString::number(since),
+                              tr("last 10 s: %1").arg(data.missesLastWindow(c)));
+            value = static_cast<double>(since);
+            rose = e.last >= 0 && value > e.last;
+        }
+        if (rose)
+            e.card->flash();
+        e.last = value;
+    }
+}
+
+} // namespace latprobe

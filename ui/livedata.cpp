@@ -1,0 +1,159 @@
+#include "livedata.h"
+
+#include "collector.h"
+
+#include <algorithm>
+
+namespace latprobe {
+
+LiveData::LiveData(Collector &collector, QObject *parent)
+    : QObject(parent), m_collector(collector), m_configs(collector.configs()),
+      m_tracks(m_configs.size()), m_runStart(collector.runStart()), m_resetAt(m_runStart)
+{}
+
+int LiveData::consumerIndex(const std::string &name) const
+{
+    for (size_t i = 0; i < m_configs.size(); ++i)
+        if (m_configs[i].name == name)
+            return static_cast<int>(i);
+    return -1;
+}
+
+void LiveData::pollFine(int64_t now)
+{
+    m_nowIndex = (now - m_runStart) / kBucketNs;
+    m_nowS = static_cast<double>(now - m_runStart) / 1e9;
+    for (size_t c = 0; c < m_tracks.size(); ++c) {
+        Track &t = m_tracks[c];
+        const std::vector<FineBucket> fresh = m_collector.fineSeries(c, t.open);
+        if (fresh.empty())
+            continue;
+        while (!t.recent.empty() && t.recent.back().index >= t.open)
+            t.recent.pop_back();
+        // Buckets before the newest one are final: samples only ever join
+        // the newest bucket (Collector::addLocked).
+        for (size_t i = 0; i + 1 < fresh.size(); ++i) {
+            const FineBucket &b = fresh[i];
+            if (counts(b)) {
+                t.finalMisses += b.misses;
+                t.finalMaxUs = std::max(t.finalMaxUs, b.maxUs);
+            }
+        }
+        t.recent.insert(t.recent.end(), fresh.begin(), fresh.end());
+        t.open = fresh.back().index;
+        while (t.recent.size() > kKeptBuckets)
+            t.recent.pop_front();
+    }
+    emit fineUpdated();
+}
+
+int64_t LiveData::resetBoundary(int64_t now) const
+{
+    const int64_t index = (now - m_runStart + kBucketNs - 1) / kBucketNs;
+    return m_runStart + index * kBucketNs;
+}
+
+void LiveData::reset(int64_t at)
+{
+    m_resetAt = at;
+    m_resetIndex = (at - m_runStart) / kBucketNs;
+    for (Track &t : m_tracks) {
+        t.finalMisses = 0;
+        t.finalMaxUs = -1;
+        // Final buckets past the boundary (a reset given a past time) count.
+        for (const FineBucket &b : t.recent)
+            if (b.index < t.open && counts(b)) {
+                t.finalMisses += b.misses;
+                t.finalMaxUs = std::max(t.finalMaxUs, b.maxUs);
+            }
+    }
+    m_snapshots.clear();
+    m_cumulative.clear();
+    m_windowHist.clear();
+    m_p99SinceReset = m_p99Window = -1;
+}
+
+uint64_t LiveData::missesSinceReset(size_t consumer) const
+{
+    const Track &t = m_tracks[consumer];
+    uint64_t n = t.finalMisses;
+    if (!t.recent.empty() && t.recent.back().index >= t.open && counts(t.recent.back()))
+        n += t.recent.back().misses;
+    return n;
+}
+
+int64_t LiveData::maxSinceResetUs(size_t consumer) const
+{
+    const Track &t = m_tracks[consumer];
+    int64_t m = t.finalMaxUs;
+    if (!t.recent.empty() && t.recent.back().index >= t.open && counts(t.recent.back()))
+        m = std::max(m, t.recent.back().maxUs);
+    return m;
+}
+
+uint64_t LiveData::missesLastWindow(size_t consumer) const
+{
+    uint64_t n = 0;
+    const auto &recent = m_tracks[consumer].recent;
+    for (auto it = recent.rbegin(); it != recent.rend(); ++it) {
+        if (it->index <= m_nowIndex - kWindowBuckets || !counts(*it))
+            break;
+        n += it->misses;
+    }
+    return n;
+}
+
+int64_t LiveData::maxLastWindowUs(size_t consumer) const
+{
+    int64_t m = -1;
+    const auto &recent = m_tracks[consumer].recent;
+    for (auto it = recent.rbegin(); it != recent.rend(); ++it) {
+        if (it->index <= m_nowIndex - kWindowBuckets || !counts(*it))
+            break;
+        m = std::max(m, it->maxUs);
+    }
+    return m;
+}
+
+void LiveData::pollPhases(int64_t now)
+{
+    m_phases = m_collector.phases(now);
+    if (m_histConsumer >= 0 && !m_phases.empty()) {
+        const size_t c = static_cast<size_t>(m_histConsumer);
+        const double resetS = static_cast<double>(m_resetAt - m_runStart) / 1e9;
+        m_cumulative.clear();
+        for (const PhaseResult &p : m_phases) {
+            // Phases begun before the reset stay out of every count.
+            if (p.startS + 1e-6 < resetS || c >= p.consumers.size())
+                continue;
+            addSparse(m_cumulative, p.consumers[c].histogram, m_scratch);
+            m_cumulative.swap(m_scratch);
+        }
+        m_phaseHist = m_phases.back().consumers.size() > c ? m_phases.back().consumers[c].histogram
+                                                           : SparseHistogram{};
+        m_p99SinceReset = sparsePercentile(m_cumulative, 0.99);
+
+        // "Last 10 s" of a percentile: today's cumulative histogram minus
+        // the one of 10 s ago (or nothing, if the reset is more recent).
+        const int64_t windowStart = now - kWindowBuckets * kBucketNs;
+        while (m_snapshots.size() > 1 && m_snapshots[1].at <= windowStart)
+            m_snapshots.pop_front();
+        if (!m_snapshots.empty() && m_snapshots.front().at <= windowStart)
+            subtractSparse(m_cumulative, m_snapshots.front().cumulative, m_windowHist);
+        else
+            m_windowHist = m_cumulative;
+        m_p99Window = sparsePercentile(m_windowHist, 0.99);
+
+        Snapshot s;
+        if (m_snapshots.size() > 12) { // reuse the oldest one's memory
+            s = std::move(m_snapshots.front());
+            m_snapshots.pop_front();
+        }
+        s.at = now;
+        s.cumulative = m_cumulative;
+        m_snapshots.push_back(std::move(s));
+    }
+    emit phasesUpdated();
+}
+
+} // namespace latprobe

@@ -1,0 +1,151 @@
+#pragma once
+
+#include "consumerconfig.h"
+#include "loadlimits.h"
+#include "loadresult.h"
+#include "loadspec.h"
+#include "run.h"
+#include "sysinfo.h"
+#include "threadparams.h"
+
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace latprobe {
+
+class GuiConsumer;
+class LiveData;
+class LoadManager;
+class Probe;
+
+// A labelled moment on the time plots: a load started or stopped, a reset.
+struct MarkerEvent
+{
+    enum Kind { LoadStarted, LoadStopped, Reset };
+    double timeS = 0; // since the run started
+    Kind kind = LoadStarted;
+    QString label;
+};
+
+// One live measurement as the GUI runs it: the probe (audio, video, wakeup,
+// gui, start), the load groups, and the phases they make. The widgets only
+// talk to this; it is also what the tests and --run-for drive.
+//
+// Loads start and stop on a helper thread: forking hundreds of workers must
+// not stall the event loop, which is itself measured (the gui consumer).
+class LiveSession : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        std::string preset = "default";
+        ThreadParams params;
+        LoadLimits limits;
+        std::vector<std::string> commandLine;
+    };
+
+    explicit LiveSession(Options options, QObject *parent = nullptr);
+    ~LiveSession() override;
+
+    // The consumers a session measures: the preset's plus the gui consumer
+    // before start (so the report lists it beside the other periodic ones).
+    static std::vector<ConsumerConfig> consumersFor(const std::string &preset);
+
+    void start();
+    // The consumers, known before start().
+    std::vector<ConsumerConfig> configs() const;
+    // Stops the loads first, then the probe. Idempotent; the destructor calls it.
+    void shutdown();
+    bool running() const { return m_running; }
+    bool finished() const { return m_finished; }
+
+    Probe &probe() { return *m_probe; }
+    LoadManager &loads() { return *m_loads; }
+    LiveData &data() { return *m_data; }
+    GuiConsumer *guiConsumer() { return m_gui; }
+    const SystemInfo &system() const { return m_system; }
+    int64_t runStart() const;
+    const std::string &binary() const { return m_binary; }
+    int consumerIndex(const std::string &name) const;
+
+    void startLoad(const LoadSpec &spec);
+    // Starts all of them, then begins one phase (as `latprobe run` does).
+    void startLoads(const std::vector<LoadSpec> &specs);
+    void stopLoad(int id);
+    // Cancels starts not yet begun and kills every group at once.
+    void stopAllLoads();
+    int pendingOperations() const { return m_pending; }
+    std::vector<std::string> activeLabels() const;
+
+    // Begins a new phase with the same loads: counts start from zero.
+    void reset();
+    QString phaseName() const { return m_phaseName; }
+    int64_t phaseStart() const { return m_phaseStart; }
+
+    const std::vector<MarkerEvent> &markers() const { return m_markers; }
+
+    // The system's state (sched debug, schedstat, top processes), taken on a
+    // helper thread: automatically at each phase's first miss, as `latprobe
+    // run` does, and on demand. Call pollCaptures() on a timer.
+    void pollCaptures();
+    void captureNow();
+    size_t captureCount() const;
+
+    // The run so far, loads included, as Copy report and Save run see it.
+    Run liveRun(const std::string &endReason) const;
+    // Ends the measurement (loads, then probe) and returns the finished run.
+    Run finishRun(const std::string &endReason);
+
+signals:
+    void started();
+    void stateCaptured(const QString &reason);
+    void loadStarted(int id, const QString &kind, const QString &label);
+    void loadRefused(const QString &kind, const QString &error);
+    void loadStopped(int id);
+    void loadsChanged();
+    void phaseBegun(const QString &name);
+    void markersChanged();
+
+private:
+    void runTask(std::function<void()> task);
+    void onLoadsChanged(std::vector<LoadGroupResult> finished);
+    void beginPhaseForLoads();
+    void rebuildMarkers();
+    std::vector<LoadGroupResult> loadResults(bool includeRunning) const;
+
+    Options m_options;
+    SystemInfo m_system;
+    std::string m_binary;
+    std::string m_startTime;
+    std::unique_ptr<Probe> m_probe;
+    std::unique_ptr<LoadManager> m_loads;
+    LiveData *m_data = nullptr;
+    GuiConsumer *m_gui = nullptr;
+    bool m_running = false;
+    bool m_finished = false;
+
+    QThreadPool m_pool;              // starts and stops, in order
+    QThreadPool m_urgent;            // stop all: never queued behind a start
+    QThreadPool m_capturer;          // state captures: 200 ms of /proc sampling each
+    std::atomic<int> m_cancelled{0}; // bumped by stopAllLoads()
+    int m_pending = 0;
+
+    std::vector<LoadGroupResult> m_finishedLoads;
+    mutable std::mutex m_statesMutex;
+    std::vector<StateCapture> m_states;
+    std::vector<int64_t> m_resets;
+    std::vector<MarkerEvent> m_markers;
+    QString m_phaseName = QStringLiteral("idle");
+    int64_t m_phaseStart = 0;
+};
+
+} // namespace latprobe

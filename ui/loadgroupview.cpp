@@ -1,0 +1,117 @@
+#include "loadgroupview.h"
+
+#include "workerbars.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace latprobe {
+
+namespace {
+
+QString compact(double v)
+{
+    if (v >= 1e9)
+        return QString::number(v / 1e9, 'f', 1) + QStringLiteral(" G");
+    if (v >= 1e6)
+        return QString::number(v / 1e6, 'f', 1) + QStringLiteral(" M");
+    if (v >= 1e4)
+        return QString::number(v / 1e3, 'f', 1) + QStringLiteral(" k");
+    return QString::number(v, 'f', v < 10 ? 1 : 0);
+}
+
+QString describe(const LoadSpec &spec)
+{
+    QStringList parts;
+    parts << (spec.ownSession ? QObject::tr("own session") : QObject::tr("same session"));
+    if (spec.sched.nice)
+        parts << QObject::tr("nice %1").arg(spec.sched.nice);
+    if (spec.sched.policy == SchedPolicy::Batch)
+        parts << QStringLiteral("SCHED_BATCH");
+    else if (spec.sched.policy == SchedPolicy::Idle)
+        parts << QStringLiteral("SCHED_IDLE");
+    if (!spec.sched.cpus.empty())
+        parts << QObject::tr("CPUs %1").arg(QString::fromStdString(formatCpuList(spec.sched.cpus)));
+    for (const auto &[key, value] : spec.params)
+        parts << QStringLiteral("%1=%2").arg(QString::fromStdString(key),
+                                             QString::fromStdString(value));
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+LoadGroupView::LoadGroupView(const GroupStatus &status, QWidget *parent)
+    : QFrame(parent), m_id(status.id), m_title(new QLabel(this)),
+      m_stop(new QPushButton(tr("Stop"), this)), m_bars(new WorkerBars(this)),
+      m_cv(new QLabel(this)), m_jain(new QLabel(this)), m_cpu(new QLabel(this)),
+      m_rate(new QLabel(this)), m_error(new QLabel(this))
+{
+    setFrameShape(QFrame::StyledPanel);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 6);
+    layout->setSpacing(4);
+
+    auto *head = new QHBoxLayout;
+    const QString label = QString::fromStdString(status.spec.label());
+    m_title->setText(QStringLiteral("<b>%1</b> &nbsp;<small>%2</small>")
+                         .arg(label.toHtmlEscaped(), describe(status.spec).toHtmlEscaped()));
+    m_title->setToolTip(QString::fromStdString(status.spec.toString()));
+    m_title->setTextFormat(Qt::RichText);
+    head->addWidget(m_title, 1);
+    m_stop->setToolTip(tr("Kill this group's workers now"));
+    m_stop->setAccessibleName(tr("Stop %1").arg(label));
+    head->addWidget(m_stop);
+    layout->addLayout(head);
+    layout->addWidget(m_bars);
+
+    auto *stats = new QHBoxLayout;
+    stats->setSpacing(14);
+    m_cv->setToolTip(tr("Coefficient of variation of the workers' progress: standard deviation "
+                        "÷ mean.\n0 % is perfectly even; ocbench's and massive_intr's "
+                        "fairness figure."));
+    m_jain->setToolTip(tr("Jain's fairness index of the workers' progress: (Σx)² ÷ (n·Σx²).\n"
+                          "1 is perfectly fair; 1/n means one worker got everything."));
+    m_cpu->setToolTip(tr("CPU time the group's workers got, as a share of the whole machine, "
+                         "since the group started."));
+    m_rate->setToolTip(tr("Work done by all workers together per second (in the load's unit)."));
+    for (QLabel *l : {m_cv, m_jain, m_cpu, m_rate})
+        stats->addWidget(l);
+    stats->addStretch();
+    layout->addLayout(stats);
+    m_error->setWordWrap(true);
+    m_error->hide();
+    layout->addWidget(m_error);
+    connect(m_stop, &QPushButton::clicked, this, [this] { emit stopRequested(m_id); });
+    setStatus(status);
+}
+
+void LoadGroupView::setStatus(const GroupStatus &s)
+{
+    const QString unit = QString::fromStdString(s.unit);
+    m_bars->setWorkers(s.workers, unit);
+    const Fairness &f = s.fairness;
+    auto set = [](QLabel *l, const QString &t) {
+        if (l->text() != t)
+            l->setText(t);
+    };
+    set(m_cv, tr("CV %1 %").arg(f.cvPct, 0, 'f', f.cvPct < 10 ? 1 : 0));
+    set(m_jain, tr("Jain %1").arg(f.jain, 0, 'f', 3));
+    set(m_cpu, tr("CPU %1 %").arg(s.cpuSharePct, 0, 'f', 0));
+    set(m_rate, tr("%1 %2/s").arg(compact(s.throughputPerS), unit));
+    if (!s.error.empty()) {
+        m_error->setText(tr("Worker error: %1").arg(QString::fromStdString(s.error)));
+        m_error->show();
+    }
+}
+
+void LoadGroupView::setStopping()
+{
+    m_stop->setEnabled(false);
+    m_stop->setText(tr("Stopping…"));
+}
+
+} // namespace latprobe

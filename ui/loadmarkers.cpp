@@ -1,0 +1,101 @@
+#include "loadmarkers.h"
+
+#include <qcustomplot.h>
+
+namespace latprobe {
+
+LoadMarkers::LoadMarkers(QCustomPlot *plot) : m_plot(plot), m_palette(plot->palette()) {}
+
+void LoadMarkers::setEvents(const std::vector<MarkerEvent> &events)
+{
+    // Events only ever get appended; a shorter list means a new session.
+    if (events.size() < m_seen) {
+        for (Item &item : m_items) {
+            m_plot->removeItem(item.line);
+            m_plot->removeItem(item.text);
+        }
+        m_items.clear();
+        m_seen = 0;
+    }
+    for (size_t i = m_seen; i < events.size(); ++i) {
+        const MarkerEvent &e = events[i];
+        if (e.timeS < m_lo)
+            continue;
+        Item item{e.timeS, e.kind, new QCPItemStraightLine(m_plot), new QCPItemText(m_plot)};
+        item.text->setLayer(QStringLiteral("axes")); // labels above the data
+        for (QCPItemPosition *p : {item.line->point1, item.line->point2}) {
+            p->setTypeX(QCPItemPosition::ptPlotCoords);
+            p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        item.line->point1->setCoords(e.timeS, 0);
+        item.line->point2->setCoords(e.timeS, 1);
+        item.text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        item.text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        const QString sign = e.kind == MarkerEvent::LoadStarted   ? QStringLiteral("▶ ")
+                             : e.kind == MarkerEvent::LoadStopped ? QStringLiteral("■ ")
+                                                                  : QStringLiteral("↺ ");
+        item.text->setText(sign + e.label);
+        // Labels sit left of their line: a marker appears at the right edge,
+        // where a label to its right would be cut off.
+        item.text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+        item.text->setPadding(QMargins(3, 1, 3, 1));
+        // Markers close together stack their labels instead of overprinting.
+        int row = 0;
+        for (auto it = m_items.rbegin(); it != m_items.rend() && row < 4; ++it) {
+            if (e.timeS - it->timeS > 12)
+                break;
+            ++row;
+        }
+        item.text->position->setCoords(e.timeS, 0.02 + 0.09 * row);
+        style(item);
+        m_items.push_back(item);
+    }
+    m_seen = events.size();
+}
+
+void LoadMarkers::setWindow(double lo, double hi)
+{
+    m_lo = lo;
+    m_hi = hi;
+    while (!m_items.empty() && m_items.front().timeS < lo - 30) {
+        m_plot->removeItem(m_items.front().line);
+        m_plot->removeItem(m_items.front().text);
+        m_items.erase(m_items.begin());
+    }
+    const int width = m_plot->axisRect()->width();
+    if (width <= 0 || hi <= lo)
+        return;
+    for (Item &item : m_items) {
+        const double px = (item.timeS - lo) / (hi - lo) * width;
+        const QFontMetrics fm(item.text->font());
+        const bool room = px > fm.horizontalAdvance(item.text->text()) + 10;
+        const Qt::Alignment want = (room ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop;
+        if (item.text->positionAlignment() != want)
+            item.text->setPositionAlignment(want);
+    }
+}
+
+void LoadMarkers::style(Item &item)
+{
+    const QColor text = m_palette.color(QPalette::WindowText);
+    QColor box = m_palette.color(QPalette::Base);
+    box.setAlpha(210);
+    const Qt::PenStyle style = item.kind == MarkerEvent::LoadStarted   ? Qt::SolidLine
+                               : item.kind == MarkerEvent::LoadStopped ? Qt::DashLine
+                                                                       : Qt::DotLine;
+    item.line->setPen(QPen(text, 1, style));
+    item.text->setColor(text);
+    item.text->setBrush(box);
+    QFont f = m_plot->font();
+    f.setPointSizeF(f.pointSizeF() * 0.9);
+    item.text->setFont(f);
+}
+
+void LoadMarkers::applyPalette(const QPalette &palette)
+{
+    m_palette = palette;
+    for (Item &item : m_items)
+        style(item);
+}
+
+} // namespace latprobe

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "loadchoice.h"
+
+#include <QWidget>
+
+#include <map>
+#include <vector>
+
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSettings;
+class QSpinBox;
+class QToolButton;
+class QVBoxLayout;
+
+namespace latprobe {
+
+class LiveSession;
+class LoadGroupView;
+class MessageBanner;
+struct GroupStatus;
+struct LoadKind;
+
+// Starting and watching loads: a row per load kind (workers, nice, its
+// main parameter, the rest behind an editor, Start and Stop), then every
+// running group with a bar per worker and its fairness, live.
+class LoadPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LoadPanel(LiveSession &session, QWidget *parent = nullptr);
+
+    // Pulls the groups' progress; call on a timer (2 Hz is plenty).
+    void refreshStatus();
+    void saveSettings(QSettings &settings) const;
+    void loadSettings(QSettings &settings);
+
+    LoadChoice choice(const std::string &kind) const;
+    void setChoice(const LoadChoice &choice);
+    void startKind(const std::string &kind);
+
+    QPushButton *startButton(const std::string &kind) const;
+    QSpinBox *countBox(const std::string &kind) const;
+    MessageBanner *banner() const { return m_banner; }
+    QPushButton *stopAllButton() const { return m_stopAll; }
+    int groupViewCount() const { return static_cast<int>(m_views.size()); }
+
+private:
+    struct Row
+    {
+        const LoadKind *kind = nullptr;
+        LoadChoice choice; // what the editor holds
+        QSpinBox *count = nullptr;
+        QSpinBox *nice = nullptr;
+        QDoubleSpinBox *param = nullptr; // the kind's first parameter
+        QLineEdit *command = nullptr;    // custom
+        QToolButton *more = nullptr;
+        QPushButton *start = nullptr;
+        QToolButton *stop = nullptr;
+        int starting = 0;
+    };
+
+    Row *row(const std::string &kind);
+    const Row *row(const std::string &kind) const;
+    void syncRow(Row &row); // widgets -> choice
+    void showRow(Row &row); // choice -> widgets
+    void editRow(Row &row);
+    void stopKind(const std::string &kind);
+    void onLoadsChanged();
+    void updateRunningState(const std::vector<GroupStatus> &groups);
+
+    LiveSession &m_session;
+    MessageBanner *m_banner;
+    std::vector<Row> m_rows;
+    QVBoxLayout *m_groupsLayout;
+    QLabel *m_noGroups;
+    QPushButton *m_stopAll;
+    std::map<int, LoadGroupView *> m_views;
+};
+
+} // namespace latprobe

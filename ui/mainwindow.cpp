@@ -1,0 +1,510 @@
+#include "mainwindow.h"
+
+#include "counterpanel.h"
+#include "latencyplot.h"
+#include "livedata.h"
+#include "livesession.h"
+#include "loadmanager.h"
+#include "loadpanel.h"
+#include "missesplot.h"
+#include "phasetable.h"
+#include "probe.h"
+#include "realclock.h"
+#include "report.h"
+#include "runfile.h"
+#include "screenshot.h"
+#include "selfexe.h"
+#include "version.h"
+#include "wakeuphistogram.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QGuiApplication>
+#include <QIcon>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScreen>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace latprobe {
+
+namespace {
+
+QSettings appSettings()
+{
+    return QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe"));
+}
+
+QString stamp()
+{
+    return QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+}
+
+} // namespace
+
+MainWindow::MainWindow(LiveSession &session, QWidget *parent)
+    : QMainWindow(parent), m_session(session)
+{
+    setWindowTitle(tr("latprobe — desktop latency probe"));
+    QIcon fallback;
+    for (int size : {16, 32, 48, 64, 128, 256})
+        fallback.addFile(QStringLiteral(":/latprobe/icons/latprobe-%1.png").arg(size));
+    setWindowIcon(QIcon::fromTheme(QStringLiteral("latprobe"), fallback));
+    buildActions();
+    buildLayout();
+    buildStatusBar();
+
+    m_fineTimer = new QTimer(this);
+    m_fineTimer->setInterval(100);
+    connect(m_fineTimer, &QTimer::timeout, this, &MainWindow::onFineTick);
+    m_counterTimer = new QTimer(this);
+    m_counterTimer->setInterval(250);
+    connect(m_counterTimer, &QTimer::timeout, this, &MainWindow::onCounterTick);
+    m_loadTimer = new QTimer(this);
+    m_loadTimer->setInterval(500);
+    connect(m_loadTimer, &QTimer::timeout, this, &MainWindow::onLoadTick);
+
+    connect(&m_session, &LiveSession::markersChanged, this, [this] {
+        m_latency->setMarkers(m_session.markers());
+        m_misses->setMarkers(m_session.markers());
+    });
+    connect(&m_session, &LiveSession::phaseBegun, this, &MainWindow::updatePhaseLabel);
+    connect(&m_session, &LiveSession::stateCaptured, this, [this](const QString &reason) {
+        statusBar()->showMessage(tr("System state captured (%1): it is in the run and the "
+                                    "report")
+                                     .arg(reason),
+                                 4000);
+    });
+    connect(&m_session, &LiveSession::loadsChanged, this,
+            [this] { m_stopAll->setEnabled(!m_session.activeLabels().empty()); });
+    connect(&m_session, &LiveSession::loadRefused, this,
+            [this](const QString &kind, const QString &) {
+                statusBar()->showMessage(
+                    tr("%1 was not started: see the message above the loads").arg(kind), 5000);
+            });
+    readSettings();
+    // The window may come up before the probe starts (so that building and
+    // first painting it do not land in the idle baseline).
+    if (m_session.running())
+        onSessionStarted();
+    else
+        connect(&m_session, &LiveSession::started, this, &MainWindow::onSessionStarted);
+}
+
+void MainWindow::onSessionStarted()
+{
+    m_counters->setResetTime(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
+    const auto &setups = m_session.probe().setups();
+    QStringList warnings;
+    if (!setups.empty()) {
+        const ThreadGrant &g = setups.front().grant;
+        QString policy = QString::fromLatin1(toString(g.policy));
+        policy += g.policy == SchedPolicy::Fifo || g.policy == SchedPolicy::RoundRobin
+                      ? tr(" prio %1").arg(g.priority)
+                      : tr(" nice %1").arg(g.nice);
+        m_probeLabel->setText(tr("probe %1 · timer slack %2 µs")
+                                  .arg(policy)
+                                  .arg(static_cast<double>(g.timerSlackNs) / 1000.0));
+        for (const ConsumerSetup &c : setups)
+            if (!c.grant.refusal.empty()) {
+                warnings << tr("less than asked: %1").arg(QString::fromStdString(c.grant.refusal));
+                break;
+            }
+    }
+    const std::string binary = m_session.binary();
+    if (binary.size() >= 13 && binary.compare(binary.size() - 13, 13, "/latprobe-gui") == 0)
+        warnings << tr("workers and start probes run latprobe-gui (latprobe was not found "
+                       "beside it): starts include loading Qt");
+    if (!warnings.isEmpty()) {
+        m_warningLabel->setText(QStringLiteral("⚠ ") + warnings.join(QStringLiteral("; ")));
+        m_warningLabel->setToolTip(tr("The probe runs with less than was asked:\n") +
+                                   warnings.join(QStringLiteral("\n")));
+        m_warningLabel->setVisible(true);
+    }
+    updatePhaseLabel();
+    m_fineTimer->start();
+    m_counterTimer->start();
+    m_loadTimer->start();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions()
+{
+    m_screenshot =
+        new QAction(style()->standardIcon(QStyle::SP_DesktopIcon), tr("Sc&reenshot"), this);
+    m_screenshot->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
+    m_screenshot->setToolTip(tr("Save a PNG of this window with a caption (version, kernel, CPUs, "
+                                "scheduler, loads, time) and copy it to the clipboard "
+                                "(Ctrl+Shift+S)"));
+    connect(m_screenshot, &QAction::triggered, this, [this] { saveScreenshot(); });
+
+    m_copyReport = new QAction(style()->standardIcon(QStyle::SP_FileDialogDetailedView),
+                               tr("&Copy report"), this);
+    m_copyReport->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+    m_copyReport->setToolTip(tr("Put the plain-text report of the run so far on the clipboard, "
+                                "72 columns for a mailing-list post (Ctrl+Shift+C)"));
+    connect(m_copyReport, &QAction::triggered, this, &MainWindow::copyReport);
+
+    m_saveRun =
+        new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save run…"), this);
+    m_saveRun->setShortcut(QKeySequence::Save);
+    m_saveRun->setToolTip(tr("Write the run so far to a JSON run file, for 'latprobe report' "
+                             "and 'latprobe compare' (Ctrl+S)"));
+    connect(m_saveRun, &QAction::triggered, this, &MainWindow::saveRunInteractively);
+
+    m_reset =
+        new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reset counters"), this);
+    m_reset->setShortcut(QKeySequence(tr("Ctrl+R")));
+    m_reset->setToolTip(tr("Count from zero: begins a new phase; earlier phases stay in the "
+                           "report (Ctrl+R)"));
+    connect(m_reset, &QAction::triggered, this, &MainWindow::onReset);
+
+    m_stopAll =
+        new QAction(style()->standardIcon(QStyle::SP_BrowserStop), tr("S&top all loads"), this);
+    m_stopAll->setShortcut(QKeySequence(tr("Ctrl+Shift+X")));
+    m_stopAll->setShortcutContext(Qt::ApplicationShortcut);
+    m_stopAll->setToolTip(tr("Kill every load worker at once (Ctrl+Shift+X)"));
+    m_stopAll->setEnabled(false);
+    connect(m_stopAll, &QAction::triggered, this, [this] { m_session.stopAllLoads(); });
+
+    m_capture = new QAction(tr("&Capture system state"), this);
+    m_capture->setShortcut(QKeySequence(tr("Ctrl+Shift+D")));
+    m_capture->setToolTip(tr("Record the scheduler's debug file, schedstat, loadavg and the "
+                             "busiest processes into the run now (also done automatically at "
+                             "each phase's first miss)"));
+    connect(m_capture, &QAction::triggered, this, [this] { m_session.captureNow(); });
+
+    m_quit = new QAction(tr("&Quit"), this);
+    m_quit->setShortcut(QKeySequence::Quit);
+    connect(m_quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_saveRun);
+    file->addAction(m_copyReport);
+    file->addAction(m_screenshot);
+    file->addSeparator();
+    file->addAction(m_quit);
+    QMenu *measure = menuBar()->addMenu(tr("&Measure"));
+    measure->addAction(m_reset);
+    measure->addAction(m_stopAll);
+    measure->addSeparator();
+    measure->addAction(m_capture);
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About latprobe"), this, [this] {
+        QMessageBox::about(
+            this, tr("About latprobe"),
+            tr("<b>latprobe %1</b><p>A desktop interactivity latency probe for Linux: "
+               "simulated audio and video players, cyclictest-style wakeups, this window's own "
+               "event loop and process starts, measured while you start loads.</p>"
+               "<p>Headless: <tt>latprobe run</tt>, <tt>latprobe report</tt>.</p>")
+                .arg(QString::fromLatin1(kVersion)));
+    });
+
+    QToolBar *bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_screenshot);
+    bar->addAction(m_copyReport);
+    bar->addAction(m_saveRun);
+    bar->addSeparator();
+    bar->addAction(m_stopAll);
+}
+
+void MainWindow::buildLayout()
+{
+    const std::vector<ConsumerConfig> consumers = m_session.configs();
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->setSpacing(6);
+
+    m_counters = new CounterPanel(consumers, central);
+    connect(m_counters, &CounterPanel::resetRequested, this, &MainWindow::onReset);
+    layout->addWidget(m_counters);
+
+    m_mainSplitter = new QSplitter(Qt::Horizontal, central);
+    m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_leftSplitter = new QSplitter(Qt::Vertical, m_mainSplitter);
+    m_leftSplitter->setObjectName(QStringLiteral("leftSplitter"));
+    m_loadPanel = new LoadPanel(m_session, m_leftSplitter);
+    m_phases = new PhaseTable(m_leftSplitter);
+    m_leftSplitter->setStretchFactor(0, 3);
+    m_leftSplitter->setStretchFactor(1, 1);
+    connect(m_loadPanel->stopAllButton(), &QPushButton::clicked, this,
+            [this] { m_stopAll->setEnabled(false); });
+
+    m_plotSplitter = new QSplitter(Qt::Vertical, m_mainSplitter);
+    m_plotSplitter->setObjectName(QStringLiteral("plotSplitter"));
+    m_latency = new LatencyPlot(consumers, m_plotSplitter);
+    m_bottomSplitter = new QSplitter(Qt::Horizontal, m_plotSplitter);
+    m_bottomSplitter->setObjectName(QStringLiteral("bottomSplitter"));
+    m_misses = new MissesPlot(consumers, m_bottomSplitter);
+    m_histogram = new WakeupHistogram(m_bottomSplitter);
+    m_bottomSplitter->setStretchFactor(0, 1);
+    m_bottomSplitter->setStretchFactor(1, 1);
+    m_plotSplitter->setStretchFactor(0, 3);
+    m_plotSplitter->setStretchFactor(1, 2);
+    m_mainSplitter->setStretchFactor(0, 0);
+    m_mainSplitter->setStretchFactor(1, 1);
+    for (QSplitter *s : {m_mainSplitter, m_leftSplitter, m_plotSplitter, m_bottomSplitter})
+        s->setChildrenCollapsible(false);
+    for (QWidget *w : std::initializer_list<QWidget *>{m_latency, m_misses, m_histogram})
+        w->setMinimumSize(220, 150);
+    layout->addWidget(m_mainSplitter, 1);
+    setCentralWidget(central);
+}
+
+void MainWindow::buildStatusBar()
+{
+    const SystemInfo &s = m_session.system();
+    m_systemLabel = new QLabel(this);
+    m_systemLabel->setText(
+        tr("Linux %1 · %2 CPUs · %3 · HZ %4")
+            .arg(QString::fromStdString(s.kernelRelease))
+            .arg(s.cpuCount)
+            .arg(QString::fromStdString(s.scheduler), QString::fromStdString(s.hz)));
+    m_systemLabel->setToolTip(
+        tr("Kernel %1 (%2)\nCPU: %3\npreemption %4, autogroup %5, "
+           "governor %6, virtualization %7")
+            .arg(QString::fromStdString(s.kernelRelease), QString::fromStdString(s.kernelVersion),
+                 QString::fromStdString(s.cpuModel), QString::fromStdString(s.preemption),
+                 QString::fromStdString(s.autogroup), QString::fromStdString(s.governor),
+                 QString::fromStdString(s.virtualization)));
+
+    m_probeLabel = new QLabel(tr("probe starting…"), this);
+    m_probeLabel->setToolTip(tr("What the kernel granted the measuring threads: scheduling "
+                                "policy, nice and timer slack (SCHED_OTHER's default slack "
+                                "of 50 µs delays every wakeup by up to that much)."));
+    m_warningLabel = new QLabel(this);
+    m_warningLabel->setVisible(false);
+    QPalette warnPalette = m_warningLabel->palette();
+    warnPalette.setColor(QPalette::WindowText, QColor(0xd0, 0x40, 0x30));
+    m_warningLabel->setPalette(warnPalette);
+    m_phaseLabel = new QLabel(this);
+    m_phaseLabel->setToolTip(tr("The current phase of the run: a stretch with one set of loads. "
+                                "The report has a table per phase."));
+    statusBar()->addWidget(m_systemLabel);
+    statusBar()->addWidget(m_probeLabel);
+    statusBar()->addWidget(m_warningLabel, 1);
+    statusBar()->addPermanentWidget(m_phaseLabel);
+}
+
+QString MainWindow::statusWarning() const
+{
+    return m_warningLabel->isVisible() ? m_warningLabel->text() : QString();
+}
+
+std::vector<PlotPanel *> MainWindow::plots() const
+{
+    return {m_latency, m_misses, m_histogram};
+}
+
+void MainWindow::onFineTick()
+{
+    if (!m_session.running())
+        return;
+    LiveData &data = m_session.data();
+    const int64_t now = RealClock::monotonicNow();
+    data.pollFine(now);
+    m_latency->refresh(data);
+    m_misses->refresh(data);
+    if (++m_fineTicks % 10 == 1) {
+        data.pollPhases(now);
+        m_session.pollCaptures();
+        m_histogram->refresh(data);
+        m_phases->setPhases(data.phases(),
+                            static_cast<double>(data.resetAt() - m_session.runStart()) / 1e9);
+        updatePhaseLabel();
+    }
+}
+
+void MainWindow::onCounterTick()
+{
+    if (m_session.running())
+        m_counters->refresh(m_session.data());
+}
+
+void MainWindow::onLoadTick()
+{
+    if (m_loadPanel->groupViewCount() > 0)
+        m_loadPanel->refreshStatus();
+}
+
+void MainWindow::pollNow()
+{
+    if (!m_session.running())
+        return;
+    m_fineTicks = 0;
+    onFineTick();
+    onCounterTick();
+    m_loadPanel->refreshStatus();
+}
+
+void MainWindow::updatePhaseLabel()
+{
+    if (!m_session.running())
+        return;
+    const auto &phases = m_session.data().phases();
+    const int64_t elapsed = (RealClock::monotonicNow() - m_session.phaseStart()) / 1'000'000'000;
+    const QString text = tr("phase %1: %2 · %3:%4")
+                             .arg(std::max<size_t>(1, phases.size()))
+                             .arg(m_session.phaseName())
+                             .arg(std::max<int64_t>(0, elapsed) / 60)
+                             .arg(std::max<int64_t>(0, elapsed) % 60, 2, 10, QLatin1Char('0'));
+    if (m_phaseLabel->text() != text)
+        m_phaseLabel->setText(text);
+}
+
+void MainWindow::onReset()
+{
+    if (!m_session.running())
+        return;
+    m_session.reset();
+    m_counters->setResetTime(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
+    m_counters->refresh(m_session.data());
+    statusBar()->showMessage(tr("Counters reset: a new phase begins"), 3000);
+}
+
+QImage MainWindow::screenshotImage(int *captionHeight)
+{
+    pollNow();
+    // Draw the queued replots now, so the picture is of this moment.
+    QCoreApplication::sendPostedEvents();
+    const QString caption = screenshotCaption(m_session.system(), m_session.activeLabels(),
+                                              QDateTime::currentDateTime());
+    return composeScreenshot(grab(), caption, palette(), font(), captionHeight);
+}
+
+QString MainWindow::saveScreenshot(const QString &directory)
+{
+    QSettings settings = appSettings();
+    QString dir = directory;
+    if (dir.isEmpty())
+        dir = settings.value(QStringLiteral("screenshot/dir")).toString();
+    if (dir.isEmpty())
+        dir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    if (dir.isEmpty() || !QDir().mkpath(dir))
+        dir = QDir::homePath();
+    const QImage image = screenshotImage();
+    const QString path = QDir(dir).filePath(QStringLiteral("latprobe-%1.png").arg(stamp()));
+    if (!image.save(path, "PNG")) {
+        QMessageBox::warning(this, tr("Screenshot not saved"), tr("Could not write %1.").arg(path));
+        return {};
+    }
+    QGuiApplication::clipboard()->setImage(image);
+    statusBar()->showMessage(tr("Screenshot saved to %1 and copied to the clipboard").arg(path),
+                             8000);
+    return path;
+}
+
+QString MainWindow::reportText() const
+{
+    if (!m_session.running() && !m_session.finished())
+        return {};
+    return QString::fromStdString(formatTextReport(m_session.liveRun("live, still measuring")));
+}
+
+void MainWindow::copyReport()
+{
+    const QString text = reportText();
+    QGuiApplication::clipboard()->setText(text);
+    statusBar()->showMessage(
+        tr("Report copied to the clipboard (%1 lines)").arg(text.count(QLatin1Char('\n'))), 5000);
+}
+
+bool MainWindow::saveRun(const QString &path, QString *error)
+{
+    if (!m_session.running() && !m_session.finished()) {
+        if (error)
+            *error = tr("the probe has not started yet");
+        return false;
+    }
+    try {
+        writeRunFile(m_session.liveRun("saved while measuring"), path.toStdString());
+    } catch (const RunFileError &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::saveRunInteractively()
+{
+    QSettings settings = appSettings();
+    QString dir = settings.value(QStringLiteral("run/dir")).toString();
+    if (dir.isEmpty())
+        dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save run"),
+        QDir(dir).filePath(QStringLiteral("latprobe-run-%1.json").arg(stamp())),
+        tr("latprobe runs (*.json)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("run/dir"), QFileInfo(path).absolutePath());
+    QString error;
+    if (!saveRun(path, &error)) {
+        QMessageBox::critical(this, tr("Run not saved"), error);
+        return;
+    }
+    statusBar()->showMessage(tr("Run saved to %1").arg(path), 8000);
+}
+
+void MainWindow::readSettings()
+{
+    QSettings s = appSettings();
+    const QRect avail = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 800);
+    // A geometry saved on a larger screen (or without a window manager) must
+    // not leave the status bar off screen.
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()) ||
+        !avail.contains(frameGeometry())) {
+        resize(std::min(1280, avail.width()), std::min(800, avail.height()));
+        move(avail.topLeft());
+    }
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    // Loads take what their rows need; the plots get the rest.
+    m_mainSplitter->setSizes({m_leftSplitter->minimumSizeHint().width(), width()});
+    for (QSplitter *sp : {m_mainSplitter, m_leftSplitter, m_plotSplitter, m_bottomSplitter})
+        sp->restoreState(s.value(QStringLiteral("window/") + sp->objectName()).toByteArray());
+    m_loadPanel->loadSettings(s);
+}
+
+void MainWindow::writeSettings() const
+{
+    QSettings s = appSettings();
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    for (QSplitter *sp : {m_mainSplitter, m_leftSplitter, m_plotSplitter, m_bottomSplitter})
+        s.setValue(QStringLiteral("window/") + sp->objectName(), sp->saveState());
+    m_loadPanel->saveSettings(s);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    m_fineTimer->stop();
+    m_counterTimer->stop();
+    m_loadTimer->stop();
+    writeSettings();
+    // Loads go now, not when main() gets round to it: the window vanishing
+    // while hundreds of workers still spin would look like a hang.
+    m_session.shutdown();
+    event->accept();
+}
+
+} // namespace latprobe

@@ -1,0 +1,110 @@
+#pragma once
+
+#include <QImage>
+#include <QMainWindow>
+
+class QAction;
+class QLabel;
+class QSplitter;
+class QTimer;
+
+namespace latprobe {
+
+class CounterPanel;
+class LatencyPlot;
+class LiveSession;
+class LoadPanel;
+class MissesPlot;
+class PhaseTable;
+class PlotPanel;
+class WakeupHistogram;
+
+// latprobe's main window: counters on top, loads on the left, live plots
+// on the right, the machine and the probe's grant in the status bar.
+//
+// Everything it shows is pulled on timers (plots 10 Hz, counters 4 Hz,
+// loads 2 Hz, phase statistics 1 Hz) from LiveData: the measuring threads
+// never wait for it, and a hidden plot is not redrawn.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(LiveSession &session, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // The window with its caption strip, as Screenshot saves it.
+    QImage screenshotImage(int *captionHeight = nullptr);
+    // Saves a screenshot into `dir` (default: the last one used, else
+    // Pictures), copies it to the clipboard; returns the file or "".
+    QString saveScreenshot(const QString &dir = {});
+    QString reportText() const;
+    void copyReport();
+    bool saveRun(const QString &path, QString *error = nullptr);
+
+    // One pass of every timer, for tests and before a screenshot.
+    void pollNow();
+
+    QAction *screenshotAction() const { return m_screenshot; }
+    QAction *copyReportAction() const { return m_copyReport; }
+    QAction *saveRunAction() const { return m_saveRun; }
+    QAction *resetAction() const { return m_reset; }
+    QAction *stopAllAction() const { return m_stopAll; }
+    QAction *captureAction() const { return m_capture; }
+    LoadPanel *loadPanel() const { return m_loadPanel; }
+    CounterPanel *counterPanel() const { return m_counters; }
+    LatencyPlot *latencyPlot() const { return m_latency; }
+    MissesPlot *missesPlot() const { return m_misses; }
+    WakeupHistogram *wakeupHistogram() const { return m_histogram; }
+    PhaseTable *phaseTable() const { return m_phases; }
+    std::vector<PlotPanel *> plots() const;
+    QString statusWarning() const;
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildActions();
+    void buildLayout();
+    void buildStatusBar();
+    void onSessionStarted();
+    void onFineTick();
+    void onCounterTick();
+    void onLoadTick();
+    void onReset();
+    void updatePhaseLabel();
+    void saveRunInteractively();
+    void readSettings();
+    void writeSettings() const;
+
+    LiveSession &m_session;
+    CounterPanel *m_counters = nullptr;
+    LoadPanel *m_loadPanel = nullptr;
+    LatencyPlot *m_latency = nullptr;
+    MissesPlot *m_misses = nullptr;
+    WakeupHistogram *m_histogram = nullptr;
+    PhaseTable *m_phases = nullptr;
+    QSplitter *m_leftSplitter = nullptr;
+    QSplitter *m_mainSplitter = nullptr;
+    QSplitter *m_plotSplitter = nullptr;
+    QSplitter *m_bottomSplitter = nullptr;
+
+    QAction *m_screenshot = nullptr;
+    QAction *m_copyReport = nullptr;
+    QAction *m_saveRun = nullptr;
+    QAction *m_reset = nullptr;
+    QAction *m_stopAll = nullptr;
+    QAction *m_quit = nullptr;
+    QAction *m_capture = nullptr;
+
+    QLabel *m_systemLabel = nullptr;
+    QLabel *m_probeLabel = nullptr;
+    QLabel *m_warningLabel = nullptr;
+    QLabel *m_phaseLabel = nullptr;
+
+    QTimer *m_fineTimer = nullptr;
+    QTimer *m_counterTimer = nullptr;
+    QTimer *m_loadTimer = nullptr;
+    int m_fineTicks = 0;
+};
+
+} // namespace latprobe

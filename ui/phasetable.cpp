@@ -1,0 +1,105 @@
+#include "phasetable.h"
+
+#include "counterpanel.h"
+
+#include <QHeaderView>
+
+namespace latprobe {
+
+namespace {
+
+const ConsumerStats *findConsumer(const PhaseResult &p, const char *name)
+{
+    for (const ConsumerStats &c : p.consumers)
+        if (c.name == name)
+            return &c;
+    return nullptr;
+}
+
+QString duration(double s)
+{
+    const int whole = static_cast<int>(s);
+    return QStringLiteral("%1:%2").arg(whole / 60).arg(whole % 60, 2, 10, QLatin1Char('0'));
+}
+
+} // namespace
+
+PhaseTable::PhaseTable(QWidget *parent) : QTreeWidget(parent)
+{
+    setColumnCount(Columns);
+    setHeaderLabels({tr("Phase"), tr("Time"), tr("Skips"), tr("Drops"), tr("Stalls"), tr("Slow"),
+                     tr("Wakeup p99")});
+    QTreeWidgetItem *h = headerItem();
+    h->setToolTip(Name, tr("A stretch of the run with one set of loads, or since a reset"));
+    h->setToolTip(Duration, tr("How long the phase has lasted (min:s)"));
+    h->setToolTip(Skips, tr("Audio periods lost in the phase (skips)"));
+    h->setToolTip(Drops, tr("Video frames lost in the phase (drops)"));
+    h->setToolTip(Stalls, tr("Times this window's event loop was more than a frame late"));
+    h->setToolTip(SlowStarts, tr("Process starts slower than their deadline"));
+    h->setToolTip(WakeupP99, tr("99th percentile of the wakeup consumer's latency in the phase"));
+    for (int c = Duration; c < Columns; ++c)
+        h->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+    setRootIsDecorated(false);
+    setUniformRowHeights(true);
+    setAlternatingRowColors(true);
+    setSelectionMode(QAbstractItemView::NoSelection);
+    setFocusPolicy(Qt::TabFocus);
+    header()->setStretchLastSection(false);
+    header()->setSectionResizeMode(Name, QHeaderView::Stretch);
+    for (int c = Duration; c < Columns; ++c)
+        header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    setToolTip(tr("Per phase, what the report will show. Copy report for every figure."));
+}
+
+void PhaseTable::setPhases(const std::vector<PhaseResult> &phases, double resetS)
+{
+    const QColor dim = palette().color(QPalette::Disabled, QPalette::Text);
+    bool changed = false;
+    for (size_t i = 0; i < phases.size(); ++i) {
+        const PhaseResult &p = phases[i];
+        QTreeWidgetItem *item = topLevelItem(static_cast<int>(i));
+        const bool added = !item;
+        if (added) {
+            item = new QTreeWidgetItem;
+            for (int c = Duration; c < Columns; ++c)
+                item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+        }
+        auto set = [item](int column, const QString &text) {
+            if (item->text(column) != text)
+                item->setText(column, text);
+        };
+        auto misses = [&p](const char *name) {
+            const ConsumerStats *c = findConsumer(p, name);
+            return c ? QString::number(c->misses) : QStringLiteral("–");
+        };
+        set(Name, QStringLiteral("%1  %2").arg(i + 1).arg(QString::fromStdString(p.name)));
+        set(Duration, duration(p.durationS));
+        set(Skips, misses("audio"));
+        set(Drops, misses("video"));
+        set(Stalls, misses("gui"));
+        set(SlowStarts, misses("start"));
+        const ConsumerStats *w = findConsumer(p, "wakeup");
+        set(WakeupP99, w && w->samples ? formatLatencyMs(w->p99Us) : QStringLiteral("–"));
+        const bool before = p.startS + 1e-6 < resetS;
+        for (int c = 0; c < Columns; ++c)
+            item->setData(c, Qt::ForegroundRole, before ? QVariant(dim) : QVariant());
+        item->setToolTip(Name, before ? tr("Before the last reset: not in the counters above")
+                                      : QString::fromStdString(p.name));
+        // Filled before it joins the view: a row inserted empty and filled
+        // afterwards left its first cell unpainted under X11.
+        if (added) {
+            addTopLevelItem(item);
+            changed = true;
+        }
+    }
+    while (topLevelItemCount() > static_cast<int>(phases.size())) {
+        delete takeTopLevelItem(topLevelItemCount() - 1);
+        changed = true;
+    }
+    if (changed && topLevelItemCount() > 0) {
+        scrollToItem(topLevelItem(topLevelItemCount() - 1));
+        viewport()->update();
+    }
+}
+
+} // namespace latprobe

@@ -1,0 +1,180 @@
+#include "plotpanel.h"
+
+#include <qcustomplot.h>
+
+#include <QContextMenuEvent>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+
+namespace latprobe {
+
+PlotPanel::PlotPanel(const QString &title, QWidget *parent)
+    : QWidget(parent), m_plot(new QCustomPlot(this)), m_titleText(title)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setFocusPolicy(Qt::StrongFocus);
+    m_plot->setFocusProxy(this);
+    m_plot->setContextMenuPolicy(Qt::NoContextMenu); // handled here, keyboard too
+
+    // Software rendering under X: antialiasing is the biggest cost of a
+    // replot, and on dense 1-px lines it buys nothing. Text stays smooth.
+    m_plot->setNotAntialiasedElements(QCP::aeAll);
+    m_plot->setAntialiasedElements(QCP::aeNone);
+    m_plot->setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->setInteractions(QCP::iNone);
+    // Fewer pixels to move per replot: the overlay layer (selection rect,
+    // unused here) would be a second full-size buffer to clear and blend,
+    // and the plot paints every pixel, so Qt need not paint what is below.
+    m_plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
+    m_plot->setAttribute(Qt::WA_OpaquePaintEvent);
+
+    m_plot->plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(m_plot, title);
+    QFont f = font();
+    f.setBold(true);
+    m_title->setFont(f);
+    m_title->setMargins(QMargins(6, 4, 6, 0));
+    m_plot->plotLayout()->addElement(0, 0, m_title);
+    m_plot->axisRect()->setMinimumMargins(QMargins(8, 4, 12, 4));
+    m_plot->connect(m_plot, &QCustomPlot::afterReplot, this, [this] { ++m_replots; });
+    PlotPanel::applyPalette();
+}
+
+void PlotPanel::placeLegendUnderTitle(int columns)
+{
+    QCPLegend *legend = m_plot->legend;
+    legend->setVisible(true);
+    // Centred at its natural width: empty elements either side take the rest.
+    auto *row = new QCPLayoutGrid;
+    m_plot->plotLayout()->insertRow(1);
+    m_plot->plotLayout()->addElement(1, 0, row);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    row->addElement(0, 0, new QCPLayoutElement(m_plot));
+    row->addElement(0, 1, legend);
+    row->addElement(0, 2, new QCPLayoutElement(m_plot));
+    row->setColumnStretchFactor(0, 1);
+    row->setColumnStretchFactor(1, 0.001);
+    row->setColumnStretchFactor(2, 1);
+    row->setColumnSpacing(0);
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    legend->setIconSize(14, 8);
+    legend->setColumnSpacing(10);
+    legend->setRowSpacing(0);
+    legend->setMargins(QMargins(4, 0, 4, 0));
+    legend->setOuterRect(QRect());
+    legend->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+    m_legendOutside = true;
+}
+
+void PlotPanel::applyPalette()
+{
+    const QPalette pal = palette();
+    const QColor text = pal.color(QPalette::WindowText);
+    QColor grid = pal.color(QPalette::Mid);
+    grid.setAlpha(110);
+    m_plot->setBackground(pal.brush(QPalette::Base));
+    for (QCPAxis *axis : m_plot->axisRect()->axes()) {
+        axis->setBasePen(QPen(text, 1));
+        axis->setTickPen(QPen(text, 1));
+        axis->setSubTickPen(QPen(text, 1));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+        axis->grid()->setZeroLinePen(Qt::NoPen);
+    }
+    m_title->setTextColor(text);
+    QColor legendBrush = pal.color(QPalette::Base);
+    legendBrush.setAlpha(215);
+    m_plot->legend->setBrush(m_legendOutside ? QBrush(Qt::NoBrush) : QBrush(legendBrush));
+    m_plot->legend->setBorderPen(m_legendOutside ? QPen(Qt::NoPen)
+                                                 : QPen(pal.color(QPalette::Mid)));
+    m_plot->legend->setTextColor(text);
+    m_plot->legend->setFont(font());
+}
+
+void PlotPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) {
+        applyPalette();
+        requestReplot();
+    }
+}
+
+bool PlotPanel::canBeSeen() const
+{
+    // The plot covers this panel entirely: ask it, not the panel.
+    return isVisible() && !window()->isMinimized() && !m_plot->visibleRegion().isEmpty();
+}
+
+void PlotPanel::requestReplot()
+{
+    if (!canBeSeen()) {
+        m_dirty = true;
+        return;
+    }
+    m_dirty = false;
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty) {
+        m_dirty = false;
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+bool PlotPanel::exportPng(const QString &path)
+{
+    // Twice the on-screen resolution: sharp in an email or a bug report.
+    return m_plot->savePng(path, m_plot->width(), m_plot->height(), 2.0);
+}
+
+bool PlotPanel::exportPdf(const QString &path)
+{
+    return m_plot->savePdf(path, m_plot->width(), m_plot->height(), QCP::epNoCosmetic,
+                           QStringLiteral("latprobe"), m_titleText);
+}
+
+void PlotPanel::exportInteractively(bool pdf)
+{
+    QSettings settings(QStringLiteral("latprobe"), QStringLiteral("latprobe"));
+    QString dir = settings.value(QStringLiteral("export/dir")).toString();
+    if (dir.isEmpty())
+        dir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    const QString name =
+        QStringLiteral("latprobe-%1-%2.%3")
+            .arg(m_exportName,
+                 QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")),
+                 pdf ? QStringLiteral("pdf") : QStringLiteral("png"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, pdf ? tr("Export plot as PDF") : tr("Export plot as PNG"),
+        dir + QLatin1Char('/') + name,
+        pdf ? tr("PDF documents (*.pdf)") : tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
+    if (!(pdf ? exportPdf(path) : exportPng(path)))
+        QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1.").arg(path));
+}
+
+void PlotPanel::contextMenuEvent(QContextMenuEvent *event)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Export as &PNG…"), this, [this] { exportInteractively(false); });
+    menu.addAction(tr("Export as P&DF…"), this, [this] { exportInteractively(true); });
+    menu.exec(event->globalPos());
+}
+
+} // namespace latprobe

@@ -1,0 +1,67 @@
+#include "screenshot.h"
+
+#include "sysinfo.h"
+#include "version.h"
+
+#include <QDateTime>
+#include <QFontMetrics>
+#include <QPainter>
+#include <QPalette>
+#include <QPixmap>
+#include <QStringList>
+
+namespace latprobe {
+
+QString screenshotCaption(const SystemInfo &s, const std::vector<std::string> &loads,
+                          const QDateTime &when)
+{
+    QStringList loadNames;
+    for (const std::string &l : loads)
+        loadNames << QString::fromStdString(l);
+    const QString sep = QStringLiteral("  ·  ");
+    QStringList parts;
+    parts << QStringLiteral("latprobe %1").arg(QString::fromLatin1(kVersion));
+    parts << QStringLiteral("Linux %1 %2")
+                 .arg(QString::fromStdString(s.kernelRelease), QString::fromStdString(s.machine));
+    parts << QStringLiteral("%1 CPUs %2").arg(s.cpuCount).arg(QString::fromStdString(s.cpuModel));
+    parts << QStringLiteral("sched %1, HZ %2, preempt %3")
+                 .arg(QString::fromStdString(s.scheduler), QString::fromStdString(s.hz),
+                      QString::fromStdString(s.preemption));
+    parts << QStringLiteral("loads: %1")
+                 .arg(loadNames.isEmpty() ? QStringLiteral("none (idle)")
+                                          : loadNames.join(QStringLiteral(" + ")));
+    parts << when.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"));
+    return parts.join(sep);
+}
+
+QImage composeScreenshot(const QPixmap &window, const QString &caption, const QPalette &palette,
+                         const QFont &font, int *captionHeight)
+{
+    const qreal dpr = window.devicePixelRatio();
+    const int width = qRound(window.width() / dpr);
+    const int margin = 8;
+    const QFontMetrics fm(font);
+    const QRect textRect = fm.boundingRect(QRect(0, 0, width - 2 * margin, 1000),
+                                           Qt::TextWordWrap | Qt::AlignLeft, caption);
+    const int strip = textRect.height() + 2 * margin;
+    const int height = qRound(window.height() / dpr) + strip;
+
+    QImage image(QSize(width, height) * dpr, QImage::Format_RGB32);
+    image.setDevicePixelRatio(dpr);
+    QPainter p(&image);
+    p.drawPixmap(0, 0, window);
+    const QRect stripRect(0, height - strip, width, strip);
+    p.fillRect(stripRect, palette.color(QPalette::AlternateBase));
+    p.setPen(palette.color(QPalette::Mid));
+    p.drawLine(stripRect.topLeft(), stripRect.topRight());
+    p.setPen(palette.color(QPalette::Text));
+    p.setFont(font);
+    p.drawText(stripRect.adjusted(margin, margin, -margin, -margin),
+               Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignVCenter, caption);
+    p.end();
+    if (captionHeight)
+        *captionHeight = strip;
+    return image;
+}
+
+} // namespace latprobe

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QImage>
+#include <QString>
+
+#include <string>
+#include <vector>
+
+class QDateTime;
+class QFont;
+class QPalette;
+class QPixmap;
+
+namespace latprobe {
+
+struct SystemInfo;
+
+// What a screenshot says about itself, so that it stands alone in a mail:
+// latprobe version, kernel, CPUs, scheduler, active loads, local time.
+QString screenshotCaption(const SystemInfo &system, const std::vector<std::string> &loads,
+                          const QDateTime &when);
+
+// The window's picture with the caption in a strip below it, in the
+// palette's colours. Returns the strip's height through `captionHeight`.
+QImage composeScreenshot(const QPixmap &window, const QString &caption, const QPalette &palette,
+                         const QFont &font, int *captionHeight = nullptr);
+
+} // namespace latprobe

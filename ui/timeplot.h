@@ -1,0 +1,40 @@
+#pragma once
+
+#include "plotpanel.h"
+
+#include <memory>
+#include <vector>
+
+namespace latprobe {
+
+class LiveData;
+class LoadMarkers;
+struct MarkerEvent;
+
+// A plot over the last minute: the x axis slides with time (an axis range,
+// not a copy of the data), and load starts/stops are marked on it.
+class TimePlot : public PlotPanel
+{
+    Q_OBJECT
+public:
+    static constexpr double kWindowS = 60;
+
+    TimePlot(const QString &title, QWidget *parent = nullptr);
+    ~TimePlot() override;
+
+    // Takes the buckets that arrived since the last call, slides the
+    // window to `data.nowS()` and asks for one replot.
+    void refresh(const LiveData &data);
+    void setMarkers(const std::vector<MarkerEvent> &events);
+    size_t markerCount() const;
+
+protected:
+    // Appends (or rewrites, from `fromIndex` on) the data of the window.
+    virtual void updateData(const LiveData &data, double lo) = 0;
+    void applyPalette() override;
+
+private:
+    std::unique_ptr<LoadMarkers> m_markers;
+};
+
+} // namespace latprobe
