@@ -156,39 +156,29 @@ void LiveSession::pollCaptures()
 {
     if (!m_running)
         return;
-    for (const Collector::CaptureRequest &r : m_probe->collector().takeCaptureRequests()) {
-        const std::string reason = r.consumer.empty() ? "on demand" : "first miss of " + r.consumer;
-        m_capturer.start([this, r, reason] {
-            StateCapture s = captureSystemState(reason);
-            s.timeS = r.timeS;
-            s.phase = r.phase;
-            {
-                std::lock_guard lock(m_statesMutex);
-                m_states.push_back(std::move(s));
-            }
-            QMetaObject::invokeMethod(
-                this, [this, reason] { emit stateCaptured(QString::fromStdString(reason)); },
-                Qt::QueuedConnection);
-        });
-    }
+    for (const Collector::CaptureRequest &r : m_probe->collector().takeCaptureRequests())
+        captureAsync("first miss of " + r.consumer, r.timeS, r.phase);
 }
 
 void LiveSession::captureNow()
 {
-    if (!m_running)
-        return;
-    const double t = static_cast<double>(RealClock::monotonicNow() - runStart()) / 1e9;
-    const std::string phase = m_phaseName.toStdString();
-    m_capturer.start([this, t, phase] {
-        StateCapture s = captureSystemState("on demand");
-        s.timeS = t;
+    if (m_running)
+        captureAsync("on demand", static_cast<double>(RealClock::monotonicNow() - runStart()) / 1e9,
+                     m_phaseName.toStdString());
+}
+
+void LiveSession::captureAsync(const std::string &reason, double timeS, const std::string &phase)
+{
+    m_capturer.start([this, reason, timeS, phase] {
+        StateCapture s = captureSystemState(reason);
+        s.timeS = timeS;
         s.phase = phase;
         {
             std::lock_guard lock(m_statesMutex);
             m_states.push_back(std::move(s));
         }
         QMetaObject::invokeMethod(
-            this, [this] { emit stateCaptured(QStringLiteral("on demand")); },
+            this, [this, reason] { emit stateCaptured(QString::fromStdString(reason)); },
             Qt::QueuedConnection);
     });
 }

@@ -117,6 +117,7 @@ signals:
 
 private:
     void runTask(std::function<void()> task);
+    void captureAsync(const std::string &reason, double timeS, const std::string &phase);
     void onLoadsChanged(std::vector<LoadGroupResult> finished);
     void beginPhaseForLoads();
     void rebuildMarkers();

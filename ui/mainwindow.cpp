@@ -109,7 +109,7 @@ void MainWindow::onSessionStarted()
 {
     m_counters->setResetTime(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
     const auto &setups = m_session.probe().setups();
-    QStringList warnings;
+    QStringList warnings, explained; // the status bar's short text, the tooltip's long one
     if (!setups.empty()) {
         const ThreadGrant &g = setups.front().grant;
         QString policy = QString::fromLatin1(toString(g.policy));
@@ -121,18 +121,24 @@ void MainWindow::onSessionStarted()
                                   .arg(static_cast<double>(g.timerSlackNs) / 1000.0));
         for (const ConsumerSetup &c : setups)
             if (!c.grant.refusal.empty()) {
-                warnings << tr("less than asked: %1").arg(QString::fromStdString(c.grant.refusal));
+                const QString refusal = QString::fromStdString(c.grant.refusal);
+                warnings << tr("less than asked: %1").arg(refusal);
+                explained << tr("The probe runs with less than was asked: %1. Its numbers are "
+                                "those of what it got.")
+                                 .arg(refusal);
                 break;
             }
     }
     const std::string binary = m_session.binary();
-    if (binary.size() >= 13 && binary.compare(binary.size() - 13, 13, "/latprobe-gui") == 0)
-        warnings << tr("workers and start probes run latprobe-gui (latprobe was not found "
-                       "beside it): starts include loading Qt");
+    if (binary.size() >= 13 && binary.compare(binary.size() - 13, 13, "/latprobe-gui") == 0) {
+        warnings << tr("latprobe not found beside latprobe-gui");
+        explained << tr("Load workers and start probes run latprobe-gui itself, because the "
+                        "latprobe binary was not found beside it: every process start includes "
+                        "loading Qt. Set LATPROBE_BINARY or start the GUI as 'latprobe'.");
+    }
     if (!warnings.isEmpty()) {
         m_warningLabel->setText(QStringLiteral("⚠ ") + warnings.join(QStringLiteral("; ")));
-        m_warningLabel->setToolTip(tr("The probe runs with less than was asked:\n") +
-                                   warnings.join(QStringLiteral("\n")));
+        m_warningLabel->setToolTip(explained.join(QStringLiteral("\n\n")));
         m_warningLabel->setVisible(true);
     }
     updatePhaseLabel();

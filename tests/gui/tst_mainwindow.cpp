@@ -8,8 +8,8 @@
 #include "latencyplot.h"
 #include "livedata.h"
 #include "livesession.h"
-#include "loadmanager.h"
 #include "loadkind.h"
+#include "loadmanager.h"
 #include "loadpanel.h"
 #include "loadparamsdialog.h"
 #include "mainwindow.h"
@@ -199,7 +199,9 @@ void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
     QCOMPARE(panel->countBox("massive_intr")->value(), 2);
     QTest::mouseClick(panel->startButton("massive_intr"), Qt::LeftButton);
 
-    QTRY_COMPARE_WITH_TIMEOUT(m_session->loads().status().size(), size_t(1), 15000);
+    // The group is up once the window says so: Stop all becomes available.
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->stopAllAction()->isEnabled(), 15000);
+    QCOMPARE(m_session->loads().status().size(), size_t(1));
     std::vector<pid_t> pids;
     QTRY_VERIFY_WITH_TIMEOUT(
         [&] {
@@ -401,7 +403,8 @@ void TestMainWindow::paramsDialogOffersEveryParameter()
     dialog.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
     if (qEnvironmentVariableIsSet("LATPROBE_TEST_GRAB"))
-        dialog.grab().save(qEnvironmentVariable("LATPROBE_TEST_GRAB") + QStringLiteral(".dialog.png"));
+        dialog.grab().save(qEnvironmentVariable("LATPROBE_TEST_GRAB") +
+                           QStringLiteral(".dialog.png"));
     QStringList keys;
     for (QDoubleSpinBox *box : dialog.findChildren<QDoubleSpinBox *>()) {
         keys << box->accessibleName();

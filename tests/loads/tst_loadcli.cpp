@@ -51,10 +51,10 @@ void TestLoadCli::refused_data()
         << QStringList{"hackbench:60"} << QStringList{} << QStringList{"2460", "--max-workers"};
     QTest::newRow("memload over half of MemAvailable")
         << QStringList{"memload:1:mb=" + overHalf} << QStringList{}
-        << QStringList{"memload", "50 %", "available memory", "mb="};
+        << QStringList{"memload", "50 %", "MiB available", "mb="};
     QTest::newRow("memload, many workers")
         << QStringList{"memload:4:mb=" + QString::number(avail * 2 / 10 >> 20)} << QStringList{}
-        << QStringList{"memload x4", "available memory"};
+        << QStringList{"memload x4", "MiB available"};
     QTest::newRow("io_write over 1 GiB") << QStringList{"io_write:2:mb=600"} << QStringList{}
                                          << QStringList{"1200 MiB", "1024 MiB", "io cap", "mb="};
     QTest::newRow("io_read over 1 GiB")
