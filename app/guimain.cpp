@@ -39,8 +39,9 @@ void locateLatprobeBinary()
     if (env && *env)
         return;
     const std::string self = selfExecutable();
-    const std::string candidates[] = {self.substr(0, self.rfind('/')) + "/latprobe",
-                                      LATPROBE_BINDIR "/latprobe"};
+    const std::string dir = self.substr(0, self.rfind('/'));
+    const std::string candidates[] = {dir + "/latprobe",
+                                      dir + "/" LATPROBE_BIN_FROM_LIBEXEC "/latprobe"};
     for (const std::string &c : candidates)
         if (access(c.c_str(), X_OK) == 0) {
             setenv("LATPROBE_BINARY", c.c_str(), 1);

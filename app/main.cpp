@@ -57,7 +57,8 @@ int launchGui(int argc, char **argv, const RunOptions &runOptions,
     }
     const std::string self = selfExecutable();
     const std::string dir = self.substr(0, self.rfind('/'));
-    const std::string candidates[] = {dir + "/latprobe-gui", LATPROBE_LIBEXECDIR "/latprobe-gui"};
+    const std::string candidates[] = {dir + "/latprobe-gui",
+                                      dir + "/" LATPROBE_LIBEXEC_FROM_BIN "/latprobe-gui"};
     for (const std::string &gui : candidates) {
         if (access(gui.c_str(), X_OK) != 0)
             continue;

@@ -24,7 +24,8 @@ CLI::App *addCompareCommand(CLI::App &app, CompareOptions &o)
 {
     CLI::App *cmd =
         app.add_subcommand("compare", "Line runs up by phase, with ratios against the first");
-    cmd->add_option("runs", o.files, "Two or more run files (or cyclictest --json outputs)")
+    cmd->add_option("runs", o.files,
+                    "Run files (or cyclictest --json outputs); the first is the reference")
         ->required()
         ->expected(1, -1);
     return cmd;

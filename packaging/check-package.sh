@@ -92,6 +92,7 @@ expect=(
     ./usr/share/man/man1/latprobe.1.gz
     ./usr/share/bash-completion/completions/latprobe
     ./usr/share/doc/latprobe/README.md
+    ./usr/share/doc/latprobe/copyright
 )
 if [ "$gui" = 1 ]; then
     expect+=(
@@ -131,6 +132,14 @@ check "latprobe --version says $version" [ "$("$latprobe" --version)" = "latprob
     -o "$work/run.json" >"$work/report.txt" 2>&1 || true
 check "report header says latprobe $version" grep -q "^latprobe $version " "$work/report.txt"
 check "run file says version $version" grep -q "\"version\": *\"$version\"" "$work/run.json"
+if [ "$gui" = 1 ]; then
+    # `latprobe` alone must find the GUI where this package put it, whatever
+    # prefix the build tree had: it runs until timeout stops it (124), where
+    # a missing GUI would fail at once.
+    QT_QPA_PLATFORM=offscreen timeout -s TERM 4 env -u DISPLAY -u WAYLAND_DISPLAY \
+        "$latprobe" >"$work/gui.txt" 2>&1 && rc=0 || rc=$?
+    check "latprobe alone opens the packaged latprobe-gui" [ "$rc" = 124 ]
+fi
 
 # --- desktop entry and AppStream ----------------------------------------------
 if [ "$gui" = 1 ]; then
