@@ -93,6 +93,7 @@ private slots:
     void badArgumentExits2WithOneLineSayingHowToFixIt();
     void shortRunReportsAndWritesARunFile();
     void ctrlCEndsARunWithAReportAndAPartialRunFile();
+    void withoutADisplayItSaysSoAndMeasuresHeadless();
 };
 
 void TestCli::initTestCase()
@@ -279,6 +280,33 @@ void TestCli::ctrlCEndsARunWithAReportAndAPartialRunFile()
     for (size_t i = 0; i < run.consumers.size(); ++i)
         if (run.consumers[i].config.periodNs < 100000000)
             QVERIFY2(phase.consumers[i].samples > 0, run.consumers[i].config.name.c_str());
+}
+
+// README command (a) on a machine with no display: `latprobe` alone cannot
+// open the window, so it says so and measures headless instead.
+void TestCli::withoutADisplayItSaysSoAndMeasuresHeadless()
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove("DISPLAY");
+    env.remove("WAYLAND_DISPLAY");
+    env.remove("QT_QPA_PLATFORM");
+    p.setProcessEnvironment(env);
+    p.start(binary(), {});
+    QVERIFY(p.waitForStarted(5000));
+    QElapsedTimer waiting;
+    waiting.start();
+    while (!measuring(p.processId()) && waiting.elapsed() < 20000 && p.state() == QProcess::Running)
+        QTest::qWait(50);
+    // (QVERIFY2 evaluates its message always: no readAll in it.)
+    QVERIFY(measuring(p.processId()));
+    QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
+    QVERIFY(p.waitForFinished(10000));
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(err.contains("no display"), qPrintable(err));
+    QVERIFY2(out.startsWith(QString("latprobe %1 ").arg(kVersion)), qPrintable(out + err));
+    QCOMPARE(p.exitCode(), 130);
 }
 
 QTEST_GUILESS_MAIN(TestCli)
