@@ -27,7 +27,10 @@ using namespace latprobe;
 
 namespace {
 
-double ms(int64_t ns) { return static_cast<double>(ns) / 1e6; }
+double ms(int64_t ns)
+{
+    return static_cast<double>(ns) / 1e6;
+}
 
 double median(std::vector<double> v)
 {
@@ -63,6 +66,7 @@ double pkillRound(int count, int settleMs)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, nullptr, _IOLBF, 0); // each row as it is measured, even into a pipe
     int rounds = 3, settleMs = 1000;
     std::vector<int> counts = {100, 400, 800};
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -80,6 +84,20 @@ int main(int argc, char **argv)
                                  "[--settle-ms MS]\n");
             return 2;
         }
+    }
+    // Leaders and workers are latprobe re-executed: use the one built beside
+    // this benchmark unless LATPROBE_BINARY names another.
+    if (!std::getenv("LATPROBE_BINARY")) {
+        const std::string self = selfExecutable();
+        const std::string built = self.substr(0, self.rfind('/')) + "/../../app/latprobe";
+        if (access(built.c_str(), X_OK) != 0) {
+            std::fprintf(stderr,
+                         "loadbench: %s not found: build latprobe, or set "
+                         "LATPROBE_BINARY to a latprobe binary\n",
+                         built.c_str());
+            return 2;
+        }
+        setenv("LATPROBE_BINARY", built.c_str(), 1);
     }
     if (system("command -v pkill >/dev/null") != 0) {
         std::fprintf(stderr, "loadbench: pkill not found: apt install procps\n");
