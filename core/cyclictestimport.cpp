@@ -2,13 +2,12 @@
 
 #include "histogram.h"
 #include "runfile.h"
+#include "textfile.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
+#include <cstdlib>
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -210,15 +209,18 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
     return run;
 }
 
+Run runFromAnyJson(const std::string &text, const std::string &fileName)
+{
+    return isCyclictestJson(text) ? importCyclictestJson(text, fileName)
+                                  : runFromJson(text, fileName);
+}
+
 Run readAnyRunFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw RunFileError(fmt::format("{}: cannot open ({})", path, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
-    const std::string s = text.str();
-    return isCyclictestJson(s) ? importCyclictestJson(s, path) : runFromJson(s, path);
+    std::string text, error;
+    if (!readTextFile(path, kMaxRunFileBytes, text, error))
+        throw RunFileError(fmt::format("{}: {}", path, error));
+    return runFromAnyJson(text, path);
 }
 
 } // namespace latprobe

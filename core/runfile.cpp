@@ -1,12 +1,12 @@
 #include "runfile.h"
 
+#include "textfile.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -575,12 +575,10 @@ void writeRunFile(const Run &run, const std::string &path)
 
 Run readRunFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw RunFileError(fmt::format("{}: cannot open ({})", path, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return runFromJson(text.str(), path);
+    std::string text, error;
+    if (!readTextFile(path, kMaxRunFileBytes, text, error))
+        throw RunFileError(fmt::format("{}: {}", path, error));
+    return runFromJson(text, path);
 }
 
 } // namespace latprobe

@@ -2,11 +2,10 @@
 
 #include "builtinscenarios.h"
 #include "presets.h"
+#include "textfile.h"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace latprobe {
 
@@ -154,12 +153,10 @@ Scenario parseScenario(const std::string &text, const std::string &file)
 
 Scenario loadScenarioFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw ScenarioError(fmt::format("{}: cannot open: check the path", path));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseScenario(text.str(), path);
+    std::string text, error;
+    if (!readTextFile(path, kMaxScenarioFileBytes, text, error))
+        throw ScenarioError(fmt::format("{}: {}", path, error));
+    return parseScenario(text, path);
 }
 
 std::vector<std::string> builtinScenarioNames()
