@@ -2,15 +2,15 @@
 
 #include "histogram.h"
 #include "runfile.h"
+#include "textfile.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
+#include <cstdlib>
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 namespace latprobe {
 
@@ -78,6 +78,36 @@ double durationSeconds(const std::string &cmdline)
     return n;
 }
 
+// A string of sysinfo, or "unknown" when it is missing or not a string.
+std::string sysText(const json &obj, const char *key)
+{
+    auto it = obj.find(key);
+    return it != obj.end() && it->is_string() ? it->get<std::string>() : "unknown";
+}
+
+// An optional number of a thread: typed, and in range before it is
+// converted (a float too big for int64_t would be undefined behaviour).
+int64_t integer(const json &t, const char *key, const std::string &file, const std::string &where)
+{
+    auto it = t.find(key);
+    if (it == t.end())
+        return 0;
+    if (!it->is_number_integer() ||
+        (it->is_number_unsigned() && !std::in_range<int64_t>(it->get<uint64_t>())))
+        fail(file, where + "." + key, "expected an integer (µs)");
+    return it->get<int64_t>();
+}
+
+double number(const json &t, const char *key, const std::string &file, const std::string &where)
+{
+    auto it = t.find(key);
+    if (it == t.end())
+        return 0;
+    if (!it->is_number())
+        fail(file, where + "." + key, "expected a number (µs)");
+    return it->get<double>();
+}
+
 } // namespace
 
 bool isCyclictestJson(const std::string &text)
@@ -94,11 +124,14 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
         j = json::parse(text);
     } catch (const json::parse_error &e) {
         throw RunFileError(fmt::format("{}: not valid JSON (byte {})", file, e.byte));
+    } catch (const json::out_of_range &) {
+        // How nlohmann reports a number past a double's range, like 1e400.
+        throw RunFileError(fmt::format("{}: not valid JSON: a number out of range", file));
     }
     if (!j.is_object())
         fail(file, "(top level)", "expected cyclictest's JSON object");
     auto version = j.find("file_version");
-    if (version == j.end() || !version->is_number_integer() || version->get<int>() != 1)
+    if (version == j.end() || !version->is_number_unsigned() || version->get<uint64_t>() != 1)
         fail(file, "file_version", "expected cyclictest's file_version 1");
     // rt-tests 2.4 writes some keys with a stray colon ("cmdline:").
     auto pick = [&](const char *a, const char *b) -> std::string {
@@ -110,8 +143,12 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
     const std::string cmdline = pick("cmdline", "cmdline:");
     const double intervalUs = option(cmdline, "-i", "--interval", 1000);
     const double durationS = durationSeconds(cmdline);
-    if (intervalUs <= 0)
-        fail(file, "cmdline", "cannot tell the interval");
+    // Bounds keep the period and the expected cycle count integers: NaN,
+    // a negative or an absurd value would make their conversions undefined.
+    if (!(intervalUs >= 1 && intervalUs <= 3.6e9))
+        fail(file, "cmdline", "cannot tell the interval (-i, 1 µs to 1 h)");
+    if (!(durationS >= 0 && durationS <= 366 * 86400.0))
+        fail(file, "cmdline", "cannot tell the duration (-D, at most a year)");
 
     Run run;
     run.version = "cyclictest " + pick("rt_test_version", "rt_test_version:");
@@ -121,9 +158,9 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
     run.endReason = "imported";
     run.scenario = "cyclictest";
     if (auto sys = j.find("sysinfo"); sys != j.end() && sys->is_object()) {
-        run.system.kernelRelease = sys->value("release", "unknown");
-        run.system.kernelVersion = sys->value("version", "unknown");
-        run.system.machine = sys->value("machine", "unknown");
+        run.system.kernelRelease = sysText(*sys, "release");
+        run.system.kernelVersion = sysText(*sys, "version");
+        run.system.machine = sysText(*sys, "machine");
     }
     for (std::string *field : {&run.system.cpuModel, &run.system.governor, &run.system.hz,
                                &run.system.preemption, &run.system.scheduler, &run.system.autogroup,
@@ -135,6 +172,11 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
     auto threads = j.find("thread");
     if (threads == j.end() || !threads->is_object() || threads->empty())
         fail(file, "thread", "missing: no measuring thread in the file");
+    // Samples past a Histogram's buckets (over 100 ms) are kept one by one:
+    // bound them in the whole file, not per bucket or thread, or many of
+    // those could ask for gigabytes and minutes.
+    constexpr uint64_t kMaxOutside = 1'000'000;
+    uint64_t outside = 0;
     PhaseResult phase;
     phase.name = "idle";
     phase.durationS = durationS;
@@ -155,7 +197,7 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
         setup.grant.policy = run.requested.policy;
         run.consumers.push_back(setup);
 
-        const int64_t maxUs = t.value("max", int64_t{0});
+        const int64_t maxUs = integer(t, "max", file, where);
         if (maxUs < 0 || maxUs > 1'000'000'000)
             fail(file, where + ".max", "implausible");
         Histogram h(static_cast<uint32_t>(std::clamp<int64_t>(maxUs + 1, 1, 100000)));
@@ -163,23 +205,36 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
         // A bound on what the file may claim: a year of 1 us cycles.
         if (total > 31'536'000'000'000ull)
             fail(file, where + ".cycles", "implausible");
-        uint64_t counted = 0;
+        uint64_t counted = 0, atMax = 0;
         for (const auto &[us, n] : hist->items()) {
             char *end = nullptr;
             const long long bucket = std::strtoll(us.c_str(), &end, 10);
-            if (*end || bucket < 0 || !n.is_number_unsigned())
+            // Only cyclictest's own spelling: "010" would be a second key for
+            // bucket 10, adding up past what the bucket holds.
+            if (*end || bucket < 0 || us != std::to_string(bucket) || !n.is_number_unsigned())
                 fail(file, where + ".histogram." + us, "expected \"µs\": count");
-            if (bucket > maxUs || n.get<uint64_t>() > total - counted ||
-                (bucket >= h.limitUs() && n.get<uint64_t>() > 10'000'000))
+            if (bucket > maxUs || n.get<uint64_t>() > total - counted)
+                fail(file, where + ".histogram." + us,
+                     "more samples or later than the thread says");
+            // A Histogram bucket holds 32 bits.
+            if (n.get<uint64_t>() > UINT32_MAX)
+                fail(file, where + ".histogram." + us, "more samples than one bucket holds");
+            if (bucket >= h.limitUs() && (outside += n.get<uint64_t>()) > kMaxOutside)
                 fail(file, where + ".histogram." + us,
                      "more samples or later than the thread says");
             h.add(bucket, n.get<uint64_t>());
             counted += n.get<uint64_t>();
+            if (bucket == maxUs)
+                atMax = n.get<uint64_t>();
         }
         // Cycles past the histogram's end are in no bucket: they were at
         // least its limit; count them at the max, the one value known.
-        if (total - counted > 10'000'000)
+        if (total - counted > kMaxOutside - outside)
             fail(file, where + ".cycles", "too many cycles outside the histogram: raise -h");
+        if (maxUs >= h.limitUs())
+            outside += total - counted;
+        else if (total - counted > UINT32_MAX - atMax)
+            fail(file, where + ".cycles", "more samples than one bucket holds");
         h.add(maxUs, total - counted);
 
         ConsumerStats s;
@@ -187,9 +242,9 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
         s.samples = h.count();
         s.expected = durationS > 0 ? static_cast<uint64_t>(durationS * 1e6 / intervalUs) : 0;
         s.sampledPct = s.expected ? 100.0 * static_cast<double>(s.samples) / s.expected : 0;
-        s.minUs = t.value("min", int64_t{0});
+        s.minUs = integer(t, "min", file, where);
         s.maxUs = maxUs;
-        s.meanUs = t.value("avg", 0.0);
+        s.meanUs = number(t, "avg", file, where);
         s.p50Us = h.percentile(0.5);
         s.p90Us = h.percentile(0.9);
         s.p99Us = h.percentile(0.99);
@@ -210,15 +265,18 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
     return run;
 }
 
+Run runFromAnyJson(const std::string &text, const std::string &fileName)
+{
+    return isCyclictestJson(text) ? importCyclictestJson(text, fileName)
+                                  : runFromJson(text, fileName);
+}
+
 Run readAnyRunFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw RunFileError(fmt::format("{}: cannot open ({})", path, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
-    const std::string s = text.str();
-    return isCyclictestJson(s) ? importCyclictestJson(s, path) : runFromJson(s, path);
+    std::string text, error;
+    if (!readTextFile(path, kMaxRunFileBytes, text, error))
+        throw RunFileError(fmt::format("{}: {}", path, error));
+    return runFromAnyJson(text, path);
 }
 
 } // namespace latprobe

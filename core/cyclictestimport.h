@@ -15,7 +15,8 @@ Run importCyclictestJson(const std::string &text, const std::string &fileName);
 // True when the text looks like cyclictest's JSON rather than a run file.
 bool isCyclictestJson(const std::string &text);
 
-// A run file or a cyclictest JSON, whichever `path` holds.
+// A run file or a cyclictest JSON, whichever the text or `path` holds.
+Run runFromAnyJson(const std::string &text, const std::string &fileName);
 Run readAnyRunFile(const std::string &path);
 
 } // namespace latprobe

@@ -1,14 +1,15 @@
 #include "runfile.h"
 
+#include "textfile.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -122,6 +123,10 @@ public:
                 fail(where, "expected an integer");
             if (std::is_unsigned_v<T> && v.is_number_integer() && v.get<int64_t>() < 0)
                 fail(where, "must not be negative");
+            // get<T>() would wrap what does not fit.
+            if (v.is_number_unsigned() ? !std::in_range<T>(v.get<uint64_t>())
+                                       : !std::in_range<T>(v.get<int64_t>()))
+                fail(where, fmt::format("{} is out of range", v.dump()));
         }
         return v.get<T>();
     }
@@ -342,6 +347,9 @@ Run runFromJson(const std::string &text, const std::string &fileName)
     } catch (const json::parse_error &e) {
         throw RunFileError(fmt::format("{}: not valid JSON (byte {}): is it a latprobe run file?",
                                        fileName, e.byte));
+    } catch (const json::out_of_range &) {
+        // How nlohmann reports a number past a double's range, like 1e400.
+        throw RunFileError(fmt::format("{}: not valid JSON: a number out of range", fileName));
     }
     if (!j.is_object())
         r.fail("(top level)", "expected an object: is it a latprobe run file?");
@@ -438,7 +446,10 @@ Run runFromJson(const std::string &text, const std::string &fileName)
             if (maxUs.size() != misses.size())
                 r.fail(path, "max_us and misses differ in length");
             for (size_t k = 0; k < maxUs.size(); ++k) {
-                if (!maxUs[k].is_number_integer() || !misses[k].is_number_unsigned())
+                if (!maxUs[k].is_number_integer() || !misses[k].is_number_unsigned() ||
+                    (maxUs[k].is_number_unsigned() &&
+                     !std::in_range<int64_t>(maxUs[k].get<uint64_t>())) ||
+                    !std::in_range<uint32_t>(misses[k].get<uint64_t>()))
                     r.fail(fmt::format("{}[{}]", path, k), "expected integers");
                 SecondBucket b;
                 b.maxUs = maxUs[k].get<int64_t>();
@@ -518,7 +529,7 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         run.states.push_back(std::move(s));
     }
     run.thresholdStep = r.get<int>(j, "", "threshold_step");
-    if (run.thresholdStep >= static_cast<int>(run.phases.size()))
+    if (run.thresholdStep < -1 || run.thresholdStep >= static_cast<int>(run.phases.size()))
         r.fail("threshold_step", "names a phase the run does not have");
     const json &noise = r.field(j, "", "noise_check");
     NoiseCheck &n = run.noise;
@@ -575,12 +586,10 @@ void writeRunFile(const Run &run, const std::string &path)
 
 Run readRunFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw RunFileError(fmt::format("{}: cannot open ({})", path, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return runFromJson(text.str(), path);
+    std::string text, error;
+    if (!readTextFile(path, kMaxRunFileBytes, text, error))
+        throw RunFileError(fmt::format("{}: {}", path, error));
+    return runFromJson(text, path);
 }
 
 } // namespace latprobe

@@ -2,11 +2,10 @@
 
 #include "builtinscenarios.h"
 #include "presets.h"
+#include "textfile.h"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace latprobe {
 
@@ -49,6 +48,9 @@ Scenario parseScenario(const std::string &text, const std::string &file)
         const auto at = what.find("at line");
         throw ScenarioError(fmt::format("{}: not valid JSON {}", file,
                                         at == std::string::npos ? what : what.substr(at)));
+    } catch (const json::out_of_range &) {
+        // How nlohmann reports a number past a double's range, like 1e400.
+        throw ScenarioError(fmt::format("{}: not valid JSON: a number out of range", file));
     }
     if (!j.is_object())
         fail(file, "(top level)", "expected an object with \"steps\"");
@@ -56,9 +58,10 @@ Scenario parseScenario(const std::string &text, const std::string &file)
     auto it = j.find("scenario_version");
     if (it == j.end() || !it->is_number_integer())
         fail(file, "scenario_version", "missing: add \"scenario_version\": 1");
-    if (it->get<int>() != kScenarioVersion)
+    // Compared as it is written: get<int>() would wrap 4294967297 to 1.
+    if (!it->is_number_unsigned() || it->get<uint64_t>() != kScenarioVersion)
         fail(file, "scenario_version",
-             fmt::format("version {} is not supported (this latprobe reads {})", it->get<int>(),
+             fmt::format("version {} is not supported (this latprobe reads {})", it->dump(),
                          kScenarioVersion));
 
     Scenario s;
@@ -154,12 +157,10 @@ Scenario parseScenario(const std::string &text, const std::string &file)
 
 Scenario loadScenarioFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw ScenarioError(fmt::format("{}: cannot open: check the path", path));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseScenario(text.str(), path);
+    std::string text, error;
+    if (!readTextFile(path, kMaxScenarioFileBytes, text, error))
+        throw ScenarioError(fmt::format("{}: {}", path, error));
+    return parseScenario(text, path);
 }
 
 std::vector<std::string> builtinScenarioNames()

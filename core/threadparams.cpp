@@ -151,7 +151,10 @@ bool parseCpuList(const std::string &text, std::vector<int> &cpus)
         } else {
             return false;
         }
-        if (first < 0 || last < first || last >= CPU_SETSIZE)
+        // More CPUs than a cpu_set_t holds repeat some: refuse them before a
+        // long list of "0-1023" asks for gigabytes.
+        if (first < 0 || last < first || last >= CPU_SETSIZE ||
+            cpus.size() + static_cast<size_t>(last - first) >= CPU_SETSIZE)
             return false;
         for (int cpu = first; cpu <= last; ++cpu)
             cpus.push_back(cpu);

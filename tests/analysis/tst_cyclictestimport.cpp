@@ -63,6 +63,53 @@ private slots:
         QTest::newRow("absurd cycle count")
             << R"({"file_version": 1, "rt_test_version:": "2.40", "num_threads": 1, "thread": {"0": {"cycles": 18446744073709551615, "max": 10, "histogram": {}}}})"
             << "thread.0.cycles";
+        // Found by fuzz_cyclictest and review under ASan: each would crash,
+        // hang, allocate gigabytes or convert out of range before its fix.
+        QTest::newRow("number too large for a double")
+            << R"({"file_version": 1, "thread": {"0": {"cycles": 1, "max": 1e400, "histogram": {}}}})"
+            << "not valid JSON: a number out of range";
+        QTest::newRow("bucket past 32 bits (read out of bounds)")
+            << R"({"file_version": 1, "thread": {"0": {"cycles": 5000000000, "max": 10, "histogram": {"0": 5000000000}}}})"
+            << "thread.0.histogram.0";
+        QTest::newRow("bucket spelled twice, adding up past 32 bits")
+            << R"({"file_version": 1, "thread": {"0": {"cycles": 4294967300, "max": 10, "histogram": {"10": 4294967295, "010": 5}}}})"
+            << "thread.0.histogram.010";
+        QTest::newRow("remainder past 32 bits in the max's bucket")
+            << R"({"file_version": 1, "thread": {"0": {"cycles": 4294967300, "max": 10, "histogram": {"10": 4294967295}}}})"
+            << "thread.0.cycles";
+        QTest::newRow("many buckets past the histogram (gigabytes)")
+            << R"({"file_version": 1, "thread": {"0": {"cycles": 100000000, "max": 200000, "histogram": {"100001": 999999, "100002": 999999}}}})"
+            << "thread.0.histogram.100002";
+        QTest::newRow("many threads past the histogram (minutes)")
+            << R"({"file_version": 1, "thread": {"0": {"cycles": 900000, "max": 200000, "histogram": {}}, "1": {"cycles": 900000, "max": 200000, "histogram": {}}}})"
+            << "thread.1.cycles";
+        QTest::newRow("max a float too big for int64")
+            << R"({"file_version": 1, "thread": {"0": {"cycles": 1, "max": 1e30, "histogram": {}}}})"
+            << "thread.0.max";
+        QTest::newRow("max a string")
+            << R"({"file_version": 1, "thread": {"0": {"cycles": 1, "max": "9", "histogram": {}}}})"
+            << "thread.0.max";
+        QTest::newRow("avg a string")
+            << R"({"file_version": 1, "thread": {"0": {"cycles": 1, "max": 1, "avg": "x", "histogram": {}}}})"
+            << "thread.0.avg";
+        QTest::newRow("empty bucket name")
+            << R"({"file_version": 1, "thread": {"0": {"cycles": 1, "max": 1, "histogram": {"": 1}}}})"
+            << "thread.0.histogram.";
+        QTest::newRow("interval not a number")
+            << R"({"file_version": 1, "cmdline": "cyclictest -i nan", "thread": {"0": {"cycles": 1, "histogram": {}}}})"
+            << "cmdline";
+        QTest::newRow("interval below 1 us (period 0 ns)")
+            << R"({"file_version": 1, "cmdline": "cyclictest -i 0.0001", "thread": {"0": {"cycles": 1, "histogram": {}}}})"
+            << "cmdline";
+        QTest::newRow("duration past a year")
+            << R"({"file_version": 1, "cmdline": "cyclictest -D 1e300", "thread": {"0": {"cycles": 1, "histogram": {}}}})"
+            << "cmdline";
+        QTest::newRow("negative duration")
+            << R"({"file_version": 1, "cmdline": "cyclictest -D -5", "thread": {"0": {"cycles": 1, "histogram": {}}}})"
+            << "cmdline";
+        QTest::newRow("file_version past 32 bits")
+            << R"({"file_version": 4294967297, "thread": {"0": {"cycles": 1, "histogram": {}}}})"
+            << "file_version";
     }
 
     void rejectsWhatIsNotCyclictest()
@@ -74,6 +121,7 @@ private slots:
             QFAIL("accepted a malformed file");
         } catch (const RunFileError &e) {
             QVERIFY2(QString(e.what()).startsWith("c.json: " + field), e.what());
+            QVERIFY2(!QString(e.what()).contains('\n'), "an error is one line");
         }
     }
 };

@@ -110,6 +110,19 @@ private slots:
         QTest::newRow("stop_when without consumers")
             << R"({"scenario_version": 1, "stop_when": {"misses_over": 1}, "steps": [{"duration_s": 1}]})"
             << "s.json: stop_when.consumers";
+        // Found by fuzz_scenario: nlohmann throws out_of_range, not a
+        // parse_error, for a number past a double's range.
+        QTest::newRow("number too large for a double")
+            << R"({"scenario_version": 1, "steps": [{"duration_s": 1e400}]})"
+            << "s.json: not valid JSON: a number out of range";
+        // get<int>() wrapped 2^32 + 1 to the supported version 1.
+        QTest::newRow("version past 32 bits")
+            << R"({"scenario_version": 4294967297, "steps": [{"duration_s": 1}]})"
+            << "s.json: scenario_version: version 4294967297";
+        // Each "0-1023" asked for 1024 entries: a long list took gigabytes.
+        QTest::newRow("cpu list naming more CPUs than exist")
+            << R"({"scenario_version": 1, "steps": [{"duration_s": 1, "loads": ["burn:1:cpus=0-1023,0"]}]})"
+            << "s.json: steps[0].loads[0]: load \"burn:1:cpus=0-1023,0\": cpus";
     }
 
     void errorsNameTheLineOrField()

@@ -12,6 +12,8 @@
 #include <memory>
 #include <thread>
 
+#include <sys/resource.h>
+
 using namespace latprobe;
 
 class TestProbe : public QObject
@@ -139,7 +141,9 @@ void TestProbe::grantRecordsWhatTheKernelGave()
     } else {
         QCOMPARE(g.policy, params.policy);
         QCOMPARE(g.priority, priority);
-        QCOMPARE(g.nice, nice);
+        // Nice 0 asks for no change: the thread keeps the nice the test
+        // inherited, 19 under `nice -n 19 ctest` as CI runs on a shared VM.
+        QCOMPARE(g.nice, nice != 0 ? nice : getpriority(PRIO_PROCESS, 0));
         if (slackNs > 0)
             QCOMPARE(g.timerSlackNs, slackNs);
         if (!params.cpus.empty())

@@ -4,6 +4,7 @@
 
 #include "runfile.h"
 #include "samplerun.h"
+#include "textfile.h"
 
 #include <QDir>
 #include <QFile>
@@ -258,6 +259,7 @@ private slots:
     void rejectsNamingFileAndField();
     void rejectsWhatIsNotARunFile_data();
     void rejectsWhatIsNotARunFile();
+    void refusesAFileOverTheCap();
     void saveLeavesNoTempFileBehind();
     void saveReplacesAnExistingFileAtomically();
     void savedFileIsReadableByOthers();
@@ -410,6 +412,23 @@ void TestRunFile::rejectsNamingFileAndField_data()
     QTest::newRow("threshold_step past the last phase") << "/threshold_step"
                                                         << "2"
                                                         << "threshold_step";
+    // Read as get<int>() and friends, these wrapped silently.
+    QTest::newRow("threshold_step before the first phase") << "/threshold_step"
+                                                           << "-2"
+                                                           << "threshold_step";
+    QTest::newRow("cpu_count past 32 bits") << "/system/cpu_count"
+                                            << "4294967298"
+                                            << "system.cpu_count";
+    QTest::newRow("periods_lost past 32 bits") << "/misses/0/periods_lost"
+                                               << "4294967296"
+                                               << "misses[0].periods_lost";
+    QTest::newRow("series misses past 32 bits") << "/series/audio/misses/0"
+                                                << "4294967296"
+                                                << "series.audio[0]";
+    // Each "0-1023" asked for 1024 entries: a long list took gigabytes.
+    QTest::newRow("granted cpus naming more CPUs than exist") << "/consumers/0/granted/cpus"
+                                                              << "\"0-1023,0\""
+                                                              << "consumers[0].granted.cpus";
     QTest::newRow("noise check cpu as a string") << "/noise_check/cpus/1/cpu"
                                                  << "\"1\""
                                                  << "noise_check.cpus[1].cpu";
@@ -455,6 +474,9 @@ void TestRunFile::rejectsWhatIsNotARunFile_data()
     QTest::newRow("truncated by one byte")
         << QByteArray::fromStdString(valid.substr(0, valid.size() - 3)) << true;
     QTest::newRow("a JSON string") << QByteArray("\"run\"") << true;
+    // Found by the fuzzers: nlohmann throws out_of_range, not a parse_error.
+    QTest::newRow("a number past a double's range")
+        << QByteArray(R"({"file_version": "1.0", "version": 1e400})") << true;
     QTest::newRow("no such file") << QByteArray() << false;
 }
 
@@ -470,6 +492,18 @@ void TestRunFile::rejectsWhatIsNotARunFile()
     QVERIFY2(!error.isEmpty(), "read without complaint");
     QVERIFY2(!error.contains('\n'), qPrintable(error));
     QVERIFY2(error.startsWith(path + ": "), qPrintable(error));
+}
+
+void TestRunFile::refusesAFileOverTheCap()
+{
+    // A sparse file: the reader must refuse it, not parse 64 MiB of NULs.
+    const QString path = m_dir->filePath("huge.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.resize(static_cast<qint64>(kMaxRunFileBytes) + 1));
+    f.close();
+    const QString error = readError(path);
+    QVERIFY2(error.startsWith(path + ": is larger than 64 MiB"), qPrintable(error));
 }
 
 void TestRunFile::saveLeavesNoTempFileBehind()
