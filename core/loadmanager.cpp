@@ -107,7 +107,13 @@ int LoadManager::start(const LoadSpec &spec, std::string &error)
         if (!error.empty())
             return -1;
     }
-    error = checkLoadLimits(spec, m_limits, runningProcesses());
+    std::vector<LoadSpec> running;
+    {
+        std::lock_guard lock(m_mutex);
+        for (const auto &g : m_groups)
+            running.push_back(g->spec);
+    }
+    error = checkLoadLimits(spec, m_limits, running);
     if (!error.empty())
         return -1;
 
