@@ -9,6 +9,7 @@
 #include "mainwindow.h"
 #include "presets.h"
 #include "processstarter.h"
+#include "rootwarning.h"
 #include "selfexe.h"
 #include "signalwatcher.h"
 #include "unattendedrun.h"
@@ -139,6 +140,8 @@ int main(int argc, char **argv)
     spdlog::set_level(parser.isSet(verbose) ? spdlog::level::debug
                       : parser.isSet(quiet) ? spdlog::level::err
                                             : spdlog::level::info);
+    if (const char *warning = rootWarning(); warning && !parser.isSet(quiet))
+        std::fprintf(stderr, "latprobe-gui: warning: %s\n", warning);
 
     LiveSession::Options options;
     for (int i = 0; i < argc; ++i)

@@ -1,6 +1,7 @@
 #include "loadleader.h"
 #include "processstarter.h"
 #include "reportcommand.h"
+#include "rootwarning.h"
 #include "runcommand.h"
 #include "selfexe.h"
 #include "sysinfo.h"
@@ -134,6 +135,10 @@ int main(int argc, char **argv)
 
     if (run->parsed())
         return executeRun(runOptions, commandLine);
+    // `run` warns once its arguments are accepted; the GUI warns by itself.
+    const char *warning = rootWarning();
+    if (warning && (report->parsed() || compare->parsed() || sysinfo->parsed()))
+        spdlog::warn("{}", warning);
     if (report->parsed())
         return executeReport(reportOptions);
     if (compare->parsed())

@@ -8,6 +8,7 @@
 #include "probe.h"
 #include "realclock.h"
 #include "report.h"
+#include "rootwarning.h"
 #include "run.h"
 #include "runfile.h"
 #include "scenariorunner.h"
@@ -17,10 +18,14 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
+#include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
 
@@ -238,7 +243,7 @@ bool resolveScenario(const RunOptions &o, Scenario &scenario, LoadLimits &limits
         return false;
     }
     for (const ScenarioStep &step : scenario.steps) {
-        int running = 0;
+        std::vector<LoadSpec> running;
         for (const LoadSpec &spec : step.loads) {
             if (const LoadKind *kind = findLoadKind(spec.kind); kind && kind->precheck) {
                 error = kind->precheck(spec);
@@ -248,7 +253,7 @@ bool resolveScenario(const RunOptions &o, Scenario &scenario, LoadLimits &limits
             error = checkLoadLimits(spec, limits, running);
             if (!error.empty())
                 return false;
-            running += processesFor(spec);
+            running.push_back(spec);
         }
     }
     return true;
@@ -292,6 +297,33 @@ int executeRun(const RunOptions &options, const std::vector<std::string> &comman
         fmt::print(stderr, "latprobe run: {}\n", error);
         return 2;
     }
+
+    // The probe, its start probes and each load group's leader need a few
+    // descriptors each; with fewer, they would fail one by one mid-run.
+    constexpr rlim_t kMinFds = 16;
+    if (rlimit fds{}; getrlimit(RLIMIT_NOFILE, &fds) == 0 && fds.rlim_cur < kMinFds) {
+        fmt::print(stderr,
+                   "latprobe run: only {} open files allowed, it needs {}: raise the limit, "
+                   "e.g. ulimit -n 1024\n",
+                   fds.rlim_cur, kMinFds);
+        return 2;
+    }
+    if (!o.out.empty()) {
+        // Refused now rather than after the whole measurement.
+        const size_t slash = o.out.rfind('/');
+        const std::string dir = slash == std::string::npos ? "."
+                                : slash == 0               ? "/"
+                                                           : o.out.substr(0, slash);
+        if (access(dir.c_str(), W_OK | X_OK) != 0) {
+            fmt::print(stderr, "latprobe run: cannot write {} in {} ({}): choose another --out\n",
+                       o.out, dir, std::strerror(errno));
+            return 2;
+        }
+    }
+    if (const char *warning = rootWarning())
+        spdlog::warn("{}", warning);
+    if (!o.out.empty())
+        removeStaleSaveTemps(o.out); // what a killed save to the same file left
 
     installInterruptHandlers();
     // Before any thread starts, so that they all inherit SIGUSR1 blocked.
@@ -373,7 +405,11 @@ int executeRun(const RunOptions &options, const std::vector<std::string> &comman
     }
     if (end == ScenarioRunner::End::Interrupted)
         return 130;
-    return end == ScenarioRunner::End::LoadFailed ? 1 : 0;
+    // A load whose workers failed mid-run (each said why on stderr) did not
+    // run as asked: the report is there, but the run is a failure.
+    const bool loadError = std::any_of(run.loads.begin(), run.loads.end(),
+                                       [](const LoadGroupResult &l) { return !l.error.empty(); });
+    return end == ScenarioRunner::End::LoadFailed || loadError ? 1 : 0;
 }
 
 } // namespace latprobe

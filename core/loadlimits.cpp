@@ -4,10 +4,13 @@
 #include "loadspec.h"
 #include "tempdir.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
 #include <fstream>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 namespace latprobe {
 
@@ -30,45 +33,95 @@ int processesFor(const LoadSpec &spec)
     return spec.count * each;
 }
 
-std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits, int running)
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// What a spec asks of one cap, all its workers together.
+double memBytes(const LoadSpec &spec)
 {
+    return spec.kind == "memload" ? spec.count * loadParam(spec, "mb") * kMiB : 0;
+}
+
+double ioBytes(const LoadSpec &spec)
+{
+    return spec.kind == "io_write" || spec.kind == "io_read"
+               ? spec.count * loadParam(spec, "mb") * kMiB
+               : 0;
+}
+
+double spawnRate(const LoadSpec &spec)
+{
+    return spec.kind == "spawn" ? spec.count * loadParam(spec, "rate") : 0;
+}
+
+// ", 900 with those running" when other groups count towards a cap.
+std::string besides(double others, double total, const char *unit = "")
+{
+    return others > 0 ? fmt::format(", {:.0f}{} with those running", total, unit) : std::string();
+}
+
+} // namespace
+
+std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits,
+                            const std::vector<LoadSpec> &running)
+{
+    int processes = 0;
+    double mem = 0, io = 0, rate = 0;
+    for (const LoadSpec &r : running) {
+        processes += processesFor(r);
+        mem += memBytes(r);
+        io += ioBytes(r);
+        rate += spawnRate(r);
+    }
     const int wanted = processesFor(spec);
-    if (running + wanted > limits.maxProcesses)
+    if (processes + wanted > limits.maxProcesses)
         return fmt::format("{} would run {} processes, {} with those running; the cap is {} "
                            "(raise it with --max-workers)",
-                           spec.label(), wanted, running + wanted, limits.maxProcesses);
-    const double count = spec.count;
+                           spec.label(), wanted, processes + wanted, limits.maxProcesses);
+    // Refused here, before anything starts, rather than by mkdtemp later.
+    if (const LoadKind *kind = findLoadKind(spec.kind);
+        kind && kind->needsTempDir && access(tempBase().c_str(), W_OK | X_OK) != 0)
+        return fmt::format("{} needs a temp dir, but {} is not writable ({}): set TMPDIR to a "
+                           "writable directory",
+                           spec.label(), tempBase(), std::strerror(errno));
     if (spec.kind == "memload") {
-        const double total = count * loadParam(spec, "mb") * 1024 * 1024;
-        const double cap = limits.memShare * static_cast<double>(memAvailableBytes());
+        // Conservative: what runs may already hold part of MemAvailable.
+        const double available = static_cast<double>(memAvailableBytes());
+        const double total = mem + memBytes(spec);
+        const double cap = limits.memShare * available;
         if (total > cap)
-            return fmt::format("{} would use {:.0f} MiB, over the cap of {:.0f} % of the {:.0f} "
+            return fmt::format("{} would use {:.0f} MiB{}, over the cap of {:.0f} % of the {:.0f} "
                                "MiB available ({:.0f} MiB): lower mb= or the count",
-                               spec.label(), total / 1048576, limits.memShare * 100,
-                               static_cast<double>(memAvailableBytes()) / 1048576, cap / 1048576);
+                               spec.label(), memBytes(spec) / kMiB,
+                               besides(mem, total / kMiB, " MiB"), limits.memShare * 100,
+                               available / kMiB, cap / kMiB);
     }
     if (spec.kind == "io_write" || spec.kind == "io_read") {
-        const double total = count * loadParam(spec, "mb") * 1024 * 1024;
+        const double total = io + ioBytes(spec);
         struct statvfs fs
         {};
         const double free =
             statvfs(tempBase().c_str(), &fs) == 0 ? double(fs.f_bavail) * fs.f_frsize : 0;
         if (total > static_cast<double>(limits.ioMaxBytes))
-            return fmt::format("{} would write {:.0f} MiB, over the {:.0f} MiB io cap: lower mb= "
+            return fmt::format("{} would write {:.0f} MiB{}, over the {:.0f} MiB io cap: lower mb= "
                                "or the count",
-                               spec.label(), total / 1048576, limits.ioMaxBytes / 1048576.0);
+                               spec.label(), ioBytes(spec) / kMiB,
+                               besides(io, total / kMiB, " MiB"), limits.ioMaxBytes / kMiB);
         if (total > limits.ioFreeShare * free)
-            return fmt::format("{} would write {:.0f} MiB, over {:.0f} % of the {:.0f} MiB free "
+            return fmt::format("{} would write {:.0f} MiB{}, over {:.0f} % of the {:.0f} MiB free "
                                "in {}: lower mb= or set TMPDIR elsewhere",
-                               spec.label(), total / 1048576, limits.ioFreeShare * 100,
-                               free / 1048576, tempBase());
+                               spec.label(), ioBytes(spec) / kMiB,
+                               besides(io, total / kMiB, " MiB"), limits.ioFreeShare * 100,
+                               free / kMiB, tempBase());
     }
     if (spec.kind == "spawn") {
-        const double rate = count * loadParam(spec, "rate");
-        if (rate > limits.spawnRateMax)
-            return fmt::format("{} would start {:.0f} processes/s, over the cap of {:.0f}/s: "
+        const double total = rate + spawnRate(spec);
+        if (total > limits.spawnRateMax)
+            return fmt::format("{} would start {:.0f} processes/s{}, over the cap of {:.0f}/s: "
                                "lower rate= or the count",
-                               spec.label(), rate, limits.spawnRateMax);
+                               spec.label(), spawnRate(spec), besides(rate, total),
+                               limits.spawnRateMax);
     }
     return {};
 }

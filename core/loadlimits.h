@@ -2,27 +2,31 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace latprobe {
 
 struct LoadSpec;
 
 // Safety caps, checked before anything starts. Each refusal says the limit
-// and how to raise it.
+// and how to raise it. A cap holds for everything running at once, not per
+// group: two memload groups share the memory cap.
 struct LoadLimits
 {
     int maxProcesses = 2048;          // all load processes at once (--max-workers)
     double memShare = 0.5;            // memload: of MemAvailable
-    uint64_t ioMaxBytes = 1ull << 30; // io: per group
+    uint64_t ioMaxBytes = 1ull << 30; // io: all io groups' files
     double ioFreeShare = 0.25;        // io: of the temp dir's free space
-    double spawnRateMax = 2000;       // spawn: processes per second, per group
+    double spawnRateMax = 2000;       // spawn: processes per second, all groups
 };
 
 // Processes a spec will run (hackbench forks senders and receivers).
 int processesFor(const LoadSpec &spec);
 
-// "" when `spec` fits beside `running` processes, else a one-line refusal.
-std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits, int running);
+// "" when `spec` fits beside the groups already `running`, else a one-line
+// refusal.
+std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits,
+                            const std::vector<LoadSpec> &running);
 
 // MemAvailable from /proc/meminfo, in bytes (0 if unknown).
 uint64_t memAvailableBytes();

@@ -107,7 +107,13 @@ int LoadManager::start(const LoadSpec &spec, std::string &error)
         if (!error.empty())
             return -1;
     }
-    error = checkLoadLimits(spec, m_limits, runningProcesses());
+    std::vector<LoadSpec> running;
+    {
+        std::lock_guard lock(m_mutex);
+        for (const auto &g : m_groups)
+            running.push_back(g->spec);
+    }
+    error = checkLoadLimits(spec, m_limits, running);
     if (!error.empty())
         return -1;
 
@@ -252,6 +258,11 @@ void LoadManager::reapGroup(Group &g)
     g.leader = 0;
     removeTree(g.tempDir);
     g.tempDir.clear();
+    // The leader's temp dir cleaner, ours once the leader is gone: it ends
+    // as soon as the group has.
+    if (const pid_t cleaner = g.shm ? g.header().cleanerPid.load() : 0; cleaner > 0)
+        for (int i = 0; i < 5000 && waitpid(cleaner, nullptr, WNOHANG) == 0; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
 bool LoadManager::stop(int id)

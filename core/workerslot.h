@@ -25,8 +25,9 @@ struct GroupHeader
     uint32_t magic = kMagic;
     uint32_t workers = 0;
     std::atomic<int32_t> leaderPid{0};
-    std::atomic<int32_t> started{0}; // workers forked so far
-    std::atomic<int32_t> failed{0};  // the leader gave up; see `error`
+    std::atomic<int32_t> started{0};    // workers forked so far
+    std::atomic<int32_t> failed{0};     // the leader gave up; see `error`
+    std::atomic<int32_t> cleanerPid{0}; // removes the temp dir if latprobe dies
     char error[512] = {};
 };
 

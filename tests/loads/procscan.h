@@ -1,7 +1,9 @@
 #pragma once
 
 // What the load tests see of the machine: every process in /proc with its
-// parent, process group, session, state and comm.
+// parent, process group, session, state and comm; and which of them carry
+// an environment variable a test set (so a test finds every process its
+// latprobe started, however deep, and none of a test running beside it).
 
 #include <QDir>
 #include <QStringList>
@@ -9,8 +11,10 @@
 #include <cstdio>
 #include <cstring>
 #include <dirent.h>
+#include <fcntl.h>
 #include <string>
 #include <sys/types.h>
+#include <unistd.h>
 #include <vector>
 
 struct ProcInfo
@@ -75,4 +79,43 @@ inline bool pidGone(pid_t pid)
 inline QStringList latprobeTempDirs(const QString &base)
 {
     return QDir(base).entryList({"latprobe-*"}, QDir::Dirs | QDir::NoDotAndDotDot);
+}
+
+// Whether `pid`'s environment holds exactly `entry` ("KEY=value"). A zombie
+// has no environment left, so it never matches.
+inline bool hasEnvEntry(pid_t pid, const std::string &entry)
+{
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/environ", pid);
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    std::string env;
+    char buf[4096];
+    ssize_t n;
+    while ((n = ::read(fd, buf, sizeof buf)) > 0)
+        env.append(buf, static_cast<size_t>(n));
+    ::close(fd);
+    for (size_t at = 0; at < env.size();) {
+        const size_t end = env.find('\0', at);
+        if (env.compare(at, (end == std::string::npos ? env.size() : end) - at, entry) == 0)
+            return true;
+        if (end == std::string::npos)
+            break;
+        at = end + 1;
+    }
+    return false;
+}
+
+// The live processes (not zombies) whose environment holds `entry`, among
+// those whose comm starts with `commPrefix`: reading another process's
+// environment waits for its memory map lock, so only candidates are read.
+inline std::vector<ProcInfo> processesWithEnv(const std::string &entry,
+                                              const std::string &commPrefix = "latprobe")
+{
+    std::vector<ProcInfo> out;
+    for (const ProcInfo &p : scanProc())
+        if (p.alive() && p.comm.rfind(commPrefix, 0) == 0 && hasEnvEntry(p.pid, entry))
+            out.push_back(p);
+    return out;
 }

@@ -121,10 +121,10 @@ void TestLoadKinds::defaultsFitTheCaps()
     // Every kind with its defaults starts on an ordinary machine.
     for (const LoadKind &k : loadKinds()) {
         const LoadSpec s = spec(k.name + ":1" + (k.name == "custom" ? ":cmd=sleep 1" : ""));
-        QCOMPARE(checkLoadLimits(s, LoadLimits{}, 0), std::string());
+        QCOMPARE(checkLoadLimits(s, LoadLimits{}, {}), std::string());
     }
     // hackbench:10 is hackbench -p -g 10: 410 processes, under the cap.
-    QCOMPARE(checkLoadLimits(spec("hackbench:10"), LoadLimits{}, 0), std::string());
+    QCOMPARE(checkLoadLimits(spec("hackbench:10"), LoadLimits{}, {}), std::string());
 }
 
 void TestLoadKinds::workersRunAndStop_data()
