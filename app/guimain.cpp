@@ -2,6 +2,7 @@
 // with LATPROBE_BINARY pointing at the small Qt-free latprobe binary that
 // load workers and the start consumer re-execute.
 
+#include "comparewindow.h"
 #include "darkpalette.h"
 #include "livesession.h"
 #include "loadleader.h"
@@ -128,8 +129,14 @@ int main(int argc, char **argv)
                                      QStringLiteral("More diagnostics on stderr"));
     const QCommandLineOption quiet({QStringLiteral("q"), QStringLiteral("quiet")},
                                    QStringLiteral("Only errors on stderr"));
-    parser.addOptions({version, runFor, idle, load, out, preset, policy, priority, nice, slack,
-                       maxWorkers, dark, verbose, quiet});
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QStringLiteral("Open the Compare window on the FILEs (runs "
+                                                    "or cyclictest JSON); measure nothing"));
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+                                 QStringLiteral("With --compare: a run file to compare"),
+                                 QStringLiteral("[--compare FILE...]"));
+    parser.addOptions({compare, version, runFor, idle, load, out, preset, policy, priority, nice,
+                       slack, maxWorkers, dark, verbose, quiet});
     parser.process(app);
     if (parser.isSet(version)) {
         std::printf("latprobe %s\n", kVersion);
@@ -138,6 +145,10 @@ int main(int argc, char **argv)
     spdlog::set_level(parser.isSet(verbose) ? spdlog::level::debug
                       : parser.isSet(quiet) ? spdlog::level::err
                                             : spdlog::level::info);
+
+    if (!parser.isSet(compare) && !parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("unexpected argument \"%1\": run files go with --compare")
+                        .arg(parser.positionalArguments().front()));
 
     LiveSession::Options options;
     for (int i = 0; i < argc; ++i)
@@ -173,6 +184,13 @@ int main(int argc, char **argv)
     if (parser.isSet(dark) || paletteEnv == "dark") {
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
         QApplication::setPalette(darkPalette());
+    }
+
+    if (parser.isSet(compare)) {
+        CompareWindow window;
+        window.openFiles(parser.positionalArguments());
+        window.show();
+        return QApplication::exec();
     }
 
     LiveSession session(options);
