@@ -10,6 +10,7 @@
 #include "mainwindow.h"
 #include "presets.h"
 #include "processstarter.h"
+#include "scenario.h"
 #include "selfexe.h"
 #include "signalwatcher.h"
 #include "unattendedrun.h"
@@ -24,6 +25,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 #include <unistd.h>
 
@@ -135,8 +137,13 @@ int main(int argc, char **argv)
     parser.addPositionalArgument(QStringLiteral("FILE"),
                                  QStringLiteral("With --compare: a run file to compare"),
                                  QStringLiteral("[--compare FILE...]"));
-    parser.addOptions({compare, version, runFor, idle, load, out, preset, policy, priority, nice,
-                       slack, maxWorkers, dark, verbose, quiet});
+    const QCommandLineOption scenario(QStringLiteral("scenario"),
+                                      QStringLiteral("Play a scenario once measuring: built-in "
+                                                     "quick, ramp, contest, interbench, or a "
+                                                     "file"),
+                                      QStringLiteral("NAME|FILE"));
+    parser.addOptions({compare, scenario, version, runFor, idle, load, out, preset, policy,
+                       priority, nice, slack, maxWorkers, dark, verbose, quiet});
     parser.process(app);
     if (parser.isSet(version)) {
         std::printf("latprobe %s\n", kVersion);
@@ -180,6 +187,21 @@ int main(int argc, char **argv)
     if (!parser.isSet(runFor) && (!loads.empty() || parser.isSet(out)))
         return fail(QStringLiteral("--load and --out go with --run-for"));
 
+    std::optional<Scenario> toPlay;
+    if (parser.isSet(scenario)) {
+        if (parser.isSet(runFor))
+            return fail(QStringLiteral("--scenario and --run-for do not mix: use 'latprobe run "
+                                       "--scenario' for an unattended scenario"));
+        const std::string source = parser.value(scenario).toStdString();
+        try {
+            toPlay = builtinScenario(source);
+            if (!toPlay)
+                toPlay = loadScenarioFile(source);
+        } catch (const ScenarioError &e) {
+            return fail(QString::fromUtf8(e.what()));
+        }
+    }
+
     const QByteArray paletteEnv = qgetenv("LATPROBE_PALETTE");
     if (parser.isSet(dark) || paletteEnv == "dark") {
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
@@ -206,10 +228,12 @@ int main(int argc, char **argv)
     }
     // Measure once the window is up: building and first painting it is a
     // burst of CPU that does not belong in the idle baseline.
-    QTimer::singleShot(250, &window, [&session, unattended] {
+    QTimer::singleShot(250, &window, [&session, &window, unattended, toPlay] {
         session.start();
         if (unattended)
             unattended->start();
+        if (toPlay)
+            window.runScenario(*toPlay);
     });
     QObject::connect(&signals_, &SignalWatcher::received, &window, [&window, unattended](int) {
         if (unattended)

@@ -13,8 +13,8 @@ namespace {
 
 // Percentile ticks on the tail axis: the fraction later than x, and its name.
 const std::pair<double, const char *> kTailTicks[] = {
-    {1.0, "min"},    {0.5, "p50"},     {0.1, "p90"},      {0.01, "p99"},
-    {1e-3, "p99.9"}, {1e-4, "p99.99"}, {1e-5, "p99.999"}, {1e-6, "p99.9999"},
+    {0.5, "p50"},     {0.1, "p90"},      {0.01, "p99"},      {1e-3, "p99.9"},
+    {1e-4, "p99.99"}, {1e-5, "p99.999"}, {1e-6, "p99.9999"},
 };
 
 } // namespace
@@ -45,13 +45,20 @@ CdfPlot::CdfPlot(QWidget *parent) : PlotPanel(tr("Latency distribution"), parent
     p->xAxis->setRange(1, 1e4);
     p->yAxis->setRange(1e-4, 1);
 
-    // The legend to the right of the axes: curves fill the plot's corners.
+    // The legend to the right of the axes (curves fill the plot's corners),
+    // at the top, rows packed: an empty element below takes the rest.
     p->legend->setVisible(true);
-    p->plotLayout()->addElement(1, 1, p->legend);
+    auto *side = new QCPLayoutGrid;
+    p->plotLayout()->addElement(1, 1, side);
     p->plotLayout()->setColumnStretchFactor(1, 0.001);
+    side->addElement(0, 0, p->legend);
+    side->addElement(1, 0, new QCPLayoutElement(p));
+    side->setRowStretchFactor(0, 0.001);
+    side->setRowStretchFactor(1, 1);
+    side->setRowSpacing(0);
     p->legend->setMargins(QMargins(6, 4, 6, 4));
     p->legend->setRowSpacing(0);
-    p->legend->setIconSize(24, 10);
+    p->legend->setIconSize(24, 14); // taller than the text: room for "_"
     p->axisRect()->setMinimumMargins(QMargins(8, 4, 4, 4));
     CdfPlot::applyPalette();
 }

@@ -150,6 +150,7 @@ CompareWindow::CompareWindow(QWidget *parent)
     split->addWidget(m_table);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({480, 280}); // the plot first: its size hint is tiny
     layout->addWidget(split, 1);
     setCentralWidget(central);
 

@@ -430,29 +430,34 @@ QString LiveSession::startScenario(const Scenario &scenario)
                       scenario.totalS()};
     }
     m_runner = std::make_unique<ScenarioRunner>(scenario, *m_probe, *m_loads);
-    m_runner->setFirstStepJoinsRun(false);
+    // Played as the window opens (--scenario), its first step is the run's
+    // first phase, as in `latprobe run`; later it begins a phase of its own.
+    const bool fresh = m_resets.empty() && m_loads->timeline().empty() &&
+                       RealClock::monotonicNow() - runStart() < 5'000'000'000;
+    m_runner->setFirstStepJoinsRun(fresh);
+    m_firstStepS = -1;
     ScenarioRunner *runner = m_runner.get();
     m_scenarioThread = std::thread([this, runner] {
         m_scenarioStartedAt = RealClock::monotonicNow();
         int lastStep = -1;
         int64_t lastSecond = -1;
-        m_scenarioEnd =
-            runner->run([this] { return !m_scenarioCancel.load(); },
-                        [&](const ScenarioProgress &p) {
-                            {
-                                std::lock_guard lock(m_progressMutex);
-                                m_progress = p;
-                            }
-                            // Called ~10 times a second: the GUI
-                            // hears of a new step or second only.
-                            const auto second = static_cast<int64_t>(p.leftS);
-                            if (p.step == lastStep && second == lastSecond)
-                                return;
-                            lastStep = p.step;
-                            lastSecond = second;
-                            QMetaObject::invokeMethod(
-                                this, [this, p] { onScenarioProgress(p); }, Qt::QueuedConnection);
-                        });
+        auto progress = [&](const ScenarioProgress &p) {
+            {
+                std::lock_guard lock(m_progressMutex);
+                m_progress = p;
+            }
+            if (m_firstStepS < 0)
+                m_firstStepS = m_probe->collector().phases(RealClock::monotonicNow()).back().startS;
+            // Called ~10 times a second: the GUI hears of a new step or second only.
+            const auto second = static_cast<int64_t>(p.leftS);
+            if (p.step == lastStep && second == lastSecond)
+                return;
+            lastStep = p.step;
+            lastSecond = second;
+            QMetaObject::invokeMethod(
+                this, [this, p] { onScenarioProgress(p); }, Qt::QueuedConnection);
+        };
+        m_scenarioEnd = runner->run([this] { return !m_scenarioCancel.load(); }, progress);
         // What follows is a phase of its own: the last step's numbers end here.
         m_scenarioEndedAt = RealClock::monotonicNow();
         m_probe->collector().beginPhase("idle", {}, m_scenarioEndedAt);
@@ -512,10 +517,11 @@ void LiveSession::onScenarioEnded()
         m_states.insert(m_states.end(), m_runner->states().begin(), m_runner->states().end());
     }
 
-    // The scenario's own run, as `latprobe run --scenario` would write it.
-    // A step 1 begun within a millisecond of a reset renamed that empty
-    // phase, which so starts just before the scenario.
-    const double fromS = static_cast<double>(m_scenarioStartedAt - runStart()) / 1e9 - 0.005;
+    // The scenario's own run, as `latprobe run --scenario` would write it:
+    // from its first step's phase (which may be an empty one it renamed, or
+    // the run's first) to its end; loads from the moment it started them.
+    const double startedS = static_cast<double>(m_scenarioStartedAt - runStart()) / 1e9;
+    const double fromS = m_firstStepS >= 0 ? m_firstStepS : startedS;
     const double toS = static_cast<double>(m_scenarioEndedAt - runStart()) / 1e9;
     const std::string reason = toString(end);
     Run run = liveRun(reason);
@@ -527,7 +533,7 @@ void LiveSession::onScenarioEnded()
     std::erase_if(run.states, [&](const StateCapture &s) { return !within(s.timeS); });
     run.loads.clear();
     for (const LoadGroupResult &l : loads)
-        if (within(l.startS))
+        if (l.startS >= startedS)
             run.loads.push_back(l);
     run.startTime = m_scenarioStartTime;
     run.scenario = m_scenarioName.toStdString();

@@ -191,6 +191,7 @@ private:
     // Written by the scenario's thread before it ends, read after the join.
     ScenarioRunner::End m_scenarioEnd = ScenarioRunner::End::Completed;
     int64_t m_scenarioStartedAt = 0, m_scenarioEndedAt = 0;
+    double m_firstStepS = -1; // where the first step's phase begins, since the run started
     std::optional<Run> m_scenarioRun;
 };
 

@@ -727,6 +727,8 @@ void MainWindow::readSettings()
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     // Loads take what their rows need; the plots get the rest.
     m_mainSplitter->setSizes({m_leftSplitter->minimumSizeHint().width(), width()});
+    // Misses and the histogram halves: the histogram's legend needs its room.
+    m_bottomSplitter->setSizes({1000, 1000});
     for (QSplitter *sp : {m_mainSplitter, m_leftSplitter, m_plotSplitter, m_bottomSplitter})
         sp->restoreState(s.value(QStringLiteral("window/") + sp->objectName()).toByteArray());
     m_loadPanel->loadSettings(s);
