@@ -139,6 +139,9 @@ void CdfPlot::setCurves(std::vector<Curve> curves)
         g->data()->set(data, true);
         m_graphs.push_back(g);
     }
+    // Room below the text: packed rows would clip the "_" of massive_intr.
+    for (int i = 0; i < p->legend->itemCount(); ++i)
+        p->legend->item(i)->setMargins(QMargins(2, 1, 2, 3));
     if (minUs > maxUs)
         minUs = 1;
     p->xAxis->setRange(std::pow(10.0, std::floor(std::log10(minUs))),

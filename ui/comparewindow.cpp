@@ -349,6 +349,10 @@ void CompareWindow::updatePlot()
         }
     }
     m_plot->setCurves(std::move(curves));
+    m_plot->setTitle(consumer.empty() ? tr("Latency distribution")
+                                      : tr("%1 latency, %2")
+                                            .arg(QString::fromStdString(consumer),
+                                                 only.isEmpty() ? tr("every phase") : only));
 }
 
 void CompareWindow::setConsumer(const QString &name)

@@ -78,6 +78,12 @@ void PlotPanel::placeLegendUnderTitle(int columns)
     m_legendOutside = true;
 }
 
+void PlotPanel::setTitle(const QString &title)
+{
+    m_titleText = title;
+    m_title->setText(title);
+}
+
 void PlotPanel::fitLegend()
 {
     if (!m_legendOutside)

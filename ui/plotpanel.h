@@ -19,6 +19,7 @@ public:
 
     QCustomPlot *plot() const { return m_plot; }
     QString title() const { return m_titleText; }
+    void setTitle(const QString &title);
     // A file-name friendly name: "latency", "misses", ...
     void setExportName(const QString &name) { m_exportName = name; }
     QString exportName() const { return m_exportName; }
