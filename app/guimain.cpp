@@ -2,6 +2,7 @@
 // with LATPROBE_BINARY pointing at the small Qt-free latprobe binary that
 // load workers and the start consumer re-execute.
 
+#include "comparewindow.h"
 #include "darkpalette.h"
 #include "livesession.h"
 #include "loadleader.h"
@@ -10,6 +11,7 @@
 #include "presets.h"
 #include "processstarter.h"
 #include "rootwarning.h"
+#include "scenario.h"
 #include "selfexe.h"
 #include "signalwatcher.h"
 #include "unattendedrun.h"
@@ -24,6 +26,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 #include <unistd.h>
 
@@ -130,8 +133,19 @@ int main(int argc, char **argv)
                                      QStringLiteral("More diagnostics on stderr"));
     const QCommandLineOption quiet({QStringLiteral("q"), QStringLiteral("quiet")},
                                    QStringLiteral("Only errors on stderr"));
-    parser.addOptions({version, runFor, idle, load, out, preset, policy, priority, nice, slack,
-                       maxWorkers, dark, verbose, quiet});
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QStringLiteral("Open the Compare window on the FILEs (runs "
+                                                    "or cyclictest JSON); measure nothing"));
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+                                 QStringLiteral("With --compare: a run file to compare"),
+                                 QStringLiteral("[--compare FILE...]"));
+    const QCommandLineOption scenario(QStringLiteral("scenario"),
+                                      QStringLiteral("Play a scenario once measuring: built-in "
+                                                     "quick, ramp, contest, interbench, or a "
+                                                     "file"),
+                                      QStringLiteral("NAME|FILE"));
+    parser.addOptions({compare, scenario, version, runFor, idle, load, out, preset, policy,
+                       priority, nice, slack, maxWorkers, dark, verbose, quiet});
     parser.process(app);
     if (parser.isSet(version)) {
         std::printf("latprobe %s\n", kVersion);
@@ -142,6 +156,10 @@ int main(int argc, char **argv)
                                             : spdlog::level::info);
     if (const char *warning = rootWarning(); warning && !parser.isSet(quiet))
         std::fprintf(stderr, "latprobe-gui: warning: %s\n", warning);
+
+    if (!parser.isSet(compare) && !parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("unexpected argument \"%1\": run files go with --compare")
+                        .arg(parser.positionalArguments().front()));
 
     LiveSession::Options options;
     for (int i = 0; i < argc; ++i)
@@ -173,10 +191,32 @@ int main(int argc, char **argv)
     if (!parser.isSet(runFor) && (!loads.empty() || parser.isSet(out)))
         return fail(QStringLiteral("--load and --out go with --run-for"));
 
+    std::optional<Scenario> toPlay;
+    if (parser.isSet(scenario)) {
+        if (parser.isSet(runFor))
+            return fail(QStringLiteral("--scenario and --run-for do not mix: use 'latprobe run "
+                                       "--scenario' for an unattended scenario"));
+        const std::string source = parser.value(scenario).toStdString();
+        try {
+            toPlay = builtinScenario(source);
+            if (!toPlay)
+                toPlay = loadScenarioFile(source);
+        } catch (const ScenarioError &e) {
+            return fail(QString::fromUtf8(e.what()));
+        }
+    }
+
     const QByteArray paletteEnv = qgetenv("LATPROBE_PALETTE");
     if (parser.isSet(dark) || paletteEnv == "dark") {
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
         QApplication::setPalette(darkPalette());
+    }
+
+    if (parser.isSet(compare)) {
+        CompareWindow window;
+        window.openFiles(parser.positionalArguments());
+        window.show();
+        return QApplication::exec();
     }
 
     LiveSession session(options);
@@ -192,10 +232,12 @@ int main(int argc, char **argv)
     }
     // Measure once the window is up: building and first painting it is a
     // burst of CPU that does not belong in the idle baseline.
-    QTimer::singleShot(250, &window, [&session, unattended] {
+    QTimer::singleShot(250, &window, [&session, &window, unattended, toPlay] {
         session.start();
         if (unattended)
             unattended->start();
+        if (toPlay)
+            window.runScenario(*toPlay);
     });
     QObject::connect(&signals_, &SignalWatcher::received, &window, [&window, unattended](int) {
         if (unattended)

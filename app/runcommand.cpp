@@ -242,21 +242,8 @@ bool resolveScenario(const RunOptions &o, Scenario &scenario, LoadLimits &limits
         error = e.what();
         return false;
     }
-    for (const ScenarioStep &step : scenario.steps) {
-        std::vector<LoadSpec> running;
-        for (const LoadSpec &spec : step.loads) {
-            if (const LoadKind *kind = findLoadKind(spec.kind); kind && kind->precheck) {
-                error = kind->precheck(spec);
-                if (!error.empty())
-                    return false;
-            }
-            error = checkLoadLimits(spec, limits, running);
-            if (!error.empty())
-                return false;
-            running.push_back(spec);
-        }
-    }
-    return true;
+    error = checkScenario(scenario, limits);
+    return error.empty();
 }
 
 namespace {

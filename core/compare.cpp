@@ -75,6 +75,11 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
         const std::string name =
             pi < runs[0].phases.size() ? runs[0].phases[pi].name : fmt::format("phase {}", pi + 1);
         c.phases.push_back(name);
+        std::vector<int> &indices = c.phaseIndex.emplace_back();
+        for (const Run &r : runs) {
+            const PhaseResult *p = findPhase(r, name, pi, byPosition);
+            indices.push_back(p ? static_cast<int>(p - r.phases.data()) : -1);
+        }
         std::vector<std::string> consumers;
         for (const Run &r : runs)
             if (const PhaseResult *p = findPhase(r, name, pi, byPosition))

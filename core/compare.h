@@ -23,8 +23,9 @@ struct CompareRow
 
 struct Comparison
 {
-    std::vector<std::string> runLabels; // "6.18.44 eevdf", unique per run
-    std::vector<std::string> phases;    // in the first run's order, then new ones
+    std::vector<std::string> runLabels;       // "6.18.44 eevdf", unique per run
+    std::vector<std::string> phases;          // in the first run's order, then new ones
+    std::vector<std::vector<int>> phaseIndex; // [phase][run]: into run.phases, -1 if absent
     std::vector<CompareRow> rows;
     std::vector<std::string> warnings; // different scenarios, missing phases
 };

@@ -1,5 +1,7 @@
 #include "scenariorunner.h"
 
+#include "loadkind.h"
+#include "loadlimits.h"
 #include "realclock.h"
 
 #include <chrono>
@@ -60,7 +62,8 @@ ScenarioRunner::run(const std::function<bool()> &keepGoing,
         if (end != End::Completed)
             break;
         const int64_t stepStart = RealClock::monotonicNow();
-        collector.beginPhase(step.name, labels, i == 0 ? collector.runStart() : stepStart);
+        collector.beginPhase(step.name, labels,
+                             i == 0 && m_firstStepJoinsRun ? collector.runStart() : stepStart);
         const int64_t stepEnd = stepStart + static_cast<int64_t>(step.durationS * 1e9);
         for (int64_t now = stepStart; now < stepEnd; now = RealClock::monotonicNow()) {
             if (!keepGoing()) {
@@ -99,6 +102,22 @@ const char *toString(ScenarioRunner::End end)
         return "load failed";
     }
     return "?";
+}
+
+std::string checkScenario(const Scenario &scenario, const LoadLimits &limits)
+{
+    for (const ScenarioStep &step : scenario.steps) {
+        std::vector<LoadSpec> running; // a step's groups run together: caps count them all
+        for (const LoadSpec &spec : step.loads) {
+            if (const LoadKind *kind = findLoadKind(spec.kind); kind && kind->precheck)
+                if (std::string error = kind->precheck(spec); !error.empty())
+                    return error;
+            if (std::string error = checkLoadLimits(spec, limits, running); !error.empty())
+                return error;
+            running.push_back(spec);
+        }
+    }
+    return {};
 }
 
 } // namespace latprobe

@@ -49,6 +49,10 @@ public:
     void requestCapture() { m_captureWanted = true; }
     // Off: no capture at the first miss of each phase.
     void setAutoCapture(bool on) { m_autoCapture = on; }
+    // On (`latprobe run`): the first step names the phase the run began
+    // with. Off (the GUI, already measuring): the first step begins a phase
+    // of its own, so what came before stays out of it.
+    void setFirstStepJoinsRun(bool on) { m_firstStepJoinsRun = on; }
 
 private:
     void stopLoads();
@@ -63,8 +67,13 @@ private:
     std::vector<StateCapture> m_states;
     std::atomic<bool> m_captureWanted{false};
     bool m_autoCapture = true;
+    bool m_firstStepJoinsRun = true;
 };
 
 const char *toString(ScenarioRunner::End end);
+
+// Checks every step's loads before anything starts (the kinds' prechecks,
+// e.g. a compiler exists, and the safety caps): "" or a one-line refusal.
+std::string checkScenario(const Scenario &scenario, const LoadLimits &limits);
 
 } // namespace latprobe

@@ -138,6 +138,7 @@ void LiveSession::shutdown()
 {
     if (!m_running)
         return;
+    stopScenarioNow();
     m_cancelled++;
     m_pool.clear();
     m_pool.waitForDone();
@@ -154,7 +155,8 @@ void LiveSession::shutdown()
 
 void LiveSession::pollCaptures()
 {
-    if (!m_running)
+    // A scenario's runner takes the first-miss requests itself, as in `latprobe run`.
+    if (!m_running || m_runner)
         return;
     for (const Collector::CaptureRequest &r : m_probe->collector().takeCaptureRequests())
         captureAsync("first miss of " + r.consumer, r.timeS, r.phase);
@@ -162,6 +164,10 @@ void LiveSession::pollCaptures()
 
 void LiveSession::captureNow()
 {
+    if (m_runner) {
+        m_runner->requestCapture();
+        return;
+    }
     if (m_running)
         captureAsync("on demand", static_cast<double>(RealClock::monotonicNow() - runStart()) / 1e9,
                      m_phaseName.toStdString());
@@ -204,6 +210,13 @@ void LiveSession::startLoads(const std::vector<LoadSpec> &specs)
 {
     if (!m_running)
         return;
+    if (m_runner) {
+        for (const LoadSpec &spec : specs)
+            emit loadRefused(
+                QString::fromStdString(spec.kind),
+                tr("scenario %1 drives the loads: cancel it first").arg(m_scenarioName));
+        return;
+    }
     const int generation = m_cancelled.load();
     runTask([this, specs, generation] {
         std::vector<std::tuple<int, std::string, std::string>> started; // id, kind, label
@@ -245,7 +258,7 @@ void LiveSession::startLoads(const std::vector<LoadSpec> &specs)
 
 void LiveSession::stopLoad(int id)
 {
-    if (!m_running)
+    if (!m_running || m_runner)
         return;
     const int64_t origin = runStart();
     runTask([this, id, origin] {
@@ -269,6 +282,10 @@ void LiveSession::stopAllLoads()
 {
     if (!m_running)
         return;
+    if (m_runner) {
+        cancelScenario();
+        return;
+    }
     m_cancelled++;
     ++m_pending;
     const int64_t origin = runStart();
@@ -306,7 +323,7 @@ void LiveSession::beginPhaseForLoads()
 {
     const std::vector<std::string> labels = m_loads->activeLabels();
     const QString name = QString::fromStdString(joinLabels(labels));
-    if (name == m_phaseName || !m_running)
+    if (name == m_phaseName || !m_running || m_runner)
         return;
     // Aligned like a reset, so the counters' 100 ms buckets and the phase
     // split at the same instant.
@@ -319,7 +336,8 @@ void LiveSession::beginPhaseForLoads()
 
 void LiveSession::reset()
 {
-    if (!m_running)
+    // A scenario's phases are its steps.
+    if (!m_running || m_runner)
         return;
     const int64_t at = m_data->resetBoundary(RealClock::monotonicNow());
     const std::vector<std::string> labels = m_loads->activeLabels();
@@ -381,10 +399,164 @@ Run LiveSession::liveRun(const std::string &endReason) const
     return run;
 }
 
+QString LiveSession::startScenario(const Scenario &scenario)
+{
+    if (!m_running)
+        return tr("the probe is not measuring yet");
+    if (m_runner)
+        return tr("scenario %1 is still running").arg(m_scenarioName);
+    if (scenario.steps.empty())
+        return tr("scenario %1 has no steps").arg(QString::fromStdString(scenario.name));
+    const std::string refusal = checkScenario(scenario, m_loads->limits());
+    if (!refusal.empty())
+        return QString::fromStdString(refusal);
+    // Starts and stops already queued finish first, so none lands in step 1.
+    m_pool.waitForDone();
+    m_urgent.waitForDone();
+
+    m_scenarioCancel = false;
+    m_scenarioName = QString::fromStdString(scenario.name);
+    m_scenarioError.clear();
+    m_scenarioStartTime = isoTimeNow();
+    m_scenarioRun.reset();
+    m_shownStep = -1;
+    {
+        std::lock_guard lock(m_progressMutex);
+        m_progress = {0,
+                      static_cast<int>(scenario.steps.size()),
+                      scenario.steps[0].name,
+                      0,
+                      scenario.steps[0].durationS,
+                      scenario.totalS()};
+    }
+    m_runner = std::make_unique<ScenarioRunner>(scenario, *m_probe, *m_loads);
+    // Played as the window opens (--scenario), its first step is the run's
+    // first phase, as in `latprobe run`; later it begins a phase of its own.
+    const bool fresh = m_resets.empty() && m_loads->timeline().empty() &&
+                       RealClock::monotonicNow() - runStart() < 5'000'000'000;
+    m_runner->setFirstStepJoinsRun(fresh);
+    m_firstStepS = -1;
+    ScenarioRunner *runner = m_runner.get();
+    m_scenarioThread = std::thread([this, runner] {
+        m_scenarioStartedAt = RealClock::monotonicNow();
+        int lastStep = -1;
+        int64_t lastSecond = -1;
+        auto progress = [&](const ScenarioProgress &p) {
+            {
+                std::lock_guard lock(m_progressMutex);
+                m_progress = p;
+            }
+            if (m_firstStepS < 0)
+                m_firstStepS = m_probe->collector().phases(RealClock::monotonicNow()).back().startS;
+            // Called ~10 times a second: the GUI hears of a new step or second only.
+            const auto second = static_cast<int64_t>(p.leftS);
+            if (p.step == lastStep && second == lastSecond)
+                return;
+            lastStep = p.step;
+            lastSecond = second;
+            QMetaObject::invokeMethod(
+                this, [this, p] { onScenarioProgress(p); }, Qt::QueuedConnection);
+        };
+        m_scenarioEnd = runner->run([this] { return !m_scenarioCancel.load(); }, progress);
+        // What follows is a phase of its own: the last step's numbers end here.
+        m_scenarioEndedAt = RealClock::monotonicNow();
+        m_probe->collector().beginPhase("idle", {}, m_scenarioEndedAt);
+        QMetaObject::invokeMethod(this, &LiveSession::onScenarioEnded, Qt::QueuedConnection);
+    });
+    emit scenarioStarted(m_scenarioName);
+    return {};
+}
+
+void LiveSession::cancelScenario()
+{
+    m_scenarioCancel = true;
+}
+
+ScenarioProgress LiveSession::scenarioProgress() const
+{
+    std::lock_guard lock(m_progressMutex);
+    return m_progress;
+}
+
+void LiveSession::onScenarioProgress(const ScenarioProgress &progress)
+{
+    if (!m_runner)
+        return; // queued before the end
+    if (progress.step != m_shownStep) {
+        // The runner has started this step's loads and begun its phase.
+        m_shownStep = progress.step;
+        m_phaseName = QString::fromStdString(progress.stepName);
+        m_phaseStart =
+            RealClock::monotonicNow() - static_cast<int64_t>(progress.stepElapsedS * 1e9);
+        rebuildMarkers();
+        emit loadsChanged();
+        emit phaseBegun(m_phaseName);
+    }
+    emit scenarioProgressed();
+}
+
+void LiveSession::stopScenarioNow()
+{
+    if (!m_runner)
+        return;
+    m_scenarioCancel = true;
+    onScenarioEnded();
+}
+
+void LiveSession::onScenarioEnded()
+{
+    if (!m_runner)
+        return; // already ended by stopScenarioNow()
+    if (m_scenarioThread.joinable())
+        m_scenarioThread.join();
+    const ScenarioRunner::End end = m_scenarioEnd;
+    const std::vector<LoadGroupResult> &loads = m_runner->loadResults();
+    m_finishedLoads.insert(m_finishedLoads.end(), loads.begin(), loads.end());
+    {
+        std::lock_guard lock(m_statesMutex);
+        m_states.insert(m_states.end(), m_runner->states().begin(), m_runner->states().end());
+    }
+
+    // The scenario's own run, as `latprobe run --scenario` would write it:
+    // from its first step's phase (which may be an empty one it renamed, or
+    // the run's first) to its end; loads from the moment it started them.
+    const double startedS = static_cast<double>(m_scenarioStartedAt - runStart()) / 1e9;
+    const double fromS = m_firstStepS >= 0 ? m_firstStepS : startedS;
+    const double toS = static_cast<double>(m_scenarioEndedAt - runStart()) / 1e9;
+    const std::string reason = toString(end);
+    Run run = liveRun(reason);
+    auto within = [&](double t) { return t >= fromS && t <= toS; };
+    // The idle phase begun at the end is not the scenario's.
+    std::erase_if(run.phases,
+                  [&](const PhaseResult &p) { return !within(p.startS) || p.startS >= toS; });
+    std::erase_if(run.misses, [&](const MissEvent &m) { return !within(m.timeS); });
+    std::erase_if(run.states, [&](const StateCapture &s) { return !within(s.timeS); });
+    run.loads.clear();
+    for (const LoadGroupResult &l : loads)
+        if (l.startS >= startedS)
+            run.loads.push_back(l);
+    run.startTime = m_scenarioStartTime;
+    run.scenario = m_scenarioName.toStdString();
+    run.thresholdStep = m_runner->thresholdStep();
+    run.partial = end == ScenarioRunner::End::Interrupted || end == ScenarioRunner::End::LoadFailed;
+    m_scenarioRun = std::move(run);
+    m_scenarioError = QString::fromStdString(m_runner->error());
+    m_runner.reset();
+
+    m_shownStep = -1;
+    m_phaseName = QStringLiteral("idle");
+    m_phaseStart = m_scenarioEndedAt;
+    rebuildMarkers();
+    emit loadsChanged();
+    emit phaseBegun(m_phaseName);
+    emit scenarioFinished(QString::fromStdString(reason), m_scenarioRun->partial);
+}
+
 Run LiveSession::finishRun(const std::string &endReason)
 {
     if (!m_running)
         return liveRun(endReason);
+    stopScenarioNow();
     m_cancelled++;
     m_pool.clear();
     m_pool.waitForDone();

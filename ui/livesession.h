@@ -5,6 +5,8 @@
 #include "loadresult.h"
 #include "loadspec.h"
 #include "run.h"
+#include "scenario.h"
+#include "scenariorunner.h"
 #include "sysinfo.h"
 #include "threadparams.h"
 
@@ -16,7 +18,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace latprobe {
@@ -93,6 +97,25 @@ public:
 
     const std::vector<MarkerEvent> &markers() const { return m_markers; }
 
+    // Plays a scenario as `latprobe run --scenario` does (ScenarioRunner, on
+    // a thread of its own): each step stops the loads, starts its own and
+    // begins a phase. Manual starts, stops and resets are refused meanwhile;
+    // stopAllLoads() cancels it. Returns "" or why it cannot start.
+    QString startScenario(const Scenario &scenario);
+    // Stops its loads and ends it early; the measured phases stay, the
+    // scenario's run is marked partial (as Ctrl-C does to `latprobe run`).
+    void cancelScenario();
+    bool scenarioRunning() const { return m_runner != nullptr; }
+    // The last progress the runner reported (step, step name, time left).
+    ScenarioProgress scenarioProgress() const;
+    QString scenarioName() const { return m_scenarioName; }
+    // Why the last scenario stopped early, when a load failed to start.
+    QString scenarioError() const { return m_scenarioError; }
+    // The last scenario's own run: its phases and loads only, as `latprobe
+    // run --scenario` writes it. Empty before one has ended.
+    const std::optional<Run> &scenarioRun() const { return m_scenarioRun; }
+    const std::string &preset() const { return m_options.preset; }
+
     // The system's state (sched debug, schedstat, top processes), taken on a
     // helper thread: automatically at each phase's first miss, as `latprobe
     // run` does, and on demand. Call pollCaptures() on a timer.
@@ -114,6 +137,11 @@ signals:
     void loadsChanged();
     void phaseBegun(const QString &name);
     void markersChanged();
+    void scenarioStarted(const QString &name);
+    // At each new step, and each second.
+    void scenarioProgressed();
+    // `endReason` as in the run file: "completed", "interrupted", ...
+    void scenarioFinished(const QString &endReason, bool partial);
 
 private:
     void runTask(std::function<void()> task);
@@ -122,6 +150,9 @@ private:
     void beginPhaseForLoads();
     void rebuildMarkers();
     std::vector<LoadGroupResult> loadResults(bool includeRunning) const;
+    void onScenarioProgress(const ScenarioProgress &progress);
+    void onScenarioEnded();
+    void stopScenarioNow();
 
     Options m_options;
     SystemInfo m_system;
@@ -147,6 +178,21 @@ private:
     std::vector<MarkerEvent> m_markers;
     QString m_phaseName = QStringLiteral("idle");
     int64_t m_phaseStart = 0;
+
+    std::unique_ptr<ScenarioRunner> m_runner;
+    std::thread m_scenarioThread;
+    std::atomic<bool> m_scenarioCancel{false};
+    mutable std::mutex m_progressMutex;
+    ScenarioProgress m_progress; // guarded by m_progressMutex
+    int m_shownStep = -1;        // the step the GUI last switched its phase to
+    QString m_scenarioName;
+    QString m_scenarioError;
+    std::string m_scenarioStartTime;
+    // Written by the scenario's thread before it ends, read after the join.
+    ScenarioRunner::End m_scenarioEnd = ScenarioRunner::End::Completed;
+    int64_t m_scenarioStartedAt = 0, m_scenarioEndedAt = 0;
+    double m_firstStepS = -1; // where the first step's phase begins, since the run started
+    std::optional<Run> m_scenarioRun;
 };
 
 } // namespace latprobe

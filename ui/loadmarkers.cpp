@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace latprobe {
 
 LoadMarkers::LoadMarkers(QCustomPlot *plot) : m_plot(plot), m_palette(plot->palette()) {}
@@ -39,14 +41,7 @@ void LoadMarkers::setEvents(const std::vector<MarkerEvent> &events)
         // where a label to its right would be cut off.
         item.text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
         item.text->setPadding(QMargins(3, 1, 3, 1));
-        // Markers close together stack their labels instead of overprinting.
-        int row = 0;
-        for (auto it = m_items.rbegin(); it != m_items.rend() && row < 4; ++it) {
-            if (e.timeS - it->timeS > 12)
-                break;
-            ++row;
-        }
-        item.text->position->setCoords(e.timeS, 0.02 + 0.09 * row);
+        item.text->position->setCoords(e.timeS, 0.02); // stacked by setWindow()
         style(item);
         m_items.push_back(item);
     }
@@ -65,13 +60,31 @@ void LoadMarkers::setWindow(double lo, double hi)
     const int width = m_plot->axisRect()->width();
     if (width <= 0 || hi <= lo)
         return;
+    // Labels whose extents meet (in pixels: the plot may be narrow) stack
+    // in rows instead of overprinting; each takes the lowest free row.
+    constexpr int kRows = 5;
+    std::vector<double> rowEnd;
     for (Item &item : m_items) {
         const double px = (item.timeS - lo) / (hi - lo) * width;
         const QFontMetrics fm(item.text->font());
-        const bool room = px > fm.horizontalAdvance(item.text->text()) + 10;
+        const int w = fm.horizontalAdvance(item.text->text()) + 6;
+        const bool room = px > w + 4;
         const Qt::Alignment want = (room ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop;
         if (item.text->positionAlignment() != want)
             item.text->setPositionAlignment(want);
+        const double x0 = room ? px - w : px, x1 = room ? px : px + w;
+        size_t row = 0;
+        while (row < rowEnd.size() && rowEnd[row] + 3 > x0)
+            ++row;
+        if (row == rowEnd.size() && rowEnd.size() < kRows)
+            rowEnd.push_back(x1);
+        else if (row == rowEnd.size()) // every row taken: the one freed first
+            row = static_cast<size_t>(std::min_element(rowEnd.begin(), rowEnd.end()) -
+                                      rowEnd.begin());
+        rowEnd[row] = x1;
+        const double y = 0.02 + 0.09 * static_cast<double>(row);
+        if (item.text->position->coords().y() != y)
+            item.text->position->setCoords(item.timeS, y);
     }
 }
 

@@ -22,7 +22,8 @@ public:
 
     void setEvents(const std::vector<MarkerEvent> &events);
     // Drops markers older than `lo`; call as the window slides. A label
-    // with no room left of its line moves to the right of it.
+    // with no room left of its line moves to the right of it; labels that
+    // would meet stack in rows.
     void setWindow(double lo, double hi);
     void applyPalette(const QPalette &palette);
     size_t size() const { return m_items.size(); }

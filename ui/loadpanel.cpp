@@ -150,7 +150,7 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
     connect(&m_session, &LiveSession::loadStarted, this,
             [this](int, const QString &kind, const QString &) {
                 if (Row *r = row(kind.toStdString()); r && r->starting > 0 && --r->starting == 0) {
-                    r->start->setEnabled(true);
+                    r->start->setEnabled(!m_scenarioActive);
                     r->start->setText(tr("Start"));
                 }
                 if (m_banner->kind() == MessageBanner::Error)
@@ -159,7 +159,7 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
     connect(&m_session, &LiveSession::loadRefused, this,
             [this](const QString &kind, const QString &error) {
                 if (Row *r = row(kind.toStdString()); r && r->starting > 0 && --r->starting == 0) {
-                    r->start->setEnabled(true);
+                    r->start->setEnabled(!m_scenarioActive);
                     r->start->setText(tr("Start"));
                 }
                 m_banner->showMessage(tr("%1 was not started: %2").arg(kind, error));
@@ -251,6 +251,26 @@ void LoadPanel::startKind(const std::string &kind)
     m_session.startLoad(spec);
 }
 
+void LoadPanel::setScenarioActive(bool active, const QString &scenario)
+{
+    m_scenarioActive = active;
+    for (Row &r : m_rows)
+        r.start->setEnabled(!active && r.starting == 0);
+    for (auto &[id, view] : m_views)
+        view->stopButton()->setEnabled(!active);
+    m_stopAll->setToolTip(active ? tr("Cancel the scenario: kill every load worker at once "
+                                      "(Ctrl+Shift+X)")
+                                 : tr("Kill every load worker at once (Ctrl+Shift+X)"));
+    if (active)
+        m_banner->showMessage(tr("Scenario %1 starts and stops the loads: Start is back when it "
+                                 "ends. Cancel it on the scenario bar, or with Stop all loads.")
+                                  .arg(scenario),
+                              MessageBanner::Information);
+    else if (m_banner->kind() == MessageBanner::Information)
+        m_banner->hide();
+    refreshStatus();
+}
+
 void LoadPanel::stopKind(const std::string &kind)
 {
     for (const GroupStatus &g : m_session.loads().status())
@@ -285,6 +305,7 @@ void LoadPanel::updateRunningState(const std::vector<GroupStatus> &groups)
                 view->setStopping();
                 m_session.stopLoad(id);
             });
+            view->stopButton()->setEnabled(!m_scenarioActive);
             // Before the stretch at the end.
             m_groupsLayout->insertWidget(m_groupsLayout->count() - 1, view);
             m_views.emplace(g.id, view);
@@ -303,7 +324,7 @@ void LoadPanel::updateRunningState(const std::vector<GroupStatus> &groups)
     m_noGroups->setVisible(m_views.empty());
     m_stopAll->setEnabled(!m_views.empty());
     for (Row &r : m_rows)
-        r.stop->setEnabled(kinds.count(r.kind->name) > 0);
+        r.stop->setEnabled(!m_scenarioActive && kinds.count(r.kind->name) > 0);
 }
 
 void LoadPanel::saveSettings(QSettings &settings) const

@@ -41,6 +41,10 @@ public:
     LoadChoice choice(const std::string &kind) const;
     void setChoice(const LoadChoice &choice);
     void startKind(const std::string &kind);
+    // While a scenario drives the loads: Start and the per-group Stops are
+    // off (Stop all loads cancels the scenario), and the banner says why.
+    void setScenarioActive(bool active, const QString &scenario = {});
+    bool scenarioActive() const { return m_scenarioActive; }
 
     QPushButton *startButton(const std::string &kind) const;
     QSpinBox *countBox(const std::string &kind) const;
@@ -79,6 +83,7 @@ private:
     QLabel *m_noGroups;
     QPushButton *m_stopAll;
     std::map<int, LoadGroupView *> m_views;
+    bool m_scenarioActive = false;
 };
 
 } // namespace latprobe

@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "commandconsentdialog.h"
+#include "comparewindow.h"
 #include "counterpanel.h"
 #include "latencyplot.h"
 #include "livedata.h"
@@ -12,6 +14,8 @@
 #include "realclock.h"
 #include "report.h"
 #include "runfile.h"
+#include "scenario.h"
+#include "scenariobar.h"
 #include "screenshot.h"
 #include "selfexe.h"
 #include "version.h"
@@ -89,8 +93,12 @@ MainWindow::MainWindow(LiveSession &session, QWidget *parent)
                                      .arg(reason),
                                  4000);
     });
-    connect(&m_session, &LiveSession::loadsChanged, this,
-            [this] { m_stopAll->setEnabled(!m_session.activeLabels().empty()); });
+    connect(&m_session, &LiveSession::loadsChanged, this, [this] {
+        m_stopAll->setEnabled(m_session.scenarioRunning() || !m_session.activeLabels().empty());
+    });
+    connect(&m_session, &LiveSession::scenarioStarted, this, &MainWindow::onScenarioStarted);
+    connect(&m_session, &LiveSession::scenarioProgressed, this, &MainWindow::onScenarioProgressed);
+    connect(&m_session, &LiveSession::scenarioFinished, this, &MainWindow::onScenarioFinished);
     connect(&m_session, &LiveSession::loadRefused, this,
             [this](const QString &kind, const QString &) {
                 statusBar()->showMessage(
@@ -195,6 +203,12 @@ void MainWindow::buildActions()
                              "each phase's first miss)"));
     connect(m_capture, &QAction::triggered, this, [this] { m_session.captureNow(); });
 
+    m_compare = new QAction(tr("Co&mpare runs…"), this);
+    m_compare->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
+    m_compare->setToolTip(tr("Open saved runs (or cyclictest JSON) side by side: overlaid "
+                             "latency distributions and the table of 'latprobe compare'"));
+    connect(m_compare, &QAction::triggered, this, &MainWindow::openCompareInteractively);
+
     m_quit = new QAction(tr("&Quit"), this);
     m_quit->setShortcut(QKeySequence::Quit);
     connect(m_quit, &QAction::triggered, this, &QWidget::close);
@@ -204,12 +218,15 @@ void MainWindow::buildActions()
     file->addAction(m_copyReport);
     file->addAction(m_screenshot);
     file->addSeparator();
+    file->addAction(m_compare);
+    file->addSeparator();
     file->addAction(m_quit);
     QMenu *measure = menuBar()->addMenu(tr("&Measure"));
     measure->addAction(m_reset);
     measure->addAction(m_stopAll);
     measure->addSeparator();
     measure->addAction(m_capture);
+    buildScenarioMenu();
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About latprobe"), this, [this] {
         QMessageBox::about(
@@ -217,7 +234,8 @@ void MainWindow::buildActions()
             tr("<b>latprobe %1</b><p>A desktop interactivity latency probe for Linux: "
                "simulated audio and video players, cyclictest-style wakeups, this window's own "
                "event loop and process starts, measured while you start loads.</p>"
-               "<p>Headless: <tt>latprobe run</tt>, <tt>latprobe report</tt>.</p>")
+               "<p>Headless: <tt>latprobe run</tt>, <tt>latprobe report</tt>, <tt>latprobe "
+               "compare</tt>.</p>")
                 .arg(QString::fromLatin1(kVersion)));
     });
 
@@ -243,6 +261,12 @@ void MainWindow::buildLayout()
     m_counters = new CounterPanel(consumers, central);
     connect(m_counters, &CounterPanel::resetRequested, this, &MainWindow::onReset);
     layout->addWidget(m_counters);
+    m_scenarioBar = new ScenarioBar(central);
+    connect(m_scenarioBar, &ScenarioBar::cancelRequested, this,
+            [this] { m_session.cancelScenario(); });
+    connect(m_scenarioBar, &ScenarioBar::saveRequested, this,
+            &MainWindow::saveScenarioRunInteractively);
+    layout->addWidget(m_scenarioBar);
 
     m_mainSplitter = new QSplitter(Qt::Horizontal, central);
     m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
@@ -399,14 +423,7 @@ QImage MainWindow::screenshotImage(int *captionHeight)
 
 QString MainWindow::saveScreenshot(const QString &directory)
 {
-    QSettings settings = appSettings();
-    QString dir = directory;
-    if (dir.isEmpty())
-        dir = settings.value(QStringLiteral("screenshot/dir")).toString();
-    if (dir.isEmpty())
-        dir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-    if (dir.isEmpty() || !QDir().mkpath(dir))
-        dir = QDir::homePath();
+    const QString dir = screenshotDirectory(directory);
     const QImage image = screenshotImage();
     const QString path = QDir(dir).filePath(QStringLiteral("latprobe-%1.png").arg(stamp()));
     if (!image.save(path, "PNG")) {
@@ -472,6 +489,230 @@ void MainWindow::saveRunInteractively()
     statusBar()->showMessage(tr("Run saved to %1").arg(path), 8000);
 }
 
+void MainWindow::buildScenarioMenu()
+{
+    m_scenarioMenu = menuBar()->addMenu(tr("S&cenario"));
+    m_scenarioMenu->setToolTipsVisible(true);
+    for (const std::string &name : builtinScenarioNames()) {
+        const std::optional<Scenario> scenario = builtinScenario(name);
+        if (!scenario)
+            continue;
+        QAction *a = m_scenarioMenu->addAction(tr("Run %1 (%2 steps, %3)")
+                                                   .arg(QString::fromStdString(name))
+                                                   .arg(scenario->steps.size())
+                                                   .arg(ScenarioBar::minutes(scenario->totalS())));
+        a->setObjectName(QStringLiteral("scenario-") + QString::fromStdString(name));
+        a->setToolTip(QString::fromStdString(scenario->description));
+        a->setStatusTip(a->toolTip());
+        connect(a, &QAction::triggered, this, [this, name] {
+            if (const std::optional<Scenario> s = builtinScenario(name))
+                runScenario(*s);
+        });
+    }
+    m_scenarioMenu->addSeparator();
+    m_openScenario = m_scenarioMenu->addAction(tr("&Open scenario file…"), this,
+                                               &MainWindow::openScenarioInteractively);
+    m_openScenario->setToolTip(tr("Play a scenario file: steps of loads and how long each lasts "
+                                  "(the format of 'latprobe run --scenario')"));
+    m_scenarioMenu->addSeparator();
+    m_cancelScenario = m_scenarioMenu->addAction(tr("&Cancel scenario"), this,
+                                                 [this] { m_session.cancelScenario(); });
+    m_cancelScenario->setEnabled(false);
+}
+
+bool MainWindow::runScenario(const Scenario &scenario)
+{
+    const QString name = QString::fromStdString(scenario.name);
+    if (m_session.scenarioRunning()) {
+        statusBar()->showMessage(
+            tr("Scenario %1 is still running: cancel it first").arg(m_session.scenarioName()),
+            5000);
+        return false;
+    }
+    if (scenario.preset != m_session.preset()) {
+        const QString wanted = QString::fromStdString(scenario.preset);
+        const auto answer = QMessageBox::question(
+            this, tr("Run %1 with this window's consumers?").arg(name),
+            tr("Scenario %1 was written for the \"%2\" consumer preset; this window measures "
+               "with \"%3\". Its run will say which it used.\n\nTo measure as the scenario "
+               "means to, start latprobe-gui --preset %2, or run 'latprobe run --scenario %1'.")
+                .arg(name, wanted, QString::fromStdString(m_session.preset())),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes);
+        if (answer != QMessageBox::Yes)
+            return false;
+    }
+    if (scenario.runsCommands()) {
+        CommandConsentDialog consent(scenario, this);
+        if (consent.exec() != QDialog::Accepted) {
+            statusBar()->showMessage(
+                tr("Scenario %1 not started: its commands were not allowed").arg(name), 8000);
+            return false;
+        }
+    }
+    m_scenarioTotalS = scenario.totalS();
+    const QString error = m_session.startScenario(scenario);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Scenario not started"),
+                             tr("Scenario %1 did not start: %2").arg(name, error));
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::runScenarioFile(const QString &path)
+{
+    Scenario scenario;
+    try {
+        scenario = loadScenarioFile(path.toStdString());
+    } catch (const ScenarioError &e) {
+        QMessageBox::warning(this, tr("Scenario not opened"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    return runScenario(scenario);
+}
+
+void MainWindow::openScenarioInteractively()
+{
+    QSettings settings = appSettings();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open scenario"), settings.value(QStringLiteral("scenario/dir")).toString(),
+        tr("latprobe scenarios (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("scenario/dir"), QFileInfo(path).absolutePath());
+    runScenarioFile(path);
+}
+
+void MainWindow::onScenarioStarted(const QString &name)
+{
+    m_loadPanel->setScenarioActive(true, name);
+    m_reset->setEnabled(false);
+    m_stopAll->setEnabled(true);
+    for (QAction *a : m_scenarioMenu->actions())
+        a->setEnabled(a == m_cancelScenario);
+    m_scenarioBar->showRunning(name, m_session.scenarioProgress(), m_scenarioTotalS);
+    statusBar()->showMessage(
+        tr("Scenario %1 started: %2 left").arg(name, ScenarioBar::minutes(m_scenarioTotalS)), 5000);
+}
+
+void MainWindow::onScenarioProgressed()
+{
+    if (m_session.scenarioRunning())
+        m_scenarioBar->showRunning(m_session.scenarioName(), m_session.scenarioProgress(),
+                                   m_scenarioTotalS);
+}
+
+void MainWindow::onScenarioFinished(const QString &endReason, bool partial)
+{
+    m_loadPanel->setScenarioActive(false);
+    m_reset->setEnabled(true);
+    m_stopAll->setEnabled(!m_session.activeLabels().empty());
+    for (QAction *a : m_scenarioMenu->actions())
+        a->setEnabled(a != m_cancelScenario);
+    const QString name = m_session.scenarioName().toHtmlEscaped();
+    const ScenarioProgress p = m_session.scenarioProgress();
+    const std::optional<Run> &run = m_session.scenarioRun();
+    const int phases = run ? static_cast<int>(run->phases.size()) : 0;
+    QString text;
+    if (endReason == QLatin1String("completed"))
+        text = tr("Scenario <b>%1</b> completed: %2 steps, %3. Save its run to compare it with "
+                  "another kernel's.")
+                   .arg(name)
+                   .arg(phases)
+                   .arg(ScenarioBar::minutes(m_scenarioTotalS));
+    else if (run && run->thresholdStep >= 0)
+        text =
+            tr("Scenario <b>%1</b> stopped at step %2 of %3, <b>%4</b>: the first with misses.")
+                .arg(name)
+                .arg(run->thresholdStep + 1)
+                .arg(p.steps)
+                .arg(QString::fromStdString(run->phases[run->thresholdStep].name).toHtmlEscaped());
+    else if (endReason == QLatin1String("interrupted"))
+        text = tr("Scenario <b>%1</b> cancelled in step %2 of %3: the %4 phases measured are "
+                  "kept, its run is marked partial.")
+                   .arg(name)
+                   .arg(p.step + 1)
+                   .arg(p.steps)
+                   .arg(phases);
+    else
+        text = tr("Scenario <b>%1</b> stopped in step %2 of %3: %4. Its run is marked partial.")
+                   .arg(name)
+                   .arg(p.step + 1)
+                   .arg(p.steps)
+                   .arg(m_session.scenarioError().toHtmlEscaped());
+    m_scenarioBar->showEnded(text, run.has_value());
+    QString plain = text;
+    plain.remove(QStringLiteral("<b>")).remove(QStringLiteral("</b>"));
+    statusBar()->showMessage(partial ? plain : plain + tr(" (Save run… on the scenario bar)"),
+                             15000);
+}
+
+bool MainWindow::saveScenarioRun(const QString &path, QString *error)
+{
+    const std::optional<Run> &run = m_session.scenarioRun();
+    if (!run) {
+        if (error)
+            *error = tr("no scenario has ended yet");
+        return false;
+    }
+    try {
+        writeRunFile(*run, path.toStdString());
+    } catch (const RunFileError &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::saveScenarioRunInteractively()
+{
+    QSettings settings = appSettings();
+    QString dir = settings.value(QStringLiteral("run/dir")).toString();
+    if (dir.isEmpty())
+        dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save scenario run"),
+        QDir(dir).filePath(
+            QStringLiteral("latprobe-%1-%2.json").arg(m_session.scenarioName(), stamp())),
+        tr("latprobe runs (*.json)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("run/dir"), QFileInfo(path).absolutePath());
+    QString error;
+    if (!saveScenarioRun(path, &error)) {
+        QMessageBox::critical(this, tr("Run not saved"), error);
+        return;
+    }
+    statusBar()->showMessage(tr("Scenario run saved to %1").arg(path), 8000);
+}
+
+CompareWindow *MainWindow::openCompare(const QStringList &files)
+{
+    // A window of its own, closed with this one.
+    auto *compare = new CompareWindow(this);
+    compare->setWindowFlag(Qt::Window);
+    compare->setAttribute(Qt::WA_DeleteOnClose);
+    compare->openFiles(files);
+    compare->show();
+    return compare;
+}
+
+void MainWindow::openCompareInteractively()
+{
+    QSettings settings = appSettings();
+    QString dir = settings.value(QStringLiteral("run/dir")).toString();
+    if (dir.isEmpty())
+        dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QStringList files =
+        QFileDialog::getOpenFileNames(this, tr("Open runs to compare"), dir,
+                                      tr("Runs and cyclictest JSON (*.json);;All files (*)"));
+    if (files.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("run/dir"), QFileInfo(files.front()).absolutePath());
+    openCompare(files);
+}
+
 void MainWindow::readSettings()
 {
     QSettings s = appSettings();
@@ -486,6 +727,8 @@ void MainWindow::readSettings()
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     // Loads take what their rows need; the plots get the rest.
     m_mainSplitter->setSizes({m_leftSplitter->minimumSizeHint().width(), width()});
+    // Misses and the histogram halves: the histogram's legend needs its room.
+    m_bottomSplitter->setSizes({1000, 1000});
     for (QSplitter *sp : {m_mainSplitter, m_leftSplitter, m_plotSplitter, m_bottomSplitter})
         sp->restoreState(s.value(QStringLiteral("window/") + sp->objectName()).toByteArray());
     m_loadPanel->loadSettings(s);

@@ -5,11 +5,13 @@
 
 class QAction;
 class QLabel;
+class QMenu;
 class QSplitter;
 class QTimer;
 
 namespace latprobe {
 
+class CompareWindow;
 class CounterPanel;
 class LatencyPlot;
 class LiveSession;
@@ -17,7 +19,9 @@ class LoadPanel;
 class MissesPlot;
 class PhaseTable;
 class PlotPanel;
+class ScenarioBar;
 class WakeupHistogram;
+struct Scenario;
 
 // latprobe's main window: counters on top, loads on the left, live plots
 // on the right, the machine and the probe's grant in the status bar.
@@ -44,12 +48,24 @@ public:
     // One pass of every timer, for tests and before a screenshot.
     void pollNow();
 
+    // Scenario menu: asks before a scenario runs commands of its own (custom
+    // loads) or was written for other consumers; false if it did not start.
+    bool runScenario(const Scenario &scenario);
+    bool runScenarioFile(const QString &path);
+    bool saveScenarioRun(const QString &path, QString *error = nullptr);
+    // A Compare window (File ▸ Compare runs…) with these runs in it.
+    CompareWindow *openCompare(const QStringList &files);
+
     QAction *screenshotAction() const { return m_screenshot; }
     QAction *copyReportAction() const { return m_copyReport; }
     QAction *saveRunAction() const { return m_saveRun; }
     QAction *resetAction() const { return m_reset; }
     QAction *stopAllAction() const { return m_stopAll; }
     QAction *captureAction() const { return m_capture; }
+    QAction *compareAction() const { return m_compare; }
+    QAction *cancelScenarioAction() const { return m_cancelScenario; }
+    QMenu *scenarioMenu() const { return m_scenarioMenu; }
+    ScenarioBar *scenarioBar() const { return m_scenarioBar; }
     LoadPanel *loadPanel() const { return m_loadPanel; }
     CounterPanel *counterPanel() const { return m_counters; }
     LatencyPlot *latencyPlot() const { return m_latency; }
@@ -73,6 +89,13 @@ private:
     void onReset();
     void updatePhaseLabel();
     void saveRunInteractively();
+    void buildScenarioMenu();
+    void openScenarioInteractively();
+    void onScenarioStarted(const QString &name);
+    void onScenarioProgressed();
+    void onScenarioFinished(const QString &endReason, bool partial);
+    void saveScenarioRunInteractively();
+    void openCompareInteractively();
     void readSettings();
     void writeSettings() const;
 
@@ -83,6 +106,7 @@ private:
     MissesPlot *m_misses = nullptr;
     WakeupHistogram *m_histogram = nullptr;
     PhaseTable *m_phases = nullptr;
+    ScenarioBar *m_scenarioBar = nullptr;
     QSplitter *m_leftSplitter = nullptr;
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_plotSplitter = nullptr;
@@ -95,6 +119,11 @@ private:
     QAction *m_stopAll = nullptr;
     QAction *m_quit = nullptr;
     QAction *m_capture = nullptr;
+    QAction *m_compare = nullptr;
+    QAction *m_openScenario = nullptr;
+    QAction *m_cancelScenario = nullptr;
+    QMenu *m_scenarioMenu = nullptr;
+    double m_scenarioTotalS = 0;
 
     QLabel *m_systemLabel = nullptr;
     QLabel *m_probeLabel = nullptr;

@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 #include <QContextMenuEvent>
 #include <QDateTime>
 #include <QFileDialog>
@@ -66,6 +68,7 @@ void PlotPanel::placeLegendUnderTitle(int columns)
     row->setColumnSpacing(0);
     legend->setWrap(columns);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    m_legendColumns = columns;
     legend->setIconSize(14, 8);
     legend->setColumnSpacing(10);
     legend->setRowSpacing(0);
@@ -73,6 +76,54 @@ void PlotPanel::placeLegendUnderTitle(int columns)
     legend->setOuterRect(QRect());
     legend->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
     m_legendOutside = true;
+}
+
+void PlotPanel::setTitle(const QString &title)
+{
+    m_titleText = title;
+    m_title->setText(title);
+}
+
+void PlotPanel::fitLegend()
+{
+    if (!m_legendOutside)
+        return;
+    QCPLegend *legend = m_plot->legend;
+    // Cells in fill order; a removed entry may leave an empty one.
+    std::vector<int> widths;
+    for (int i = 0; i < legend->elementCount(); ++i)
+        if (QCPLayoutElement *e = legend->elementAt(i))
+            widths.push_back(e->minimumOuterSizeHint().width());
+    const int n = static_cast<int>(widths.size());
+    if (n == 0)
+        return;
+    const int available = width() - 8; // the plot covers the panel
+    int columns = std::min(m_legendColumns, n);
+    for (; columns > 1; --columns) {
+        int total = legend->margins().left() + legend->margins().right() +
+                    legend->columnSpacing() * (columns - 1);
+        for (int c = 0; c < columns; ++c) {
+            int widest = 0;
+            for (int i = c; i < n; i += columns) // filled a row at a time
+                widest = std::max(widest, widths[static_cast<size_t>(i)]);
+            total += widest;
+        }
+        if (total <= available)
+            break;
+    }
+    // As many rows, evenly filled: 2 × 2 rather than 3 + 1.
+    const int rows = (n + columns - 1) / columns;
+    columns = (n + rows - 1) / rows;
+    if (columns != legend->wrap()) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
+}
+
+void PlotPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitLegend();
 }
 
 void PlotPanel::applyPalette()
@@ -123,6 +174,7 @@ void PlotPanel::requestReplot()
         return;
     }
     m_dirty = false;
+    fitLegend();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -19,6 +19,7 @@ public:
 
     QCustomPlot *plot() const { return m_plot; }
     QString title() const { return m_titleText; }
+    void setTitle(const QString &title);
     // A file-name friendly name: "latency", "misses", ...
     void setExportName(const QString &name) { m_exportName = name; }
     QString exportName() const { return m_exportName; }
@@ -35,11 +36,15 @@ public:
 protected:
     // A one-line legend between the title and the axes, so it never hides data.
     void placeLegendUnderTitle(int columns);
+    // Fewer legend columns when the plot is too narrow for them: QCustomPlot
+    // would overlap the entries instead.
+    void fitLegend();
     // Sets axis, grid, legend and title colours; subclasses restyle their
     // graphs after calling it.
     virtual void applyPalette();
     void changeEvent(QEvent *event) override;
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
@@ -49,6 +54,7 @@ private:
     QString m_exportName = QStringLiteral("plot");
     bool m_dirty = false;
     bool m_legendOutside = false;
+    int m_legendColumns = 1; // as asked; fitLegend() may use fewer
     int m_replots = 0;
 };
 

@@ -4,10 +4,14 @@
 #include "version.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
 #include <QFontMetrics>
 #include <QPainter>
 #include <QPalette>
 #include <QPixmap>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QStringList>
 
 namespace latprobe {
@@ -32,6 +36,39 @@ QString screenshotCaption(const SystemInfo &s, const std::vector<std::string> &l
                                           : loadNames.join(QStringLiteral(" + ")));
     parts << when.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"));
     return parts.join(sep);
+}
+
+QString compareCaption(const std::vector<std::string> &runLabels, const QStringList &files,
+                       const QDateTime &when)
+{
+    QStringList runs;
+    for (size_t i = 0; i < runLabels.size(); ++i) {
+        QString run =
+            QStringLiteral("run %1 %2").arg(i + 1).arg(QString::fromStdString(runLabels[i]));
+        if (static_cast<qsizetype>(i) < files.size())
+            run +=
+                QStringLiteral(" [%1]").arg(QFileInfo(files[static_cast<qsizetype>(i)]).fileName());
+        runs << run;
+    }
+    const QString sep = QStringLiteral("  ·  ");
+    return QStringList{QStringLiteral("latprobe %1").arg(QString::fromLatin1(kVersion)),
+                       QStringLiteral("compare: %1").arg(runs.join(QStringLiteral(", "))),
+                       when.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"))}
+        .join(sep);
+}
+
+QString screenshotDirectory(const QString &preferred)
+{
+    QString dir = preferred;
+    if (dir.isEmpty())
+        dir = QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe"))
+                  .value(QStringLiteral("screenshot/dir"))
+                  .toString();
+    if (dir.isEmpty())
+        dir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    if (dir.isEmpty() || !QDir().mkpath(dir))
+        dir = QDir::homePath();
+    return dir;
 }
 
 QImage composeScreenshot(const QPixmap &window, const QString &caption, const QPalette &palette,

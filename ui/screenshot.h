@@ -2,6 +2,7 @@
 
 #include <QImage>
 #include <QString>
+#include <QStringList>
 
 #include <string>
 #include <vector>
@@ -20,9 +21,17 @@ struct SystemInfo;
 QString screenshotCaption(const SystemInfo &system, const std::vector<std::string> &loads,
                           const QDateTime &when);
 
+// The same for the Compare window: the runs it lines up instead of loads.
+QString compareCaption(const std::vector<std::string> &runLabels, const QStringList &files,
+                       const QDateTime &when);
+
 // The window's picture with the caption in a strip below it, in the
 // palette's colours. Returns the strip's height through `captionHeight`.
 QImage composeScreenshot(const QPixmap &window, const QString &caption, const QPalette &palette,
                          const QFont &font, int *captionHeight = nullptr);
+
+// Where screenshots go: `preferred` if given, else the last directory used,
+// else Pictures, else home; created if missing.
+QString screenshotDirectory(const QString &preferred = {});
 
 } // namespace latprobe

@@ -148,13 +148,17 @@ void WakeupHistogram::refresh(const LiveData &data)
         const double x = std::max<double>(1, static_cast<double>(us));
         g->data()->add(QCPGraphData(x, 0.7));
         g->data()->add(QCPGraphData(x * 1.0000001, upperCount));
-        g->setName(label.arg(formatLatencyMs(us)));
+        g->setName(label.contains(QLatin1String("%1")) ? label.arg(formatLatencyMs(us)) : label);
         if (!plot()->legend->hasItemWithPlottable(g))
             g->addToLegend();
     };
     const int c = data.histogramConsumer();
-    place(m_p99, data.p99SinceResetUs(), tr("p99 %1"));
-    place(m_max, c >= 0 ? data.maxSinceResetUs(static_cast<size_t>(c)) : -1, tr("max %1"));
+    // Two columns of "max 127.4 ms" need ~250 px; narrower, the values go
+    // (the counters above show them) rather than overlap.
+    const bool roomy = plot()->width() >= 290;
+    place(m_p99, data.p99SinceResetUs(), roomy ? tr("p99 %1") : tr("p99"));
+    place(m_max, c >= 0 ? data.maxSinceResetUs(static_cast<size_t>(c)) : -1,
+          roomy ? tr("max %1") : tr("max"));
     requestReplot();
 }
 

@@ -64,6 +64,7 @@ private slots:
         QCOMPARE(c.runLabels, (std::vector<std::string>{"6.18.44 (eevdf)", "6.18.44 (lavd)"}));
         QVERIFY(c.warnings.empty());
         QCOMPARE(c.phases, (std::vector<std::string>{"idle", "massive_intr x8"}));
+        QCOMPARE(c.phaseIndex, (std::vector<std::vector<int>>{{0, 0}, {1, 1}}));
 
         QCOMPARE(row(c, "massive_intr x8", "audio", 0)->ratio, 1.0);
         QCOMPARE(row(c, "massive_intr x8", "audio", 1)->ratio, 440.0 / 3960.0);
@@ -89,6 +90,7 @@ private slots:
         // Same kernel and scheduler: the file names tell the runs apart.
         QCOMPARE(c.runLabels, (std::vector<std::string>{"a", "b"}));
         QCOMPARE(row(c, "burn x2", "audio", 1)->ratio, 2.0);
+        QCOMPARE(c.phaseIndex, (std::vector<std::vector<int>>{{0, 0}, {1, 1}}));
     }
 
     void missingConsumerIsShownNotInvented()

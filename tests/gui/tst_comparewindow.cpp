@@ -1,0 +1,195 @@
+// The Compare window on synthetic run files: the table of `latprobe
+// compare`, a curve per run × phase, bad files as a message, Copy as text,
+// the screenshot's caption. No probe runs here.
+
+#include "cdfplot.h"
+#include "compare.h"
+#include "comparewindow.h"
+#include "messagebanner.h"
+#include "runfile.h"
+
+#include <QClipboard>
+#include <QComboBox>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace latprobe;
+
+namespace {
+
+// `n` samples spread over [lowUs, highUs], with p99 at `p99Us`.
+ConsumerStats consumer(const std::string &name, int64_t lowUs, int64_t p99Us, int64_t highUs,
+                       uint64_t misses)
+{
+    ConsumerStats s;
+    s.name = name;
+    s.hasDeadline = name != "wakeup";
+    s.samples = 1000;
+    s.p50Us = lowUs;
+    s.p99Us = p99Us;
+    s.maxUs = highUs;
+    s.misses = misses;
+    s.deadlinesMetPct = 100.0 - static_cast<double>(misses) / 10.0;
+    s.histogram = {{lowUs, 900}, {(lowUs + p99Us) / 2, 90}, {p99Us, 9}, {highUs, 1}};
+    return s;
+}
+
+Run makeRun(const std::string &scheduler, const std::string &scenario, int64_t scale)
+{
+    Run r;
+    r.version = "0.1.0";
+    r.scenario = scenario;
+    r.endReason = "completed";
+    r.system.kernelRelease = "6.18.44-test";
+    r.system.scheduler = scheduler;
+    r.system.cpuCount = 2;
+    const char *names[] = {"idle", "massive_intr x8"};
+    for (int i = 0; i < 2; ++i) {
+        PhaseResult p;
+        p.name = names[i];
+        p.startS = 10.0 * i;
+        p.durationS = 10;
+        const int64_t k = scale * (i + 1);
+        p.consumers = {consumer("audio", 50 * k, 1000 * k, 3000 * k, static_cast<uint64_t>(i)),
+                       consumer("wakeup", 20 * k, 400 * k, 900 * k, 0)};
+        r.phases.push_back(p);
+    }
+    return r;
+}
+
+} // namespace
+
+class TestCompareWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_a = m_dir.filePath(QStringLiteral("a.json"));
+        m_b = m_dir.filePath(QStringLiteral("b.json"));
+        writeRunFile(makeRun("eevdf", "quick", 1), m_a.toStdString());
+        writeRunFile(makeRun("sched_ext:lavd", "quick", 2), m_b.toStdString());
+    }
+
+    void showsTheTableAndACurvePerRunAndPhase()
+    {
+        CompareWindow w;
+        w.resize(1100, 760);
+        w.show();
+        QCOMPARE(w.openFiles({m_a, m_b}), 2);
+        QVERIFY(w.banner()->isHidden());
+        QVERIFY(!w.warningLabel()->isVisibleTo(&w));
+
+        // The table: run 2's p99 is twice run 1's in every phase.
+        QTableWidget *t = w.table();
+        QCOMPARE(t->rowCount(), 2 * 2 * 2); // phases × consumers × runs
+        int ratios = 0;
+        for (int row = 0; row < t->rowCount(); ++row)
+            if (t->item(row, 2)->text() == QStringLiteral("6.18.44 (lavd)")) {
+                QCOMPARE(t->item(row, 7)->text(), QStringLiteral("2.00"));
+                ++ratios;
+            }
+        QCOMPARE(ratios, 4);
+        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("idle"));
+
+        // wakeup is chosen first: every run has it, cyclictest's too.
+        QCOMPARE(w.consumerBox()->currentText(), QStringLiteral("wakeup"));
+        QCOMPARE(w.cdfPlot()->curveCount(), 4);
+        QVERIFY(
+            w.cdfPlot()->curveNames().contains(QStringLiteral("6.18.44 (lavd) · massive_intr x8")));
+        for (int i = 0; i < w.cdfPlot()->curveCount(); ++i)
+            QVERIFY(w.cdfPlot()->pointCount(i) >= 3);
+
+        w.setPhase(QStringLiteral("idle"));
+        QCOMPARE(w.cdfPlot()->curveNames(), (QStringList{QStringLiteral("6.18.44 (eevdf)"),
+                                                         QStringLiteral("6.18.44 (lavd)")}));
+        w.setConsumer(QStringLiteral("audio"));
+        QCOMPARE(w.cdfPlot()->curveCount(), 2);
+    }
+
+    void copyAsTextIsTheCliTable()
+    {
+        CompareWindow w;
+        QCOMPARE(w.openFiles({m_a, m_b}), 2);
+        QGuiApplication::clipboard()->clear();
+        w.copyAction()->trigger();
+        const QString text = QGuiApplication::clipboard()->text();
+        const Comparison c =
+            compareRuns({readRunFile(m_a.toStdString()), readRunFile(m_b.toStdString())},
+                        {m_a.toStdString(), m_b.toStdString()});
+        QCOMPARE(text, QString::fromStdString(formatComparison(c)));
+        QVERIFY(text.contains(QStringLiteral("2.00")));
+        QVERIFY(text.contains(QStringLiteral("6.18.44 (eevdf)")));
+    }
+
+    void differentScenariosWarn()
+    {
+        const QString ramp = m_dir.filePath(QStringLiteral("ramp.json"));
+        writeRunFile(makeRun("eevdf", "ramp", 3), ramp.toStdString());
+        CompareWindow w;
+        w.show();
+        QCOMPARE(w.openFiles({m_a, ramp}), 2);
+        QVERIFY(w.warningLabel()->isVisible());
+        QVERIFY(w.warningLabel()->text().contains(QStringLiteral("scenario")));
+    }
+
+    void badFilesGiveAMessageNotACrash_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("not json") << QByteArray("{ this is not json") << QStringLiteral("JSON");
+        QTest::newRow("wrong version")
+            << QByteArray(R"({"file_version": "9.0"})") << QStringLiteral("file_version");
+        QTest::newRow("empty") << QByteArray() << QStringLiteral("bad.json");
+        QTest::newRow("array") << QByteArray("[1, 2]") << QStringLiteral("bad.json");
+    }
+
+    void badFilesGiveAMessageNotACrash()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, says);
+        const QString bad = m_dir.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(content);
+        f.close();
+
+        CompareWindow w;
+        w.show();
+        QCOMPARE(w.openFiles({m_a, bad, m_dir.filePath(QStringLiteral("missing.json"))}), 1);
+        QVERIFY(w.banner()->isVisible());
+        QCOMPARE(w.banner()->kind(), MessageBanner::Error);
+        const QString message = w.banner()->text();
+        QVERIFY2(message.contains(says), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("missing.json")), qPrintable(message));
+        QCOMPARE(w.runCount(), 1); // the good file stays
+        QCOMPARE(w.cdfPlot()->curveCount(), 2);
+    }
+
+    void screenshotCarriesTheRunsInItsCaption()
+    {
+        CompareWindow w;
+        w.resize(1000, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openFiles({m_a, m_b});
+        int caption = 0;
+        const QImage image = w.screenshotImage(&caption);
+        QVERIFY(caption > 10);
+        QCOMPARE(image.height(), w.height() + caption);
+        const QString path = w.saveScreenshot(m_dir.path());
+        QVERIFY(QFileInfo(path).size() > 1000);
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_a, m_b;
+};
+
+QTEST_MAIN(TestCompareWindow)
+#include "tst_comparewindow.moc"

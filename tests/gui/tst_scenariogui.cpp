@@ -1,0 +1,287 @@
+// The Scenario menu offscreen, with the real probe and real load processes:
+// a scenario file plays its steps with progress and time left, Cancel
+// stops its loads and marks its run partial, and a scenario that runs
+// commands of its own asks first (refusing starts nothing).
+
+#include "commandconsentdialog.h"
+#include "livesession.h"
+#include "loadmanager.h"
+#include "loadpanel.h"
+#include "mainwindow.h"
+#include "runfile.h"
+#include "scenariobar.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QLabel>
+#include <QMenu>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+
+using namespace latprobe;
+
+namespace {
+
+bool processAlive(pid_t pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray text = stat.readAll();
+    const int close = text.lastIndexOf(')');
+    return close > 0 && text.size() > close + 2 && text[close + 2] != 'Z';
+}
+
+// Light loads: a worker busy 1 ms in every 11.
+constexpr const char *kLight = "massive_intr:1:work_ms=1:sleep_ms=10";
+constexpr const char *kLight2 = "massive_intr:2:work_ms=1:sleep_ms=10";
+
+std::vector<pid_t> workerPids(LoadManager &loads)
+{
+    std::vector<pid_t> pids;
+    for (const GroupStatus &g : loads.status())
+        for (const WorkerStatus &w : g.workers)
+            if (w.pid > 0)
+                pids.push_back(w.pid);
+    return pids;
+}
+
+// Runs `answer` on the modal dialog that `open` brings up.
+void whenModal(const std::function<void(QWidget *)> &answer)
+{
+    auto *timer = new QTimer;
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, [timer, answer] {
+        if (QWidget *modal = QApplication::activeModalWidget()) {
+            timer->stop();
+            timer->deleteLater();
+            answer(modal);
+        }
+    });
+    timer->start();
+}
+
+} // namespace
+
+class TestScenarioGui : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void menuOffersTheBuiltins();
+    void scenarioFilePlaysItsStepsWithProgress();
+    void cancelStopsLoadsAndMarksPartial();
+    void customCommandsNeedConsent();
+    void malformedScenarioIsAMessage();
+
+private:
+    QString writeScenario(const QString &name, const QByteArray &steps);
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<LiveSession> m_session;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QString TestScenarioGui::writeScenario(const QString &name, const QByteArray &steps)
+{
+    const QString path = m_dir.filePath(name + QStringLiteral(".json"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return {};
+    f.write(R"({"scenario_version": 1, "name": ")" + name.toUtf8() + R"(", "steps": [)" + steps +
+            "]}");
+    return path;
+}
+
+void TestScenarioGui::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe")).clear();
+    m_session = std::make_unique<LiveSession>(LiveSession::Options{});
+    m_window = std::make_unique<MainWindow>(*m_session);
+    m_window->resize(1280, 800);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_session->start();
+    QVERIFY(m_session->running());
+    QTest::qWait(300); // an idle phase with samples before any scenario
+}
+
+void TestScenarioGui::cleanupTestCase()
+{
+    m_window->close();
+    QVERIFY(!m_session->running());
+    QCOMPARE(m_session->loads().runningProcesses(), 0);
+    m_window.reset();
+    m_session.reset();
+}
+
+void TestScenarioGui::menuOffersTheBuiltins()
+{
+    QStringList names;
+    for (QAction *a : m_window->scenarioMenu()->actions())
+        names << a->objectName();
+    for (const char *b : {"quick", "ramp", "contest", "interbench"})
+        QVERIFY2(names.contains(QStringLiteral("scenario-") + QLatin1String(b)), b);
+    QVERIFY(!m_window->cancelScenarioAction()->isEnabled());
+}
+
+void TestScenarioGui::scenarioFilePlaysItsStepsWithProgress()
+{
+    const QString path = writeScenario(
+        QStringLiteral("twostep"),
+        QByteArray(R"({"name": "one", "duration_s": 2.5, "loads": [")") + kLight +
+            R"("]}, {"name": "two", "duration_s": 2.5, "loads": [")" + kLight2 + R"("]})");
+    const size_t phasesBefore = m_session->liveRun("test").phases.size();
+    QVERIFY(m_window->runScenarioFile(path));
+    QVERIFY(m_session->scenarioRunning());
+    ScenarioBar *bar = m_window->scenarioBar();
+    QVERIFY(bar->isVisible());
+    QVERIFY(bar->cancelButton()->isVisible());
+    QVERIFY(m_window->cancelScenarioAction()->isEnabled());
+
+    // Step 1: its load runs, manual starts are off, the bar says where it is.
+    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loads()).size() == 1, 8000);
+    QTRY_VERIFY(bar->text().contains(QStringLiteral("step 1 of 2")));
+    QVERIFY2(bar->text().contains(QStringLiteral("one")), qPrintable(bar->text()));
+    QVERIFY(bar->progressBar()->format().endsWith(QStringLiteral(" left")));
+    QVERIFY(!m_window->loadPanel()->startButton("burn")->isEnabled());
+    QVERIFY(!m_window->resetAction()->isEnabled());
+    QTRY_COMPARE(m_session->phaseName(), QStringLiteral("one"));
+
+    // Step 2: the loads change, time left shrinks.
+    QTRY_VERIFY_WITH_TIMEOUT(bar->text().contains(QStringLiteral("step 2 of 2")), 8000);
+    QCOMPARE(m_session->phaseName(), QStringLiteral("two")); // the same signal
+    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loads()).size() == 2, 8000);
+    const int progressed = bar->progressBar()->value();
+    QVERIFY2(progressed >= 400, qPrintable(QString::number(progressed)));
+
+    QTRY_VERIFY_WITH_TIMEOUT(!m_session->scenarioRunning(), 10000);
+    QVERIFY(m_session->loads().status().empty());
+    QVERIFY(m_window->loadPanel()->startButton("burn")->isEnabled());
+    QVERIFY(m_window->resetAction()->isEnabled());
+    QVERIFY2(bar->text().contains(QStringLiteral("completed")), qPrintable(bar->text()));
+    QVERIFY(bar->saveButton()->isVisible());
+    QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("completed")));
+    QCOMPARE(m_session->phaseName(), QStringLiteral("idle"));
+
+    // Its run holds its steps only, as `latprobe run --scenario` writes it.
+    const std::optional<Run> &run = m_session->scenarioRun();
+    QVERIFY(run.has_value());
+    QCOMPARE(run->scenario, std::string("twostep"));
+    QVERIFY(!run->partial);
+    QCOMPARE(run->endReason, std::string("completed"));
+    QCOMPARE(run->phases.size(), size_t(2));
+    QCOMPARE(run->phases[0].name, std::string("one"));
+    QCOMPARE(run->phases[1].name, std::string("two"));
+    QVERIFY(run->phases[1].durationS > 2.0 && run->phases[1].durationS < 3.5);
+    QCOMPARE(run->loads.size(), size_t(2));
+    const QString saved = m_dir.filePath(QStringLiteral("twostep-run.json"));
+    QString error;
+    QVERIFY2(m_window->saveScenarioRun(saved, &error), qPrintable(error));
+    QCOMPARE(readRunFile(saved.toStdString()).phases.size(), size_t(2));
+    // The session's own run goes on: the earlier idle, the steps, idle after.
+    QCOMPARE(m_session->liveRun("test").phases.size(), phasesBefore + 3);
+}
+
+void TestScenarioGui::cancelStopsLoadsAndMarksPartial()
+{
+    const QString path = writeScenario(
+        QStringLiteral("long"), QByteArray(R"({"duration_s": 30, "loads": [")") + kLight2 +
+                                    R"("]}, {"duration_s": 30, "loads": [")" + kLight + R"("]})");
+    QVERIFY(m_window->runScenarioFile(path));
+    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loads()).size() == 2, 8000);
+    const std::vector<pid_t> pids = workerPids(m_session->loads());
+    QTest::qWait(300);
+    const QString left = m_window->scenarioBar()->progressBar()->format();
+    QVERIFY2(QRegularExpression(QStringLiteral("^(1:00|0:5\\d) left$")).match(left).hasMatch(),
+             qPrintable(left));
+
+    QTest::mouseClick(m_window->scenarioBar()->cancelButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_session->scenarioRunning(), 5000);
+    QVERIFY(m_session->loads().status().empty());
+    for (pid_t pid : pids)
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 2000);
+    const std::optional<Run> &run = m_session->scenarioRun();
+    QVERIFY(run.has_value());
+    QVERIFY(run->partial);
+    QCOMPARE(run->endReason, std::string("interrupted"));
+    QCOMPARE(run->phases.size(), size_t(1)); // the step it was in, kept
+    QCOMPARE(run->phases[0].name, std::string("massive_intr x2"));
+    const QString text = m_window->scenarioBar()->text();
+    QVERIFY2(text.contains(QStringLiteral("cancelled")) && text.contains(QStringLiteral("partial")),
+             qPrintable(text));
+    QVERIFY(m_window->loadPanel()->startButton("massive_intr")->isEnabled());
+}
+
+void TestScenarioGui::customCommandsNeedConsent()
+{
+    const QString path = writeScenario(QStringLiteral("commands"),
+                                       R"({"duration_s": 20, "loads": ["custom:2:cmd=sleep 30"]},
+           {"duration_s": 20, "loads": ["massive_intr:1"]})");
+    const int groupsBefore = static_cast<int>(m_session->loads().timeline().size());
+
+    // Refused: nothing starts.
+    QString listed;
+    whenModal([&](QWidget *modal) {
+        auto *dialog = qobject_cast<CommandConsentDialog *>(modal);
+        QVERIFY(dialog);
+        listed = dialog->listedText();
+        QVERIFY(dialog->refuseButton()->isDefault());
+        dialog->refuseButton()->click();
+    });
+    QVERIFY(!m_window->runScenarioFile(path));
+    QVERIFY2(listed.contains(QStringLiteral("2 × sleep 30")), qPrintable(listed));
+    QVERIFY(listed.contains(QStringLiteral("step 1")));
+    QVERIFY(!m_session->scenarioRunning());
+    QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("not allowed")));
+    QTest::qWait(300);
+    QVERIFY(m_session->loads().status().empty());
+    QCOMPARE(static_cast<int>(m_session->loads().timeline().size()), groupsBefore);
+
+    // Allowed: the very command runs, as a load the scenario owns.
+    whenModal(
+        [](QWidget *modal) { static_cast<CommandConsentDialog *>(modal)->runButton()->click(); });
+    QVERIFY(m_window->runScenarioFile(path));
+    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loads()).size() == 2, 8000);
+    QCOMPARE(m_session->loads().status().front().spec.command,
+             (std::vector<std::string>{"sleep", "30"}));
+    m_window->stopAllAction()->trigger(); // cancels the scenario
+    QTRY_VERIFY_WITH_TIMEOUT(!m_session->scenarioRunning(), 5000);
+    QVERIFY(m_session->loads().status().empty());
+}
+
+void TestScenarioGui::malformedScenarioIsAMessage()
+{
+    const QString path = m_dir.filePath(QStringLiteral("broken.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"scenario_version": 1, "steps": [{"duration_s": -1}]})");
+    f.close();
+    QString message;
+    whenModal([&](QWidget *modal) {
+        message = modal->findChild<QLabel *>(QStringLiteral("qt_msgbox_label"))->text();
+        modal->close();
+    });
+    QVERIFY(!m_window->runScenarioFile(path));
+    QVERIFY2(message.contains(QStringLiteral("broken.json")) &&
+                 message.contains(QStringLiteral("duration_s")),
+             qPrintable(message));
+    QVERIFY(!m_session->scenarioRunning());
+}
+
+QTEST_MAIN(TestScenarioGui)
+#include "tst_scenariogui.moc"

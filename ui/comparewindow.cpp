@@ -1,0 +1,409 @@
+#include "comparewindow.h"
+
+#include "cdfplot.h"
+#include "cyclictestimport.h"
+#include "messagebanner.h"
+#include "screenshot.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QIcon>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTableWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <exception>
+
+namespace latprobe {
+
+namespace {
+
+enum Column { PhaseCol, ConsumerCol, RunCol, MissesCol, P99Col, MaxCol, MetCol, RatioCol, Columns };
+
+QString ms(int64_t us)
+{
+    return QString::number(static_cast<double>(us) / 1000.0, 'f', 3);
+}
+
+} // namespace
+
+CompareWindow::CompareWindow(QWidget *parent)
+    : QMainWindow(parent), m_banner(new MessageBanner(this)), m_runsLabel(new QLabel(this)),
+      m_warnings(new QLabel(this)), m_consumerBox(new QComboBox(this)),
+      m_phaseBox(new QComboBox(this)), m_plot(new CdfPlot(this)), m_table(new QTableWidget(this))
+{
+    setWindowTitle(tr("latprobe — compare runs"));
+    QIcon fallback;
+    for (int size : {16, 32, 48, 64, 128, 256})
+        fallback.addFile(QStringLiteral(":/latprobe/icons/latprobe-%1.png").arg(size));
+    setWindowIcon(QIcon::fromTheme(QStringLiteral("latprobe"), fallback));
+
+    m_open =
+        new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open runs…"), this);
+    m_open->setShortcut(QKeySequence::Open);
+    m_open->setToolTip(tr("Add run files (latprobe runs or cyclictest --json output) to the "
+                          "comparison (Ctrl+O)"));
+    connect(m_open, &QAction::triggered, this, &CompareWindow::openInteractively);
+    m_copy = new QAction(style()->standardIcon(QStyle::SP_FileDialogDetailedView),
+                         tr("&Copy as text"), this);
+    m_copy->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+    m_copy->setToolTip(tr("Put the table on the clipboard as plain text, as 'latprobe compare' "
+                          "prints it: 72 columns for an email (Ctrl+Shift+C)"));
+    connect(m_copy, &QAction::triggered, this, &CompareWindow::copyAsText);
+    m_screenshot =
+        new QAction(style()->standardIcon(QStyle::SP_DesktopIcon), tr("Sc&reenshot"), this);
+    m_screenshot->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
+    m_screenshot->setToolTip(tr("Save a PNG of this window with a caption naming the runs, and "
+                                "copy it to the clipboard (Ctrl+Shift+S)"));
+    connect(m_screenshot, &QAction::triggered, this, [this] { saveScreenshot(); });
+    m_clear = new QAction(tr("C&lear"), this);
+    m_clear->setToolTip(tr("Remove every run from the comparison"));
+    connect(m_clear, &QAction::triggered, this, &CompareWindow::clearRuns);
+    auto *close = new QAction(tr("&Close"), this);
+    close->setShortcut(QKeySequence::Close);
+    connect(close, &QAction::triggered, this, &QWidget::close);
+
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_open);
+    file->addAction(m_clear);
+    file->addSeparator();
+    file->addAction(m_copy);
+    file->addAction(m_screenshot);
+    file->addSeparator();
+    file->addAction(close);
+    QToolBar *bar = addToolBar(tr("Compare"));
+    bar->setObjectName(QStringLiteral("compareToolBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_open);
+    bar->addAction(m_copy);
+    bar->addAction(m_screenshot);
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->setSpacing(6);
+    layout->addWidget(m_banner);
+    m_runsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runsLabel->setWordWrap(true);
+    layout->addWidget(m_runsLabel);
+    m_warnings->setWordWrap(true);
+    m_warnings->setVisible(false);
+    QPalette warn = m_warnings->palette();
+    warn.setColor(QPalette::WindowText, QColor(0xd0, 0x40, 0x30));
+    m_warnings->setPalette(warn);
+    layout->addWidget(m_warnings);
+
+    auto *choose = new QHBoxLayout;
+    auto *consumerLabel = new QLabel(tr("C&onsumer:"), central);
+    consumerLabel->setBuddy(m_consumerBox);
+    auto *phaseLabel = new QLabel(tr("&Phase:"), central);
+    phaseLabel->setBuddy(m_phaseBox);
+    m_consumerBox->setMinimumContentsLength(8);
+    m_phaseBox->setMinimumContentsLength(16);
+    m_phaseBox->setToolTip(tr("One phase: a colour per run. Every phase: a colour per phase, a "
+                              "line style per run."));
+    choose->addWidget(consumerLabel);
+    choose->addWidget(m_consumerBox);
+    choose->addSpacing(12);
+    choose->addWidget(phaseLabel);
+    choose->addWidget(m_phaseBox);
+    choose->addStretch(1);
+    layout->addLayout(choose);
+
+    auto *split = new QSplitter(Qt::Vertical, central);
+    split->setChildrenCollapsible(false);
+    m_plot->setMinimumHeight(220);
+    split->addWidget(m_plot);
+    m_table->setColumnCount(Columns);
+    m_table->setHorizontalHeaderLabels({tr("phase"), tr("consumer"), tr("run"), tr("misses"),
+                                        tr("p99 ms"), tr("max ms"), tr("met %"), tr("ratio")});
+    m_table->horizontalHeaderItem(RatioCol)->setToolTip(
+        tr("p99 ÷ the first run's p99 in the same phase"));
+    m_table->horizontalHeaderItem(MissesCol)->setToolTip(
+        tr("Periods lost: audio skips, dropped frames, GUI stalls, slow starts"));
+    m_table->verticalHeader()->setVisible(false);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(true);
+    m_table->setShowGrid(false);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({480, 280}); // the plot first: its size hint is tiny
+    layout->addWidget(split, 1);
+    setCentralWidget(central);
+
+    connect(m_consumerBox, &QComboBox::currentIndexChanged, this, &CompareWindow::updatePlot);
+    connect(m_phaseBox, &QComboBox::currentIndexChanged, this, &CompareWindow::updatePlot);
+    resize(1100, 760);
+    rebuild();
+}
+
+CompareWindow::~CompareWindow() = default;
+
+int CompareWindow::openFiles(const QStringList &paths)
+{
+    QStringList errors;
+    int added = 0;
+    for (const QString &path : paths) {
+        try {
+            m_runs.push_back(readAnyRunFile(path.toStdString()));
+            m_files.push_back(path.toStdString());
+            ++added;
+        } catch (const std::exception &e) {
+            // The readers' messages name the file and the field already.
+            QString what = QString::fromUtf8(e.what()).simplified();
+            if (!what.contains(QFileInfo(path).fileName()))
+                what = QStringLiteral("%1: %2").arg(path, what);
+            errors << what;
+        }
+    }
+    if (!errors.isEmpty())
+        m_banner->showMessage(tr("Not opened: %1").arg(errors.join(QStringLiteral("\n"))));
+    else if (added > 0)
+        m_banner->hide();
+    if (added > 0)
+        rebuild();
+    return added;
+}
+
+void CompareWindow::openInteractively()
+{
+    QSettings settings(QStringLiteral("latprobe"), QStringLiteral("latprobe"));
+    QString dir = settings.value(QStringLiteral("run/dir")).toString();
+    if (dir.isEmpty())
+        dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Open runs to compare"), dir,
+                                      tr("Runs and cyclictest JSON (*.json);;All files (*)"));
+    if (paths.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("run/dir"), QFileInfo(paths.front()).absolutePath());
+    openFiles(paths);
+}
+
+void CompareWindow::clearRuns()
+{
+    m_runs.clear();
+    m_files.clear();
+    m_banner->hide();
+    rebuild();
+}
+
+void CompareWindow::rebuild()
+{
+    m_comparison = compareRuns(m_runs, m_files);
+    updateRunsLabel();
+
+    QStringList warnings;
+    for (const std::string &w : m_comparison.warnings)
+        warnings << QString::fromStdString(w);
+    m_warnings->setText(QStringLiteral("⚠ ") + warnings.join(QStringLiteral("\n⚠ ")));
+    m_warnings->setVisible(!warnings.isEmpty());
+
+    // Keep the user's choice of consumer and phase where it still exists.
+    const QString consumer = m_consumerBox->currentText();
+    const QString phase = m_phaseBox->currentData().toString();
+    QSignalBlocker b1(m_consumerBox), b2(m_phaseBox);
+    m_consumerBox->clear();
+    QStringList consumers;
+    for (const CompareRow &r : m_comparison.rows)
+        if (!consumers.contains(QString::fromStdString(r.consumer)))
+            consumers << QString::fromStdString(r.consumer);
+    m_consumerBox->addItems(consumers);
+    const int ci = consumers.indexOf(consumer);
+    // wakeup is what cyclictest measures too: the one every run has.
+    const int wakeup = consumers.indexOf(QStringLiteral("wakeup"));
+    m_consumerBox->setCurrentIndex(ci >= 0 ? ci : wakeup >= 0 ? wakeup : 0);
+    m_phaseBox->clear();
+    m_phaseBox->addItem(tr("every phase"), QString());
+    for (const std::string &p : m_comparison.phases)
+        m_phaseBox->addItem(QString::fromStdString(p), QString::fromStdString(p));
+    const int pi = m_phaseBox->findData(phase);
+    m_phaseBox->setCurrentIndex(pi >= 0 ? pi : 0);
+
+    fillTable();
+    updatePlot();
+    const bool any = !m_runs.empty();
+    m_copy->setEnabled(any);
+    m_clear->setEnabled(any);
+    if (!any && m_banner->isHidden())
+        m_banner->showMessage(tr("Open two or more run files to compare them: File ▸ Open "
+                                 "runs… (latprobe runs, or cyclictest --json output)."),
+                              MessageBanner::Information);
+}
+
+void CompareWindow::updateRunsLabel()
+{
+    QStringList lines;
+    for (size_t i = 0; i < m_runs.size(); ++i) {
+        const Run &r = m_runs[i];
+        QString line =
+            tr("<b>run %1</b> %2 — %3")
+                .arg(i + 1)
+                .arg(QString::fromStdString(m_comparison.runLabels[i]).toHtmlEscaped(),
+                     QFileInfo(QString::fromStdString(m_files[i])).fileName().toHtmlEscaped());
+        QStringList about;
+        if (!r.scenario.empty())
+            about << tr("scenario %1").arg(QString::fromStdString(r.scenario).toHtmlEscaped());
+        if (!r.startTime.empty())
+            about << QString::fromStdString(r.startTime).toHtmlEscaped();
+        if (r.partial)
+            about << tr("<i>partial: %1</i>")
+                         .arg(QString::fromStdString(r.endReason).toHtmlEscaped());
+        if (!about.isEmpty())
+            line += QStringLiteral(" · ") + about.join(QStringLiteral(" · "));
+        lines << line;
+    }
+    m_runsLabel->setText(lines.join(QStringLiteral("<br>")));
+    m_runsLabel->setVisible(!lines.isEmpty());
+}
+
+void CompareWindow::fillTable()
+{
+    m_table->setRowCount(0);
+    m_table->setRowCount(static_cast<int>(m_comparison.rows.size()));
+    const QColor worse = QColor(0xc0, 0x30, 0x20), better = QColor(0x00, 0x80, 0x40);
+    std::string lastPhase, lastConsumer;
+    int row = 0;
+    for (const CompareRow &r : m_comparison.rows) {
+        auto set = [&](int column, const QString &text, bool number = true) {
+            auto *item = new QTableWidgetItem(text);
+            if (number)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_table->setItem(row, column, item);
+            return item;
+        };
+        const bool newPhase = r.phase != lastPhase;
+        set(PhaseCol, newPhase ? QString::fromStdString(r.phase) : QString(), false);
+        set(ConsumerCol,
+            newPhase || r.consumer != lastConsumer ? QString::fromStdString(r.consumer) : QString(),
+            false);
+        lastPhase = r.phase;
+        lastConsumer = r.consumer;
+        set(RunCol, QString::fromStdString(m_comparison.runLabels[r.run]), false)
+            ->setForeground(CdfPlot::seriesColour(static_cast<int>(r.run), palette()));
+        const QString none = QStringLiteral("–");
+        set(MissesCol, r.present && r.hasDeadline ? QString::number(r.misses) : none);
+        set(P99Col, r.present ? ms(r.p99Us) : none);
+        set(MaxCol, r.present ? ms(r.maxUs) : none);
+        set(MetCol, r.present && r.hasDeadline ? QString::number(r.metPct, 'f', 2) : none);
+        QTableWidgetItem *ratio =
+            set(RatioCol, r.ratio > 0 ? QString::number(r.ratio, 'f', 2) : none);
+        if (r.run > 0 && r.ratio > 0 && (r.ratio >= 1.2 || r.ratio <= 1 / 1.2))
+            ratio->setForeground(r.ratio > 1 ? worse : better);
+        ++row;
+    }
+    m_table->resizeColumnsToContents();
+    for (int c = 0; c < Columns; ++c)
+        m_table->setColumnWidth(c, m_table->columnWidth(c) + 12);
+}
+
+void CompareWindow::updatePlot()
+{
+    const std::string consumer = m_consumerBox->currentText().toStdString();
+    const QString only = m_phaseBox->currentData().toString();
+    std::vector<CdfPlot::Curve> curves;
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
+                                          Qt::DashDotDotLine};
+    for (size_t pi = 0; pi < m_comparison.phases.size(); ++pi) {
+        const QString phase = QString::fromStdString(m_comparison.phases[pi]);
+        if (!only.isEmpty() && phase != only)
+            continue;
+        for (size_t ri = 0; ri < m_runs.size(); ++ri) {
+            const int index = m_comparison.phaseIndex[pi][ri];
+            if (index < 0)
+                continue;
+            for (const ConsumerStats &s : m_runs[ri].phases[static_cast<size_t>(index)].consumers) {
+                if (s.name != consumer || s.histogram.empty())
+                    continue;
+                CdfPlot::Curve c;
+                const QString run = QString::fromStdString(m_comparison.runLabels[ri]);
+                c.name = only.isEmpty() ? QStringLiteral("%1 · %2").arg(run, phase) : run;
+                c.colour = static_cast<int>(only.isEmpty() ? pi : ri);
+                c.style = only.isEmpty() ? styles[ri % std::size(styles)] : Qt::SolidLine;
+                c.histogram = s.histogram;
+                curves.push_back(std::move(c));
+            }
+        }
+    }
+    m_plot->setCurves(std::move(curves));
+    m_plot->setTitle(consumer.empty() ? tr("Latency distribution")
+                                      : tr("%1 latency, %2")
+                                            .arg(QString::fromStdString(consumer),
+                                                 only.isEmpty() ? tr("every phase") : only));
+}
+
+void CompareWindow::setConsumer(const QString &name)
+{
+    m_consumerBox->setCurrentIndex(m_consumerBox->findText(name));
+}
+
+void CompareWindow::setPhase(const QString &name)
+{
+    m_phaseBox->setCurrentIndex(std::max(0, m_phaseBox->findData(name)));
+}
+
+QString CompareWindow::comparisonText() const
+{
+    return m_runs.empty() ? QString() : QString::fromStdString(formatComparison(m_comparison));
+}
+
+void CompareWindow::copyAsText()
+{
+    const QString text = comparisonText();
+    QGuiApplication::clipboard()->setText(text);
+    statusBar()->showMessage(
+        tr("Table copied to the clipboard (%1 lines)").arg(text.count(QLatin1Char('\n'))), 5000);
+}
+
+QImage CompareWindow::screenshotImage(int *captionHeight)
+{
+    QCoreApplication::sendPostedEvents(); // queued replots: the picture is of now
+    QStringList files;
+    for (const std::string &f : m_files)
+        files << QString::fromStdString(f);
+    return composeScreenshot(
+        grab(), compareCaption(m_comparison.runLabels, files, QDateTime::currentDateTime()),
+        palette(), font(), captionHeight);
+}
+
+QString CompareWindow::saveScreenshot(const QString &directory)
+{
+    const QString dir = screenshotDirectory(directory);
+    const QImage image = screenshotImage();
+    const QString path = QDir(dir).filePath(
+        QStringLiteral("latprobe-compare-%1.png")
+            .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+    if (!image.save(path, "PNG")) {
+        QMessageBox::warning(this, tr("Screenshot not saved"), tr("Could not write %1.").arg(path));
+        return {};
+    }
+    QGuiApplication::clipboard()->setImage(image);
+    statusBar()->showMessage(tr("Screenshot saved to %1 and copied to the clipboard").arg(path),
+                             8000);
+    return path;
+}
+
+} // namespace latprobe

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "compare.h"
+#include "run.h"
+
+#include <QImage>
+#include <QMainWindow>
+#include <QStringList>
+
+#include <vector>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QTableWidget;
+
+namespace latprobe {
+
+class CdfPlot;
+class MessageBanner;
+
+// Runs side by side (File ▸ Compare runs…, latprobe-gui --compare A B ...):
+// each consumer's latency distribution per phase overlaid, one curve per
+// run × phase, and the table of `latprobe compare`, computed by the same
+// compareRuns() and copied as the same text.
+class CompareWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit CompareWindow(QWidget *parent = nullptr);
+    ~CompareWindow() override;
+
+    // Adds the runs in these files (latprobe runs or cyclictest JSON). A
+    // file that cannot be read is skipped and named, with why, in the
+    // banner. Returns how many were added.
+    int openFiles(const QStringList &paths);
+    void openInteractively();
+    void clearRuns();
+    int runCount() const { return static_cast<int>(m_runs.size()); }
+
+    // The plain-text table, as `latprobe compare` prints it.
+    QString comparisonText() const;
+    void copyAsText();
+    QImage screenshotImage(int *captionHeight = nullptr);
+    QString saveScreenshot(const QString &dir = {});
+
+    void setConsumer(const QString &name);
+    // "" shows every phase.
+    void setPhase(const QString &name);
+
+    MessageBanner *banner() const { return m_banner; }
+    QLabel *warningLabel() const { return m_warnings; }
+    QTableWidget *table() const { return m_table; }
+    CdfPlot *cdfPlot() const { return m_plot; }
+    QComboBox *consumerBox() const { return m_consumerBox; }
+    QComboBox *phaseBox() const { return m_phaseBox; }
+    QAction *copyAction() const { return m_copy; }
+    QAction *screenshotAction() const { return m_screenshot; }
+
+private:
+    void rebuild();
+    void fillTable();
+    void updatePlot();
+    void updateRunsLabel();
+
+    std::vector<Run> m_runs;
+    std::vector<std::string> m_files;
+    Comparison m_comparison;
+
+    MessageBanner *m_banner;
+    QLabel *m_runsLabel;
+    QLabel *m_warnings;
+    QComboBox *m_consumerBox;
+    QComboBox *m_phaseBox;
+    CdfPlot *m_plot;
+    QTableWidget *m_table;
+    QAction *m_open = nullptr;
+    QAction *m_copy = nullptr;
+    QAction *m_screenshot = nullptr;
+    QAction *m_clear = nullptr;
+};
+
+} // namespace latprobe
