@@ -237,7 +237,7 @@ int main(int argc, char **argv)
         if (unattended)
             unattended->start();
         if (toPlay)
-            window.runScenario(*toPlay);
+            window.runScenario(*toPlay, true);
     });
     QObject::connect(&signals_, &SignalWatcher::received, &window, [&window, unattended](int) {
         if (unattended)

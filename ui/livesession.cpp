@@ -399,7 +399,7 @@ Run LiveSession::liveRun(const std::string &endReason) const
     return run;
 }
 
-QString LiveSession::startScenario(const Scenario &scenario)
+QString LiveSession::startScenario(const Scenario &scenario, bool fromRunStart)
 {
     if (!m_running)
         return tr("the probe is not measuring yet");
@@ -430,11 +430,9 @@ QString LiveSession::startScenario(const Scenario &scenario)
                       scenario.totalS()};
     }
     m_runner = std::make_unique<ScenarioRunner>(scenario, *m_probe, *m_loads);
-    // Played as the window opens (--scenario), its first step is the run's
-    // first phase, as in `latprobe run`; later it begins a phase of its own.
-    const bool fresh = m_resets.empty() && m_loads->timeline().empty() &&
-                       RealClock::monotonicNow() - runStart() < 5'000'000'000;
-    m_runner->setFirstStepJoinsRun(fresh);
+    // Otherwise the first step begins a phase of its own: what was measured
+    // before is not the scenario's.
+    m_runner->setFirstStepJoinsRun(fromRunStart && m_resets.empty() && m_loads->timeline().empty());
     m_firstStepS = -1;
     ScenarioRunner *runner = m_runner.get();
     m_scenarioThread = std::thread([this, runner] {

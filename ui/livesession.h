@@ -101,7 +101,9 @@ public:
     // a thread of its own): each step stops the loads, starts its own and
     // begins a phase. Manual starts, stops and resets are refused meanwhile;
     // stopAllLoads() cancels it. Returns "" or why it cannot start.
-    QString startScenario(const Scenario &scenario);
+    // `fromRunStart` (played as the window opens): its first step is the
+    // run's first phase, as in `latprobe run`, if nothing happened before.
+    QString startScenario(const Scenario &scenario, bool fromRunStart = false);
     // Stops its loads and ends it early; the measured phases stay, the
     // scenario's run is marked partial (as Ctrl-C does to `latprobe run`).
     void cancelScenario();

@@ -520,7 +520,7 @@ void MainWindow::buildScenarioMenu()
     m_cancelScenario->setEnabled(false);
 }
 
-bool MainWindow::runScenario(const Scenario &scenario)
+bool MainWindow::runScenario(const Scenario &scenario, bool fromRunStart)
 {
     const QString name = QString::fromStdString(scenario.name);
     if (m_session.scenarioRunning()) {
@@ -550,7 +550,7 @@ bool MainWindow::runScenario(const Scenario &scenario)
         }
     }
     m_scenarioTotalS = scenario.totalS();
-    const QString error = m_session.startScenario(scenario);
+    const QString error = m_session.startScenario(scenario, fromRunStart);
     if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Scenario not started"),
                              tr("Scenario %1 did not start: %2").arg(name, error));
@@ -620,7 +620,8 @@ void MainWindow::onScenarioFinished(const QString &endReason, bool partial)
                    .arg(name)
                    .arg(phases)
                    .arg(ScenarioBar::minutes(m_scenarioTotalS));
-    else if (run && run->thresholdStep >= 0)
+    else if (run && run->thresholdStep >= 0 &&
+             static_cast<size_t>(run->thresholdStep) < run->phases.size())
         text =
             tr("Scenario <b>%1</b> stopped at step %2 of %3, <b>%4</b>: the first with misses.")
                 .arg(name)

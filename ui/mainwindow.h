@@ -50,7 +50,8 @@ public:
 
     // Scenario menu: asks before a scenario runs commands of its own (custom
     // loads) or was written for other consumers; false if it did not start.
-    bool runScenario(const Scenario &scenario);
+    // `fromRunStart`: see LiveSession::startScenario().
+    bool runScenario(const Scenario &scenario, bool fromRunStart = false);
     bool runScenarioFile(const QString &path);
     bool saveScenarioRun(const QString &path, QString *error = nullptr);
     // A Compare window (File ▸ Compare runs…) with these runs in it.
