@@ -2,6 +2,7 @@
 // N plain spinning processes killed with `pkill -KILL`, in one invocation.
 //
 //   loadbench [--rounds R] [--counts 100,400,800] [--settle-ms 1000]
+//             [--give-up-ms 60000]
 //
 // Prints, per count, the median over the rounds of: latprobe start,
 // latprobe stop-all, pkill stop, and the ratio stop-all / pkill.
@@ -38,8 +39,11 @@ double median(std::vector<double> v)
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
-// Time from `pkill -KILL -x lp-spinner` to the last spinner reaped.
-double pkillRound(int count, int settleMs)
+// Time from `pkill -KILL -x lp-spinner` to the last spinner reaped, or
+// `giveUpMs` if that takes longer (pkill itself starves behind hundreds of
+// spinners: the seeds' "killall takes 10 seconds"); then the rest is killed
+// directly so the next round starts clean.
+double pkillRound(int count, int settleMs, int giveUpMs)
 {
     std::vector<pid_t> pids;
     for (int i = 0; i < count; ++i) {
@@ -55,11 +59,26 @@ double pkillRound(int count, int settleMs)
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(settleMs));
     const int64_t t0 = RealClock::monotonicNow();
-    if (std::system("pkill -KILL -x lp-spinner") != 0)
-        std::fprintf(stderr, "loadbench: pkill failed\n");
+    const pid_t pkill = fork();
+    if (pkill == 0) {
+        execlp("pkill", "pkill", "-KILL", "-x", "lp-spinner", static_cast<char *>(nullptr));
+        _exit(127);
+    }
+    const int64_t deadline = t0 + int64_t(giveUpMs) * 1'000'000;
+    size_t reaped = 0;
+    while (reaped < pids.size() && RealClock::monotonicNow() < deadline) {
+        const pid_t pid = waitpid(-1, nullptr, WNOHANG);
+        if (pid > 0 && pid != pkill)
+            ++reaped;
+        else if (pid <= 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    const double took = ms(RealClock::monotonicNow() - t0);
     for (pid_t pid : pids)
-        waitpid(pid, nullptr, 0);
-    return ms(RealClock::monotonicNow() - t0);
+        kill(pid, SIGKILL);
+    while (waitpid(-1, nullptr, 0) > 0) {
+    }
+    return reaped < pids.size() ? giveUpMs : took;
 }
 
 } // namespace
@@ -67,7 +86,7 @@ double pkillRound(int count, int settleMs)
 int main(int argc, char **argv)
 {
     setvbuf(stdout, nullptr, _IOLBF, 0); // each row as it is measured, even into a pipe
-    int rounds = 3, settleMs = 1000;
+    int rounds = 3, settleMs = 1000, giveUpMs = 60000;
     std::vector<int> counts = {100, 400, 800};
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string opt = argv[i];
@@ -75,13 +94,15 @@ int main(int argc, char **argv)
             rounds = std::atoi(argv[i + 1]);
         else if (opt == "--settle-ms")
             settleMs = std::atoi(argv[i + 1]);
+        else if (opt == "--give-up-ms")
+            giveUpMs = std::atoi(argv[i + 1]);
         else if (opt == "--counts") {
             counts.clear();
             for (char *tok = std::strtok(argv[i + 1], ","); tok; tok = std::strtok(nullptr, ","))
                 counts.push_back(std::atoi(tok));
         } else {
             std::fprintf(stderr, "usage: loadbench [--rounds R] [--counts 100,400,800] "
-                                 "[--settle-ms MS]\n");
+                                 "[--settle-ms MS] [--give-up-ms MS]\n");
             return 2;
         }
     }
@@ -124,7 +145,12 @@ int main(int argc, char **argv)
             t0 = RealClock::monotonicNow();
             loads.stopAll();
             stops.push_back(ms(RealClock::monotonicNow() - t0));
-            pkills.push_back(pkillRound(count, settleMs));
+            pkills.push_back(pkillRound(count, settleMs, giveUpMs));
+            std::fprintf(stderr,
+                         "  %d workers, round %d: start %.1f ms, stop-all %.1f ms, "
+                         "pkill %s%.1f ms\n",
+                         count, r + 1, starts.back(), stops.back(),
+                         pkills.back() >= giveUpMs ? ">" : "", pkills.back());
         }
         const double stop = median(stops), pkill = median(pkills);
         std::printf("%7d %12.1f %14.1f %12.1f %10.2f\n", count, median(starts), stop, pkill,
