@@ -5,13 +5,21 @@
 
 namespace latprobe {
 
-Histogram::Histogram(uint32_t limitUs) : m_buckets(limitUs, 0) {}
+Histogram::Histogram(uint32_t limitUs) : m_limitUs(limitUs) {}
+
+void Histogram::reserveBucket(size_t us)
+{
+    if (us >= m_buckets.size())
+        m_buckets.resize(
+            std::min<size_t>(m_limitUs, std::max<size_t>(us + 1, 2 * m_buckets.size())));
+}
 
 void Histogram::add(int64_t us)
 {
     if (us < 0)
         us = 0;
-    if (us < static_cast<int64_t>(m_buckets.size())) {
+    if (us < static_cast<int64_t>(m_limitUs)) {
+        reserveBucket(static_cast<size_t>(us));
         ++m_buckets[us];
         m_used = std::max(m_used, static_cast<size_t>(us) + 1);
     } else {
@@ -23,7 +31,8 @@ void Histogram::add(int64_t us)
 
 void Histogram::add(int64_t us, uint64_t count)
 {
-    if (us >= 0 && us < static_cast<int64_t>(m_buckets.size())) {
+    if (us >= 0 && us < static_cast<int64_t>(m_limitUs)) {
+        reserveBucket(static_cast<size_t>(us));
         m_buckets[us] += static_cast<uint32_t>(count);
         m_used = std::max(m_used, static_cast<size_t>(us) + 1);
         m_count += count;
@@ -35,7 +44,9 @@ void Histogram::add(int64_t us, uint64_t count)
 
 void Histogram::merge(const Histogram &other)
 {
-    const size_t n = std::min(m_buckets.size(), other.m_buckets.size());
+    const size_t n = std::min(m_limitUs, other.m_limitUs);
+    if (std::min(n, other.m_used) > 0)
+        reserveBucket(std::min(n, other.m_used) - 1);
     for (size_t i = 0; i < std::min(n, other.m_used); ++i)
         m_buckets[i] += other.m_buckets[i];
     m_used = std::max(m_used, std::min(n, other.m_used));

@@ -22,7 +22,7 @@ public:
 
     uint64_t count() const { return m_count; }
     uint64_t overflow() const { return m_overflowValues.size(); }
-    uint32_t limitUs() const { return static_cast<uint32_t>(m_buckets.size()); }
+    uint32_t limitUs() const { return m_limitUs; }
 
     // Nearest rank: the smallest value with at least ceil(q * n) samples at
     // or below it. q in (0, 1]. Returns 0 on an empty histogram.
@@ -32,6 +32,11 @@ public:
     std::vector<std::pair<int64_t, uint64_t>> sparse() const;
 
 private:
+    void reserveBucket(size_t us);
+
+    uint32_t m_limitUs;
+    // Grown up to the highest bucket used: a phase's histogram is a few KiB,
+    // not the 400 KB of its limit (a long scenario makes a phase per step).
     std::vector<uint32_t> m_buckets;
     mutable std::vector<int64_t> m_overflowValues; // sorted lazily by percentile()
     uint64_t m_count = 0;

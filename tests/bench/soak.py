@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Soak: does latprobe hold up for a long run with loads coming and going?
+
+Runs `latprobe run` for --duration seconds (default 600) with the wakeup,
+audio and video consumers and a scenario that alternates idle steps and load
+steps (--step seconds each, the loads taken in turn from --loads), samples
+latprobe's memory, threads and file descriptors every second, and checks the
+run file it writes:
+
+  - RSS growth: VmRSS at the end of the measurement minus VmRSS after the
+    warm-up (--warmup s); goal <= 1 MiB (--rss-goal-kib);
+  - ring overflows: samples the collector lost because it fell behind, the
+    sum of phases[].consumers[].ring_overflows; goal 0;
+  - per-second buckets: every second of series.<consumer>.max_us holds a
+    sample (max_us -1 marks a second without one); goal: all present;
+  - threads and open fds: the same at the end as after the warm-up.
+
+    python3 tests/bench/soak.py                  # 10 minutes
+    python3 tests/bench/soak.py --duration 60    # smoke, ~1 minute
+
+Exit status: 0 when every goal holds, 1 when one does not, 2 when latprobe
+could not run or wrote no run file. Standard library only.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+CONSUMERS = "wakeup,audio,video"
+LOADS = ["massive_intr:8", "burn:2", "hackbench:1:fds=4", "spawn:1:rate=50", "memload:1:mb=64",
+         "io_write:1:mb=32"]
+
+
+def default_binary():
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.join(here, "..", "..", "build", "app", "latprobe")
+
+
+def status_of(pid):
+    """VmRSS in KiB, thread count and open fds of `pid`, or None once gone."""
+    try:
+        rss = threads = None
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    rss = int(line.split()[1])
+                elif line.startswith("Threads:"):
+                    threads = int(line.split()[1])
+        fds = len(os.listdir(f"/proc/{pid}/fd"))
+        return rss, threads, fds
+    except (OSError, ValueError):
+        return None
+
+
+def scenario(duration, step, loads):
+    """Idle and load steps in turn, `duration` seconds in all."""
+    steps, t, k = [], 0.0, 0
+    while t < duration - 1e-9:
+        length = min(step, duration - t)
+        if len(steps) % 2 == 0:
+            steps.append({"name": "idle", "duration_s": length, "loads": []})
+        else:
+            steps.append({"duration_s": length, "loads": [loads[k % len(loads)]]})
+            k += 1
+        t += length
+    return {"scenario_version": 1, "name": "soak",
+            "description": "idle and one load in turn", "steps": steps}
+
+
+def check_run(path):
+    with open(path) as f:
+        run = json.load(f)
+    measured_s = sum(p["duration_s"] for p in run["phases"])
+    overflows = {}
+    for phase in run["phases"]:
+        for c in phase["consumers"]:
+            overflows[c["name"]] = overflows.get(c["name"], 0) + c.get("ring_overflows", 0)
+    seconds = int(measured_s)
+    buckets = {}
+    for name, series in run["series"].items():
+        max_us = series["max_us"]
+        missing = [i for i in range(seconds) if i >= len(max_us) or max_us[i] < 0]
+        buckets[name] = (seconds, missing)
+    return run, overflows, buckets
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--duration", type=float, default=600, help="seconds (default 600)")
+    ap.add_argument("--step", type=float, default=30,
+                    help="seconds per idle or load step (default 30)")
+    ap.add_argument("--warmup", type=float, default=None,
+                    help="RSS baseline after this many seconds (default: the first "
+                         "idle+load cycle, at most 60 s)")
+    ap.add_argument("--load", action="append", metavar="KIND:N[:key=value...]",
+                    help="a load for the load steps, taken in turn; repeatable (default "
+                         + " ".join(LOADS) + ")")
+    ap.add_argument("--consumers", default=CONSUMERS, help=f"default {CONSUMERS}")
+    ap.add_argument("--rss-goal-kib", type=int, default=1024, help="default 1024")
+    ap.add_argument("--latprobe", default=default_binary(), help="default build/app/latprobe")
+    ap.add_argument("--keep", metavar="DIR", help="keep the scenario, run file and report here")
+    args = ap.parse_args()
+
+    if not os.access(args.latprobe, os.X_OK):
+        print(f"soak: {args.latprobe} is not built: cmake --build build", file=sys.stderr)
+        return 2
+    loads = args.load or LOADS
+    warmup = args.warmup if args.warmup is not None else min(60.0, 2 * args.step)
+    if warmup >= args.duration - 2:
+        warmup = args.duration / 4
+    work = args.keep or tempfile.mkdtemp(prefix="latprobe-soak-")
+    os.makedirs(work, exist_ok=True)
+    scen = os.path.join(work, "soak-scenario.json")
+    out = os.path.join(work, "soak-run.json")
+    report = os.path.join(work, "soak-report.txt")
+    with open(scen, "w") as f:
+        json.dump(scenario(args.duration, args.step, loads), f, indent=1)
+
+    cmd = [args.latprobe, "--quiet", "run", "--scenario", scen, "--consumers", args.consumers,
+           "--no-noise-check", "--no-progress", "--out", out]
+    print("+ " + " ".join(cmd), flush=True)
+    with open(report, "w") as rep:
+        proc = subprocess.Popen(cmd, stdout=rep, stderr=subprocess.PIPE, text=True)
+    start = time.monotonic()
+    samples = []  # (t, rss KiB, threads, fds)
+    last_print = 0.0
+    while proc.poll() is None:
+        t = time.monotonic() - start
+        s = status_of(proc.pid)
+        # Only while measuring: at the end latprobe builds its report.
+        if s and t <= args.duration:
+            samples.append((t, *s))
+        if t - last_print >= 60:
+            last_print = t
+            if s:
+                print(f"  {t:5.0f} s  rss {s[0]} KiB  threads {s[1]}  fds {s[2]}", flush=True)
+        time.sleep(1.0 - (time.monotonic() - start) % 1.0)
+    err = proc.stderr.read()
+    code = proc.wait()
+    if code != 0 or not os.path.exists(out):
+        print(f"soak: latprobe exited {code}: {err.strip()}", file=sys.stderr)
+        return 2
+
+    run, overflows, buckets = check_run(out)
+    base = [x for x in samples if x[0] >= warmup]
+    if len(base) < 2:
+        print("soak: too few samples after the warm-up; raise --duration", file=sys.stderr)
+        return 2
+    first, last = base[0], base[-1]
+    # The end: the median of the last 5 s, so one sample taken mid-burst
+    # (a load starting) does not decide.
+    end_rss = statistics.median(x[1] for x in base[-5:])
+    growth = end_rss - first[1]
+    peak = max(x[1] for x in samples)
+
+    ok = True
+    print(f"\nsoak: {run['scenario']}, {len(run['phases'])} phases, "
+          f"{sum(p['duration_s'] for p in run['phases']):.0f} s measured, "
+          f"end reason {run['end_reason']}")
+    print(f"loads in turn: {', '.join(loads)}")
+    good = growth <= args.rss_goal_kib
+    ok &= good
+    print(f"RSS after warm-up ({first[0]:.0f} s)  {first[1]} KiB")
+    print(f"RSS at the end ({last[0]:.0f} s)     {end_rss:.0f} KiB (peak {peak} KiB)")
+    print(f"RSS growth                {growth:+.0f} KiB   goal <= {args.rss_goal_kib} KiB: "
+          f"{'ok' if good else 'MISSED'}")
+    good = first[2] == last[2] and first[3] == last[3]
+    ok &= good
+    print(f"threads {first[2]} -> {last[2]}, open fds {first[3]} -> {last[3]}: "
+          f"{'ok' if good else 'MISSED'}")
+    total = sum(overflows.values())
+    good = total == 0
+    ok &= good
+    per = ", ".join(f"{k} {v}" for k, v in overflows.items())
+    print(f"ring overflows            {total} ({per})   goal 0: {'ok' if good else 'MISSED'}")
+    for name, (seconds, missing) in buckets.items():
+        good = not missing
+        ok &= good
+        shown = ", ".join(str(s) for s in missing[:10]) + (" ..." if len(missing) > 10 else "")
+        print(f"per-second buckets {name:7} {seconds - len(missing)}/{seconds} present"
+              f"{'' if good else ' (missing: ' + shown + ')'}: {'ok' if good else 'MISSED'}")
+    if args.keep:
+        with open(os.path.join(work, "soak-samples.tsv"), "w") as f:
+            f.write("t_s\trss_kib\tthreads\tfds\n")
+            for x in samples:
+                f.write(f"{x[0]:.1f}\t{x[1]}\t{x[2]}\t{x[3]}\n")
+        print(f"kept in {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
