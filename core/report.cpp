@@ -49,12 +49,13 @@ std::string header(const Run &run)
                 break;
             }
     }
-    if (run.noise.ran)
-        out += fit(fmt::format("noise {}", run.noise.summary()));
-    if (run.noise.ran && !run.noise.trustMax())
-        out += fit("  on a noisy machine the max may be the host's: compare p99");
-    else
+    if (!run.noise.ran)
         out += fit("noise check skipped");
+    else {
+        out += fit(fmt::format("noise {}", run.noise.summary()));
+        if (!run.noise.trustMax())
+            out += fit("  on a noisy machine the max may be the host's: compare p99");
+    }
     if (run.thresholdStep >= 0 && run.thresholdStep < static_cast<int>(run.phases.size())) {
         const int t = run.thresholdStep;
         out += fit(fmt::format("threshold: misses from phase {} ({})", t + 1, run.phases[t].name));

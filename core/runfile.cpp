@@ -36,6 +36,9 @@ json toJson(const ConsumerSetup &s)
     const ConsumerConfig &c = s.config;
     const ThreadGrant &g = s.grant;
     return {{"name", c.name},
+            {"kind", c.kind == ConsumerKind::ProcessStart ? "process-start"
+                     : c.kind == ConsumerKind::External   ? "external"
+                                                          : "periodic"},
             {"period_ns", c.periodNs},
             {"work_ns", c.workNs},
             {"slack_ns", c.slackNs},
@@ -237,12 +240,14 @@ std::string runToJson(const Run &run)
     }
     json series = json::object();
     for (size_t i = 0; i < run.series.size() && i < run.consumers.size(); ++i) {
-        json maxUs = json::array(), misses = json::array();
+        json maxUs = json::array(), misses = json::array(), samples = json::array();
         for (const SecondBucket &b : run.series[i]) {
             maxUs.push_back(b.maxUs);
             misses.push_back(b.misses);
+            samples.push_back(b.samples);
         }
-        series[run.consumers[i].config.name] = {{"max_us", maxUs}, {"misses", misses}};
+        series[run.consumers[i].config.name] = {
+            {"max_us", maxUs}, {"misses", misses}, {"samples", samples}};
     }
     json misses = json::array();
     for (const MissEvent &m : run.misses)
@@ -400,6 +405,16 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         const json &c = consumers[i];
         ConsumerSetup setup;
         setup.config.name = r.get<std::string>(c, path, "name");
+        // Absent in files written before 0.1.0 kept it: those were periodic.
+        if (c.contains("kind")) {
+            const std::string kind = r.get<std::string>(c, path, "kind");
+            if (kind == "process-start")
+                setup.config.kind = ConsumerKind::ProcessStart;
+            else if (kind == "external")
+                setup.config.kind = ConsumerKind::External;
+            else if (kind != "periodic")
+                r.fail(path + ".kind", "expected periodic, process-start or external");
+        }
         setup.config.periodNs = r.get<int64_t>(c, path, "period_ns");
         if (setup.config.periodNs <= 0)
             r.fail(path + ".period_ns", "must be positive");
@@ -448,6 +463,11 @@ Run runFromJson(const std::string &text, const std::string &fileName)
             const json &misses = r.array(*it, path, "misses");
             if (maxUs.size() != misses.size())
                 r.fail(path, "max_us and misses differ in length");
+            // Optional: files written before 0.1.0 kept it have no samples.
+            const json *samples =
+                it->contains("samples") ? &r.array(*it, path, "samples") : nullptr;
+            if (samples && samples->size() != maxUs.size())
+                r.fail(path, "samples and max_us differ in length");
             for (size_t k = 0; k < maxUs.size(); ++k) {
                 if (!maxUs[k].is_number_integer() || !misses[k].is_number_unsigned() ||
                     (maxUs[k].is_number_unsigned() &&
@@ -457,6 +477,12 @@ Run runFromJson(const std::string &text, const std::string &fileName)
                 SecondBucket b;
                 b.maxUs = maxUs[k].get<int64_t>();
                 b.misses = misses[k].get<uint32_t>();
+                if (samples) {
+                    const json &n = (*samples)[k];
+                    if (!n.is_number_unsigned() || !std::in_range<uint32_t>(n.get<uint64_t>()))
+                        r.fail(fmt::format("{}.samples[{}]", path, k), "expected an integer");
+                    b.samples = n.get<uint32_t>();
+                }
                 buckets.push_back(b);
             }
         }
