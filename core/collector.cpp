@@ -17,7 +17,10 @@ void Collector::beginPhase(const std::string &name, const std::vector<std::strin
                            int64_t at)
 {
     std::lock_guard lock(m_mutex);
+    // Samples still in the rings belong to the phase before `at`: take them
+    // first, or that phase would look unused and be renamed.
     if (!m_phases.empty()) {
+        drainLocked();
         Phase &last = m_phases.back();
         // A phase begun no later than the last one began names that one (a
         // scenario's first step names the phase the run started with); one
@@ -52,6 +55,11 @@ Collector::Phase &Collector::phaseAt(int64_t t)
 size_t Collector::drain()
 {
     std::lock_guard lock(m_mutex);
+    return drainLocked();
+}
+
+size_t Collector::drainLocked()
+{
     size_t n = 0;
     for (size_t i = 0; i < m_rings.size(); ++i) {
         n += m_rings[i]->drain([&](const Sample &s) { addLocked(i, s); });

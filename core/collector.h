@@ -62,6 +62,7 @@ public:
     void add(size_t consumer, const Sample &sample);
 
 private:
+    size_t drainLocked(); // with m_mutex held: the rings' one reader at a time
     struct Phase
     {
         std::string name;

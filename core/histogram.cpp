@@ -23,7 +23,9 @@ void Histogram::add(int64_t us)
         ++m_buckets[us];
         m_used = std::max(m_used, static_cast<size_t>(us) + 1);
     } else {
-        m_overflowSorted = m_overflowValues.empty() || m_overflowValues.back() <= us;
+        // Stays unsorted once one value came out of order, whatever follows.
+        m_overflowSorted =
+            m_overflowSorted && (m_overflowValues.empty() || m_overflowValues.back() <= us);
         m_overflowValues.push_back(us);
     }
     ++m_count;
@@ -47,16 +49,17 @@ void Histogram::merge(const Histogram &other)
     const size_t n = std::min(m_limitUs, other.m_limitUs);
     if (std::min(n, other.m_used) > 0)
         reserveBucket(std::min(n, other.m_used) - 1);
-    for (size_t i = 0; i < std::min(n, other.m_used); ++i)
+    for (size_t i = 0; i < std::min(n, other.m_used); ++i) {
         m_buckets[i] += other.m_buckets[i];
+        m_count += other.m_buckets[i];
+    }
     m_used = std::max(m_used, std::min(n, other.m_used));
+    // What lies past either limit goes through add(): into this histogram's
+    // buckets when it reaches further than the other's, else its overflow.
     for (size_t i = n; i < other.m_used; ++i)
-        for (uint32_t k = 0; k < other.m_buckets[i]; ++k)
-            m_overflowValues.push_back(static_cast<int64_t>(i));
-    m_overflowValues.insert(m_overflowValues.end(), other.m_overflowValues.begin(),
-                            other.m_overflowValues.end());
-    m_overflowSorted = false;
-    m_count += other.m_count;
+        add(static_cast<int64_t>(i), other.m_buckets[i]);
+    for (int64_t us : other.m_overflowValues)
+        add(us);
 }
 
 void Histogram::clear()
