@@ -188,19 +188,24 @@ int CompareWindow::openFiles(const QStringList &paths)
     return added;
 }
 
-void CompareWindow::openInteractively()
+QStringList askForRunFiles(QWidget *parent)
 {
     QSettings settings(QStringLiteral("latprobe"), QStringLiteral("latprobe"));
     QString dir = settings.value(QStringLiteral("run/dir")).toString();
     if (dir.isEmpty())
         dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    const QStringList paths =
-        QFileDialog::getOpenFileNames(this, tr("Open runs to compare"), dir,
-                                      tr("Runs and cyclictest JSON (*.json);;All files (*)"));
-    if (paths.isEmpty())
-        return;
-    settings.setValue(QStringLiteral("run/dir"), QFileInfo(paths.front()).absolutePath());
-    openFiles(paths);
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        parent, CompareWindow::tr("Open runs to compare"), dir,
+        CompareWindow::tr("Runs and cyclictest JSON (*.json);;All files (*)"));
+    if (!paths.isEmpty())
+        settings.setValue(QStringLiteral("run/dir"), QFileInfo(paths.front()).absolutePath());
+    return paths;
+}
+
+void CompareWindow::openInteractively()
+{
+    if (const QStringList paths = askForRunFiles(this); !paths.isEmpty())
+        openFiles(paths);
 }
 
 void CompareWindow::clearRuns()

@@ -19,6 +19,10 @@ namespace latprobe {
 class CdfPlot;
 class MessageBanner;
 
+// Asks for run files to compare, starting where the last ones were found;
+// empty when the user cancels.
+QStringList askForRunFiles(QWidget *parent);
+
 // Runs side by side (File ▸ Compare runs…, latprobe-gui --compare A B ...):
 // each consumer's latency distribution per phase overlaid, one curve per
 // run × phase, and the table of `latprobe compare`, computed by the same

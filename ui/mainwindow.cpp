@@ -701,17 +701,8 @@ CompareWindow *MainWindow::openCompare(const QStringList &files)
 
 void MainWindow::openCompareInteractively()
 {
-    QSettings settings = appSettings();
-    QString dir = settings.value(QStringLiteral("run/dir")).toString();
-    if (dir.isEmpty())
-        dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    const QStringList files =
-        QFileDialog::getOpenFileNames(this, tr("Open runs to compare"), dir,
-                                      tr("Runs and cyclictest JSON (*.json);;All files (*)"));
-    if (files.isEmpty())
-        return;
-    settings.setValue(QStringLiteral("run/dir"), QFileInfo(files.front()).absolutePath());
-    openCompare(files);
+    if (const QStringList files = askForRunFiles(this); !files.isEmpty())
+        openCompare(files);
 }
 
 void MainWindow::readSettings()
