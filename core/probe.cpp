@@ -40,7 +40,7 @@ void Probe::start()
     while (m_ready.load() < threads)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
 
-    m_collector = std::make_unique<Collector>(m_configs, RealClock::monotonicNow());
+    m_collector = std::make_unique<Collector>(m_configs, RealClock::monotonicNow() + kSettleNs);
     m_go = true;
     m_go.notify_all();
     m_drainThread = std::thread([this] {

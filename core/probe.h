@@ -29,7 +29,14 @@ public:
     Probe &operator=(const Probe &) = delete;
 
     // Returns once every consumer thread runs with its parameters applied.
+    // The measurement itself begins kSettleNs later (collector().runStart()):
+    // latprobe's own start-up (loading, reading the system's description,
+    // filling the rings) is a burst of CPU in the probe's scheduling group,
+    // and under load the scheduler made the group pay it back at its first
+    // wakeups: 10-25 ms of latency that was latprobe's, not the machine's
+    // (cyclictest_compare under stress-ng --cpu 2, Linux 6.18, EEVDF).
     void start();
+    static constexpr int64_t kSettleNs = 250'000'000;
     // Stops the threads, drains the last samples and closes the last phase.
     void stop();
     bool running() const { return m_running; }

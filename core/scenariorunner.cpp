@@ -48,6 +48,9 @@ ScenarioRunner::run(const std::function<bool()> &keepGoing,
     const int steps = static_cast<int>(m_scenario.steps.size());
     double left = m_scenario.totalS();
     End end = End::Completed;
+    // The first step starts with the measurement (see Probe::kSettleNs).
+    if (const int64_t wait = collector.runStart() - RealClock::monotonicNow(); wait > 0)
+        std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
     for (int i = 0; i < steps && end == End::Completed; ++i) {
         const ScenarioStep &step = m_scenario.steps[i];
         stopLoads();

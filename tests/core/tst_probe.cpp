@@ -41,9 +41,15 @@ void TestProbe::wakeupConsumerTwoSecondsGetsItsSamples()
     for (int attempt = 1; attempt <= 2; ++attempt) {
         probe = std::make_unique<Probe>(std::vector<ConsumerConfig>{wakeupConsumer(1000)},
                                         ThreadParams{});
+        const int64_t started = RealClock::monotonicNow();
         probe->start();
         QVERIFY(probe->running());
-        std::this_thread::sleep_for(std::chrono::seconds(2));
+        // Nothing is measured while latprobe's own start-up settles.
+        QVERIFY(probe->collector().runStart() >= started + Probe::kSettleNs);
+        if (const int64_t now = RealClock::monotonicNow(); now < probe->collector().runStart())
+            QCOMPARE(probe->collector().phases(now)[0].consumers[0].samples, 0u);
+        std::this_thread::sleep_until(std::chrono::steady_clock::time_point(
+            std::chrono::nanoseconds(probe->collector().runStart() + 2'000'000'000)));
         probe->stop();
         QVERIFY(!probe->running());
 
@@ -126,7 +132,8 @@ void TestProbe::grantRecordsWhatTheKernelGave()
 
     Probe probe({wakeupConsumer(1000)}, params);
     probe.start();
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200) +
+                                std::chrono::nanoseconds(Probe::kSettleNs));
     probe.stop();
     const ThreadGrant &g = probe.setups().at(0).grant;
 
