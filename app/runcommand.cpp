@@ -87,9 +87,10 @@ CLI::App *addRunCommand(CLI::App &app, RunOptions &o)
     run->add_flag("--allow-commands", o.allowCommands,
                   "Let a scenario's custom loads run their commands");
     run->add_flag("--no-noise-check", o.noNoiseCheck, "Skip the 3 s noise check before the run");
-    run->add_flag("--no-auto-capture", o.noAutoCapture,
-                  "Do not capture the system's state at each phase's first miss\n"
-                  "(kill -USR1 <pid> captures it on demand)");
+    run->add_flag(
+        "--no-auto-capture", o.noAutoCapture,
+        "Do not capture the system's state at each phase's first miss\n(the first 16 phases; "
+        "kill -USR1 <pid> captures it on demand)");
     run->add_option("--max-workers", o.maxWorkers,
                     "Cap on load processes running at once (default 2048)")
         ->check(CLI::Range(1, 100000));

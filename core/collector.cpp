@@ -1,6 +1,8 @@
 #include "collector.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 namespace latprobe {
 
@@ -33,6 +35,11 @@ void Collector::beginPhase(const std::string &name, const std::vector<std::strin
             return;
         }
         last.end = at;
+        // Finished phases only answer queries from now on; a straggler
+        // sample makes one dense again, so look at all of them.
+        for (Phase &done : m_phases)
+            for (StatsAccumulator &stats : done.stats)
+                stats.compact();
     }
     Phase p;
     p.name = name;
@@ -44,12 +51,12 @@ void Collector::beginPhase(const std::string &name, const std::vector<std::strin
     m_phases.push_back(std::move(p));
 }
 
-Collector::Phase &Collector::phaseAt(int64_t t)
+size_t Collector::phaseAt(int64_t t) const
 {
-    for (auto it = m_phases.rbegin(); it != m_phases.rend(); ++it)
-        if (it->start <= t)
-            return *it;
-    return m_phases.front();
+    for (size_t i = m_phases.size(); i-- > 0;)
+        if (m_phases[i].start <= t)
+            return i;
+    return 0;
 }
 
 size_t Collector::drain()
@@ -78,7 +85,8 @@ void Collector::add(size_t consumer, const Sample &sample)
 
 void Collector::addLocked(size_t consumer, const Sample &s)
 {
-    Phase &phase = phaseAt(s.periodStart);
+    const size_t phaseIndex = phaseAt(s.periodStart);
+    Phase &phase = m_phases[phaseIndex];
     phase.stats[consumer].add(s);
 
     const ConsumerConfig &config = m_configs[consumer];
@@ -106,8 +114,9 @@ void Collector::addLocked(size_t consumer, const Sample &s)
 
     if (lost == 0)
         return;
-    if (!phase.missSeen) {
+    if (!phase.missSeen && m_captureRequestsMade < kCaptureRequestLimit) {
         phase.missSeen = true;
+        ++m_captureRequestsMade;
         m_captureRequests.push_back(
             {static_cast<double>(s.done - m_runStart) / 1e9, phase.name, config.name});
     }
@@ -115,13 +124,12 @@ void Collector::addLocked(size_t consumer, const Sample &s)
         ++m_missLogDropped;
         return;
     }
-    MissEvent e;
-    e.timeS = static_cast<double>(s.done - m_runStart) / 1e9;
-    e.consumer = config.name;
-    e.latenessUs = std::max<int64_t>(0, (s.done - s.periodStart - config.slackNs) / 1000);
-    e.periodsLost = lost;
-    e.phase = phase.name;
-    m_missLog.push_back(std::move(e));
+    const int64_t latenessUs =
+        std::max<int64_t>(0, (s.done - s.periodStart - config.slackNs) / 1000);
+    m_missLog.push_back(
+        {s.done,
+         static_cast<uint32_t>(std::min<int64_t>(latenessUs, std::numeric_limits<uint32_t>::max())),
+         lost, static_cast<uint32_t>(phaseIndex), static_cast<uint16_t>(consumer)});
 }
 
 void Collector::finish(int64_t end)
@@ -136,7 +144,7 @@ std::vector<PhaseResult> Collector::phases(int64_t now) const
     std::lock_guard lock(m_mutex);
     std::vector<PhaseResult> out;
     for (const Phase &p : m_phases) {
-        const int64_t end = p.end ? p.end : now;
+        const int64_t end = std::max(p.end ? p.end : now, p.start); // now: maybe still settling
         PhaseResult r;
         r.name = p.name;
         r.loads = p.loads;
@@ -180,7 +188,18 @@ std::vector<Collector::CaptureRequest> Collector::takeCaptureRequests()
 std::vector<MissEvent> Collector::missLog() const
 {
     std::lock_guard lock(m_mutex);
-    return m_missLog;
+    std::vector<MissEvent> out;
+    out.reserve(m_missLog.size());
+    for (const LoggedMiss &m : m_missLog) {
+        MissEvent e;
+        e.timeS = static_cast<double>(m.doneNs - m_runStart) / 1e9;
+        e.consumer = m_configs[m.consumer].name;
+        e.latenessUs = m.latenessUs;
+        e.periodsLost = m.periodsLost;
+        e.phase = m_phases[m.phase].name;
+        out.push_back(std::move(e));
+    }
+    return out;
 }
 
 uint64_t Collector::missLogDropped() const

@@ -49,7 +49,10 @@ public:
     uint64_t ringOverflows() const;
 
     // The first miss of each phase asks for a capture of the system's state
-    // (taken by whoever runs the run, never by the measuring threads).
+    // (taken by whoever runs the run, never by the measuring threads), for
+    // the first kCaptureRequestLimit phases: a capture holds up to 256 KiB
+    // of sched_debug, and an hour-long scenario must not grow without bound.
+    static constexpr size_t kCaptureRequestLimit = 16;
     struct CaptureRequest
     {
         double timeS = 0;
@@ -74,8 +77,19 @@ private:
         bool missSeen = false;
     };
 
+    // A MissEvent without its strings: the log can hold kMissLogLimit of
+    // these in 2.4 MB. Names are looked up when the log is read.
+    struct LoggedMiss
+    {
+        int64_t doneNs = 0;
+        uint32_t latenessUs = 0; // saturates at 71 minutes
+        uint32_t periodsLost = 0;
+        uint32_t phase = 0;
+        uint16_t consumer = 0;
+    };
+
     void addLocked(size_t consumer, const Sample &sample);
-    Phase &phaseAt(int64_t t);
+    size_t phaseAt(int64_t t) const;
 
     const std::vector<ConsumerConfig> m_configs;
     const int64_t m_runStart;
@@ -85,9 +99,10 @@ private:
     std::vector<std::vector<SecondBucket>> m_series;
     std::vector<std::deque<FineBucket>> m_fine;
     std::vector<uint64_t> m_seenOverflows;
-    std::vector<MissEvent> m_missLog;
+    std::vector<LoggedMiss> m_missLog;
     uint64_t m_missLogDropped = 0;
     std::vector<CaptureRequest> m_captureRequests;
+    size_t m_captureRequestsMade = 0;
 };
 
 } // namespace latprobe

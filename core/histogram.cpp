@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <stdexcept>
 
 namespace latprobe {
 
@@ -14,50 +16,56 @@ void Histogram::reserveBucket(size_t us)
             std::min<size_t>(m_limitUs, std::max<size_t>(us + 1, 2 * m_buckets.size())));
 }
 
+template <typename Visit> void Histogram::visitBuckets(Visit visit) const
+{
+    if (m_isCompact) {
+        for (const CompactBucket &b : m_compact)
+            if (!visit(size_t{b.us}, b.count))
+                return;
+        return;
+    }
+    for (size_t us = 0; us < m_used; ++us)
+        if (m_buckets[us] && !visit(us, m_buckets[us]))
+            return;
+}
+
 void Histogram::add(int64_t us)
 {
-    if (us < 0)
-        us = 0;
-    if (us < static_cast<int64_t>(m_limitUs)) {
-        reserveBucket(static_cast<size_t>(us));
-        ++m_buckets[us];
-        m_used = std::max(m_used, static_cast<size_t>(us) + 1);
-    } else {
-        // Stays unsorted once one value came out of order, whatever follows.
-        m_overflowSorted =
-            m_overflowSorted && (m_overflowValues.empty() || m_overflowValues.back() <= us);
-        m_overflowValues.push_back(us);
-    }
-    ++m_count;
+    add(us, 1);
 }
 
 void Histogram::add(int64_t us, uint64_t count)
 {
-    if (us >= 0 && us < static_cast<int64_t>(m_limitUs)) {
-        reserveBucket(static_cast<size_t>(us));
-        m_buckets[us] += static_cast<uint32_t>(count);
-        m_used = std::max(m_used, static_cast<size_t>(us) + 1);
+    if (count == 0)
+        return;
+    if (us < 0)
+        us = 0;
+    if (us >= static_cast<int64_t>(m_limitUs)) {
+        // Stays unsorted once one value came out of order, whatever follows.
+        m_overflowSorted =
+            m_overflowSorted && (m_overflowValues.empty() || m_overflowValues.back() <= us);
+        m_overflowValues.insert(m_overflowValues.end(), count, us);
         m_count += count;
         return;
     }
-    for (uint64_t i = 0; i < count; ++i)
-        add(us);
+    if (m_isCompact)
+        expand();
+    reserveBucket(static_cast<size_t>(us));
+    if (count > std::numeric_limits<uint32_t>::max() - m_buckets[us])
+        throw std::overflow_error("histogram bucket " + std::to_string(us) +
+                                  " µs would hold more than 2^32 - 1 samples");
+    m_buckets[us] += static_cast<uint32_t>(count);
+    m_used = std::max(m_used, static_cast<size_t>(us) + 1);
+    m_count += count;
 }
 
 void Histogram::merge(const Histogram &other)
 {
-    const size_t n = std::min(m_limitUs, other.m_limitUs);
-    if (std::min(n, other.m_used) > 0)
-        reserveBucket(std::min(n, other.m_used) - 1);
-    for (size_t i = 0; i < std::min(n, other.m_used); ++i) {
-        m_buckets[i] += other.m_buckets[i];
-        m_count += other.m_buckets[i];
-    }
-    m_used = std::max(m_used, std::min(n, other.m_used));
-    // What lies past either limit goes through add(): into this histogram's
-    // buckets when it reaches further than the other's, else its overflow.
-    for (size_t i = n; i < other.m_used; ++i)
-        add(static_cast<int64_t>(i), other.m_buckets[i]);
+    // What lies past this histogram's limit goes to its overflow values.
+    other.visitBuckets([&](size_t us, uint32_t n) {
+        add(static_cast<int64_t>(us), n);
+        return true;
+    });
     for (int64_t us : other.m_overflowValues)
         add(us);
 }
@@ -66,9 +74,41 @@ void Histogram::clear()
 {
     std::fill(m_buckets.begin(), m_buckets.begin() + m_used, 0);
     m_used = 0;
+    m_compact.clear();
+    m_isCompact = false;
     m_overflowValues.clear();
     m_count = 0;
     m_overflowSorted = true;
+}
+
+void Histogram::compact()
+{
+    if (m_isCompact)
+        return;
+    std::vector<CompactBucket> buckets;
+    buckets.reserve(static_cast<size_t>(std::count_if(m_buckets.begin(), m_buckets.begin() + m_used,
+                                                      [](uint32_t n) { return n; })));
+    visitBuckets([&](size_t us, uint32_t n) {
+        buckets.push_back({static_cast<uint32_t>(us), n});
+        return true;
+    });
+    m_compact = std::move(buckets);
+    std::vector<uint32_t>().swap(m_buckets); // give the memory back, not just the size
+    m_used = 0;
+    m_overflowValues.shrink_to_fit();
+    m_isCompact = true;
+}
+
+void Histogram::expand()
+{
+    m_isCompact = false;
+    if (!m_compact.empty()) {
+        reserveBucket(m_compact.back().us);
+        for (const CompactBucket &b : m_compact)
+            m_buckets[b.us] = b.count;
+        m_used = size_t{m_compact.back().us} + 1;
+    }
+    std::vector<CompactBucket>().swap(m_compact);
 }
 
 int64_t Histogram::percentile(double q) const
@@ -79,11 +119,16 @@ int64_t Histogram::percentile(double q) const
     uint64_t rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(m_count)));
     rank = std::clamp<uint64_t>(rank, 1, m_count);
     uint64_t seen = 0;
-    for (size_t us = 0; us < m_used; ++us) {
-        seen += m_buckets[us];
-        if (seen >= rank)
-            return static_cast<int64_t>(us);
-    }
+    int64_t found = -1;
+    visitBuckets([&](size_t us, uint32_t n) {
+        seen += n;
+        if (seen < rank)
+            return true;
+        found = static_cast<int64_t>(us);
+        return false;
+    });
+    if (found >= 0)
+        return found;
     if (!m_overflowSorted) {
         std::sort(m_overflowValues.begin(), m_overflowValues.end());
         m_overflowSorted = true;
@@ -94,9 +139,10 @@ int64_t Histogram::percentile(double q) const
 std::vector<std::pair<int64_t, uint64_t>> Histogram::sparse() const
 {
     std::vector<std::pair<int64_t, uint64_t>> out;
-    for (size_t us = 0; us < m_used; ++us)
-        if (m_buckets[us])
-            out.emplace_back(static_cast<int64_t>(us), m_buckets[us]);
+    visitBuckets([&](size_t us, uint32_t n) {
+        out.emplace_back(static_cast<int64_t>(us), n);
+        return true;
+    });
     std::vector<int64_t> over = m_overflowValues;
     std::sort(over.begin(), over.end());
     for (int64_t v : over) {

@@ -19,6 +19,8 @@ public:
     ConsumerStats result(int64_t phaseStart, int64_t phaseEnd, int64_t origin) const;
 
     uint64_t samples() const { return m_histogram.count(); }
+    // For a finished phase: see Histogram::compact().
+    void compact() { m_histogram.compact(); }
     const Histogram &histogram() const { return m_histogram; }
 
 private:

@@ -1,5 +1,6 @@
 #include "collector.h"
 #include "presets.h"
+#include "statsaccumulator.h"
 
 #include <QtTest>
 
@@ -73,6 +74,57 @@ private slots:
         QCOMPARE(requests[0].phase, std::string("massive_intr x8"));
         QCOMPARE(c.missLog().size(), size_t{3});
         QCOMPARE(c.missLog()[0].periodsLost, uint32_t{3});
+    }
+
+    void aFinishedPhaseKeepsItsFiguresThroughLaterPhases()
+    {
+        // Finished phases are stored compactly; nothing a report shows may change.
+        const ConsumerConfig audio = audioConsumer();
+        const int64_t p = audio.periodNs;
+        Collector c({audio}, kStart);
+        StatsAccumulator reference(audio);
+        for (int64_t k = 0; k < 2000; ++k) {
+            const Sample s = sample(kStart + k * p, (k * 7919) % 40000 * 1000, k % 97 == 0);
+            c.add(0, s);
+            reference.add(s);
+        }
+        const int64_t end0 = kStart + 2000 * p;
+        for (int step = 1; step <= 3; ++step) {
+            c.beginPhase("burn x" + std::to_string(step), {}, end0 + (step - 1) * 100 * p);
+            for (int64_t k = 0; k < 100; ++k)
+                c.add(0, sample(end0 + ((step - 1) * 100 + k) * p, 200000 * step));
+        }
+        const ConsumerStats got = c.phases(end0 + 300 * p)[0].consumers[0];
+        const ConsumerStats want = reference.result(kStart, end0, kStart);
+        QCOMPARE(got.samples, want.samples);
+        QCOMPARE(got.p50Us, want.p50Us);
+        QCOMPARE(got.p99Us, want.p99Us);
+        QCOMPARE(got.p999Us, want.p999Us);
+        QCOMPARE(got.maxUs, want.maxUs);
+        QCOMPARE(got.misses, want.misses);
+        QCOMPARE(got.histogram, reference.histogram().sparse());
+
+        const auto misses = c.missLog();
+        QCOMPARE(misses.size(), size_t{21});
+        QCOMPARE(misses.front().phase, std::string("idle"));
+        QCOMPARE(misses.front().consumer, std::string("audio"));
+    }
+
+    void captureRequestsStopAtTheLimit()
+    {
+        const ConsumerConfig audio = audioConsumer();
+        const int64_t p = audio.periodNs;
+        Collector c({audio}, kStart);
+        const size_t phases = Collector::kCaptureRequestLimit + 5;
+        size_t requests = 0;
+        for (size_t i = 0; i < phases; ++i) {
+            if (i > 0)
+                c.beginPhase("step " + std::to_string(i), {}, kStart + int64_t(i) * 10 * p);
+            c.add(0, sample(kStart + (int64_t(i) * 10 + 1) * p, 20 * kMs, true));
+            requests += c.takeCaptureRequests().size();
+        }
+        QCOMPARE(requests, Collector::kCaptureRequestLimit);
+        QCOMPARE(c.missLog().size(), phases); // the misses themselves are all logged
     }
 
     void liveSeriesHasTenthsAndSeconds()

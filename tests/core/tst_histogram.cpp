@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 using namespace latprobe;
@@ -59,6 +60,8 @@ private slots:
     void singleValue_data();
     void singleValue();
     void sparseListsEveryValueOnce();
+    void addingToACompactedHistogramCountsAsBefore();
+    void aBucketPastThirtyTwoBitsIsRefused();
     void mergeEqualsOneHistogramOfBoth_data();
     void mergeEqualsOneHistogramOfBoth();
     void bulkAddEqualsOneByOne_data();
@@ -107,6 +110,18 @@ void TestHistogram::percentilesMatchASortedArray()
         got.append(h.percentile(permille / 1000.0));
         expected.append(referencePercentile(values, permille));
     }
+    QCOMPARE(got, expected);
+
+    // A finished phase's histogram is compacted: it must answer the same.
+    const auto sparseBefore = h.sparse();
+    h.compact();
+    QVERIFY(h.isCompact());
+    QCOMPARE(h.count(), values.size());
+    QCOMPARE(h.overflow(), static_cast<uint64_t>(overflow));
+    QCOMPARE(h.sparse(), sparseBefore);
+    got.clear();
+    for (int64_t permille : kPermilles)
+        got.append(h.percentile(permille / 1000.0));
     QCOMPARE(got, expected);
 }
 
@@ -172,19 +187,55 @@ void TestHistogram::sparseListsEveryValueOnce()
     QCOMPARE(h.sparse(), expected);
 }
 
+void TestHistogram::addingToACompactedHistogramCountsAsBefore()
+{
+    // A straggler sample can reach a phase that was already finished.
+    const std::vector<int64_t> values = latencies(20000, 21, 150000);
+    Histogram plain, compacted;
+    for (size_t i = 0; i < values.size(); ++i) {
+        plain.add(values[i]);
+        compacted.add(values[i]);
+        if (i % 5000 == 2500)
+            compacted.compact(); // and the next add() makes it dense again
+    }
+    QVERIFY(!compacted.isCompact());
+    QCOMPARE(compacted.count(), plain.count());
+    QCOMPARE(compacted.overflow(), plain.overflow());
+    QCOMPARE(compacted.sparse(), plain.sparse());
+    for (int64_t permille : kPermilles)
+        QCOMPARE(compacted.percentile(permille / 1000.0), referencePercentile(values, permille));
+    compacted.clear();
+    QCOMPARE(compacted.count(), 0u);
+    QCOMPARE(compacted.sparse().size(), 0u);
+}
+
+void TestHistogram::aBucketPastThirtyTwoBitsIsRefused()
+{
+    Histogram h(100);
+    h.add(5, UINT32_MAX - 1);
+    h.add(5, 1);
+    QVERIFY_THROWS_EXCEPTION(std::overflow_error, h.add(5, 1));
+    QCOMPARE(h.count(), uint64_t{UINT32_MAX}); // unchanged by the refused add
+    QCOMPARE(h.percentile(1.0), 5);
+}
+
 void TestHistogram::mergeEqualsOneHistogramOfBoth_data()
 {
     QTest::addColumn<uint>("limitA");
     QTest::addColumn<uint>("limitB");
-    QTest::newRow("same limits") << 1000u << 1000u;
-    QTest::newRow("other's limit is larger") << 1000u << 100000u;
-    QTest::newRow("other's limit is smaller") << 100000u << 1000u;
+    QTest::addColumn<bool>("compactBoth");
+    QTest::newRow("same limits") << 1000u << 1000u << false;
+    QTest::newRow("other's limit is larger") << 1000u << 100000u << false;
+    QTest::newRow("other's limit is smaller") << 100000u << 1000u << false;
+    QTest::newRow("both compacted, other's limit larger") << 1000u << 100000u << true;
+    QTest::newRow("both compacted, other's limit smaller") << 100000u << 1000u << true;
 }
 
 void TestHistogram::mergeEqualsOneHistogramOfBoth()
 {
     QFETCH(uint, limitA);
     QFETCH(uint, limitB);
+    QFETCH(bool, compactBoth);
 
     const std::vector<int64_t> a = latencies(20000, 11, 50000);
     const std::vector<int64_t> b = latencies(30000, 12, 50000);
@@ -196,6 +247,10 @@ void TestHistogram::mergeEqualsOneHistogramOfBoth()
     for (int64_t v : b) {
         hb.add(v);
         whole.add(v);
+    }
+    if (compactBoth) {
+        ha.compact();
+        hb.compact();
     }
     ha.merge(hb);
 
