@@ -141,7 +141,7 @@ std::string formatComparison(const Comparison &c)
                  r.hasDeadline ? fmt::format("{:.2f}", r.metPct) : "-",
                  r.ratio > 0 ? fmt::format("{:.2f}", r.ratio) : "-"});
         }
-        out += t.render();
+        out += t.render(kReportWidth);
     }
     return out;
 }

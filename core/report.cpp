@@ -65,9 +65,17 @@ std::string header(const Run &run)
     double total = 0;
     for (const PhaseResult &p : run.phases)
         total += p.durationS;
-    out += fit(fmt::format("run {}  {:.1f} s  {}  {}{}", run.startTime, total,
-                           run.scenario.empty() ? "run" : run.scenario, run.endReason,
-                           run.partial ? " (partial)" : ""));
+    const std::string scenario = run.scenario.empty() ? "run" : run.scenario;
+    const std::string end = run.endReason + (run.partial ? " (partial)" : "");
+    const std::string line =
+        fmt::format("run {}  {:.1f} s  {}  {}", run.startTime, total, scenario, end);
+    // A long scenario name gets a line of its own: cut, it would take how
+    // the run ended with it.
+    if (line.size() <= kReportWidth)
+        out += fit(line);
+    else
+        out += fit(fmt::format("run {}  {:.1f} s  {}", run.startTime, total, end)) +
+               fit("scenario " + scenario);
     return out;
 }
 
@@ -87,7 +95,7 @@ std::string phaseTables(const PhaseResult &phase)
                           d ? fmt::format("{:.1f}", c.desiredCpuPct) : "-",
                           d ? ms(c.ibLatencyRmsUs) : "-"});
     }
-    return latency.render() + "\n" + deadlines.render();
+    return latency.render(kReportWidth) + "\n" + deadlines.render(kReportWidth);
 }
 
 } // namespace
@@ -122,7 +130,7 @@ std::string formatTextReport(const Run &run)
                                                       : "inf",
                           counted ? fmt::format("{:.3f}", l.fairness.jain) : "-"});
         }
-        out += loads.render();
+        out += loads.render(kReportWidth);
         for (const LoadGroupResult &l : run.loads)
             if (!l.error.empty())
                 out += fit("ERROR: " + l.error);

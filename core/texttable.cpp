@@ -14,7 +14,7 @@ void TextTable::addRow(std::vector<std::string> cells)
     m_rows.push_back(std::move(cells));
 }
 
-std::string TextTable::render() const
+std::string TextTable::render(size_t width) const
 {
     std::vector<size_t> widths;
     for (const auto &row : m_rows) {
@@ -22,6 +22,11 @@ std::string TextTable::render() const
         for (size_t c = 0; c < row.size(); ++c)
             widths[c] = std::max(widths[c], row[c].size());
     }
+    size_t cells = 0;
+    for (size_t w : widths)
+        cells += w;
+    const size_t gaps = widths.empty() ? 0 : widths.size() - 1;
+    const std::string gap(cells + 2 * gaps <= width ? 2 : 1, ' ');
     std::string out;
     for (const auto &row : m_rows) {
         std::string line;
@@ -30,7 +35,7 @@ std::string TextTable::render() const
             if (c == 0)
                 line += row[c] + pad;
             else
-                line += "  " + pad + row[c];
+                line += gap + pad + row[c];
         }
         while (!line.empty() && line.back() == ' ')
             line.pop_back();
