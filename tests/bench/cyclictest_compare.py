@@ -213,49 +213,72 @@ class TaskSampler:
 
 # ---------------------------------------------------------------- running tools
 
-def run_tool(argv, workdir, tag, interval_us, loop_thread, duration, load_pgid):
-    """Runs argv, samples its threads; returns (rc, cpu_s, proc_rate, loop_rate,
-    rusage, background %)."""
+def run_tools(jobs, workdir, interval_us, duration, load_pgid):
+    """Runs each job = (argv, tag, loop_thread) at the same time (one job: alone)
+    and samples their threads; returns per job (rc, cpu_s, proc_rate, loop_rate,
+    rusage, background %). The background excludes every job's own CPU."""
     bg = Background(load_pgid)
-    with open(os.path.join(workdir, tag + ".stdout"), "wb") as out, \
-            open(os.path.join(workdir, tag + ".stderr"), "wb") as err:
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=workdir)
-        sampler = TaskSampler(proc.pid, loop_thread)
+    running = []
+    try:
+        for argv, tag, loop_thread in jobs:
+            out = open(os.path.join(workdir, tag + ".stdout"), "wb")
+            err = open(os.path.join(workdir, tag + ".stderr"), "wb")
+            # Together, each in a session (an autogroup) of its own, as if
+            # started from two terminals: sharing one, each would take CPU
+            # share from the other.
+            proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=workdir,
+                                    start_new_session=len(jobs) > 1)
+            out.close()
+            err.close()
+            running.append({"proc": proc, "sampler": TaskSampler(proc.pid, loop_thread),
+                            "status": None, "usage": None})
         started = time.monotonic()
-        status = None
-        usage = None
         # Sample from 1 s in until 1 s before the planned end, every 0.5 s.
-        while True:
-            pid, st, ru = os.wait4(proc.pid, os.WNOHANG)
-            if pid == proc.pid:
-                status, usage = st, ru
-                break
+        while any(r["status"] is None for r in running):
+            for r in running:
+                if r["status"] is None:
+                    pid, st, ru = os.wait4(r["proc"].pid, os.WNOHANG)
+                    if pid == r["proc"].pid:
+                        r["status"], r["usage"] = st, ru
             elapsed = time.monotonic() - started
             if 1.0 <= elapsed <= duration - 1.0:
-                sampler.sample()
+                for r in running:
+                    if r["status"] is None:
+                        r["sampler"].sample()
             time.sleep(0.5)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    cpu_s = usage.ru_utime + usage.ru_stime
-    bg_pct = bg.pct(cpu_s)
-    proc_rate, loop_rate = sampler.rates(interval_us)
-    return proc.returncode, cpu_s, proc_rate, loop_rate, usage, bg_pct
+    finally:
+        for r in running:
+            if r["status"] is None:
+                r["proc"].kill()
+                r["proc"].wait()
+    cpu = [r["usage"].ru_utime + r["usage"].ru_stime for r in running]
+    bg_pct = bg.pct(sum(cpu))
+    out = []
+    for r, cpu_s in zip(running, cpu):
+        proc_rate, loop_rate = r["sampler"].rates(interval_us)
+        out.append((os.waitstatus_to_exitcode(r["status"]), cpu_s, proc_rate, loop_rate,
+                    r["usage"], bg_pct))
+    return out
 
 
-def cyclictest_round(args, workdir, tag, load_pgid):
-    jpath = os.path.join(workdir, tag + ".json")
+def cyclictest_job(args, workdir, tag):
     argv = [args.cyclictest, "--policy=other", "-t", "1", "-i", str(args.interval),
             "-D", str(args.duration), "-h", str(args.hist_limit),
             "--histfile=" + os.path.join(workdir, tag + ".hist"),
-            "--json=" + jpath, "-q", "--laptop"] + args.cyclictest_arg
+            "--json=" + os.path.join(workdir, tag + ".json"), "-q", "--laptop"] \
+        + args.cyclictest_arg
 
     def loop_thread(pid, tid, comm):
         return tid != pid
 
-    rc, cpu_s, proc_rate, loop_rate, usage, bg_pct = run_tool(
-        argv, workdir, tag, args.interval, loop_thread, args.duration, load_pgid)
+    return argv, tag, loop_thread
+
+
+def cyclictest_result(args, workdir, tag, argv, ran):
+    rc, cpu_s, proc_rate, loop_rate, usage, bg_pct = ran
     if rc != 0:
         raise RuntimeError(f"{' '.join(argv)} exited with {rc}; see {workdir}/{tag}.stderr")
-    with open(jpath) as f:
+    with open(os.path.join(workdir, tag + ".json")) as f:
         data = json.load(f)
     thread = data["thread"]["0"]
     hist = sorted((int(us), int(n)) for us, n in thread.get("histogram", {}).items())
@@ -286,20 +309,23 @@ def latprobe_run_flags(latprobe):
     return [f for f in ("--no-noise-check", "--no-auto-capture") if f in text]
 
 
-def latprobe_round(args, workdir, tag, load_pgid):
-    jpath = os.path.join(workdir, tag + ".json")
+def latprobe_job(args, workdir, tag):
     argv = [args.latprobe, "--quiet", "run", "--consumers", "wakeup",
             "--wakeup-interval", str(args.interval), "--duration", str(args.duration),
-            "--policy", "other", "--out", jpath, "--no-progress"] + args.latprobe_flags \
-        + args.latprobe_arg
+            "--policy", "other", "--out", os.path.join(workdir, tag + ".json"),
+            "--no-progress"] + args.latprobe_flags + args.latprobe_arg
 
     def loop_thread(pid, tid, comm):
         return comm == "lp-wakeup"
 
-    rc, cpu_s, proc_rate, loop_rate, usage, bg_pct = run_tool(
-        argv, workdir, tag, args.interval, loop_thread, args.duration, load_pgid)
+    return argv, tag, loop_thread
+
+
+def latprobe_result(args, workdir, tag, argv, ran):
+    rc, cpu_s, proc_rate, loop_rate, usage, bg_pct = ran
     if rc != 0:
         raise RuntimeError(f"{' '.join(argv)} exited with {rc}; see {workdir}/{tag}.stderr")
+    jpath = os.path.join(workdir, tag + ".json")
     with open(jpath) as f:
         data = json.load(f)
     c = data["phases"][0]["consumers"][0]
@@ -335,6 +361,10 @@ def finish(res, args, cpu_s, proc_rate, loop_rate, usage, argv, bg_pct):
     res["argv"] = argv
     res["bg_pct"] = bg_pct
     return res
+
+
+TOOLS = {"cyclictest": (cyclictest_job, cyclictest_result),
+         "latprobe": (latprobe_job, latprobe_result)}
 
 
 # ---------------------------------------------------------------- load
@@ -520,9 +550,10 @@ def main():
     p.add_argument("--settle", type=float, default=2.0,
                    help="seconds between starting the load and the first run (default 2)")
     p.add_argument("--gap", type=float, default=1.0, help="seconds between runs (default 1)")
-    p.add_argument("--order", choices=("alternate", "random"), default="alternate",
+    p.add_argument("--order", choices=("alternate", "random", "together"), default="alternate",
                    help="alternate: cyclictest first in odd rounds, latprobe first in even "
-                        "rounds; random: shuffled per round (default alternate)")
+                        "rounds; random: shuffled per round; together: both at the same time, "
+                        "so each round's pair sees the same host noise (default alternate)")
     p.add_argument("--seed", type=int, default=None, help="seed for --order random")
     p.add_argument("--max-bg", type=float, default=20.0,
                    help="background CPU (anything but the tool and the load we started) "
@@ -594,7 +625,8 @@ def main():
           f"cpuidle {meta['cpuidle_driver']}")
     print(f"latprobe {args.latprobe} {' '.join(args.latprobe_flags)}\n"
           f"cyclictest {args.cyclictest}  files in {workdir}")
-    total = len(conditions) * args.rounds * 2 * (args.duration + args.gap)
+    total = len(conditions) * args.rounds * (1 if args.order == "together" else 2) \
+        * (args.duration + args.gap)
     print(f"about {total / 60:.1f} min", flush=True)
 
     results = {"meta": meta, "conditions": {}}
@@ -613,37 +645,47 @@ def main():
                     rng.shuffle(order)
                 elif rnd % 2 == 1:
                     order.reverse()
-                for tool in order:
+                # Alone in turn, or both at once (one slot: the same noise for both).
+                slots = [order] if args.order == "together" else [[tool] for tool in order]
+                for tools in slots:
                     if load is not None and not load.alive():
                         raise RuntimeError("stress-ng died")
-                    fn = cyclictest_round if tool == "cyclictest" else latprobe_round
                     pgid = load.pgid() if load is not None else None
+                    label = " + ".join(tools)
                     for attempt in range(args.retries + 1):
-                        tag = f"{cond}-r{rnd + 1}-{tool}" + (f"-retry{attempt}" if attempt else "")
+                        suffix = f"-retry{attempt}" if attempt else ""
+                        jobs = [TOOLS[tool][0](args, workdir, f"{cond}-r{rnd + 1}-{tool}{suffix}")
+                                for tool in tools]
                         waited, before = 0.0, None
                         if args.max_bg is not None:
                             waited, before = wait_quiet(pgid, args.max_bg, args.max_wait)
-                        print(f"  {cond} round {rnd + 1}/{args.rounds}: {tool}"
+                        print(f"  {cond} round {rnd + 1}/{args.rounds}: {label}"
                               + (f" (retry {attempt})" if attempt else "")
                               + (f" after waiting {waited:.0f} s for quiet" if waited > 1.5 else "")
                               + " ...", file=sys.stderr, flush=True)
-                        r = fn(args, workdir, tag, pgid)
-                        r["round"] = rnd + 1
-                        r["position"] = order.index(tool) + 1
-                        r["attempts"] = attempt + 1
-                        r["waited_s"] = waited
+                        ran = run_tools(jobs, workdir, args.interval, args.duration, pgid)
+                        results_now = {}
+                        for tool, (argv, tag, _), r in zip(tools, jobs, ran):
+                            res = TOOLS[tool][1](args, workdir, tag, argv, r)
+                            res["round"] = rnd + 1
+                            res["position"] = order.index(tool) + 1
+                            res["attempts"] = attempt + 1
+                            res["waited_s"] = waited
+                            results_now[tool] = res
                         time.sleep(args.gap)
-                        if args.max_bg is None or r["bg_pct"] is None or r["bg_pct"] <= args.max_bg:
+                        bg_pct = ran[0][5]
+                        if args.max_bg is None or bg_pct is None or bg_pct <= args.max_bg:
                             break
                         if before is not None and before > args.max_bg:
                             # Never quiet even before the run: redoing it won't help.
-                            print(f"    background used {r['bg_pct']:.0f} % of a CPU during the run; "
+                            print(f"    background used {bg_pct:.0f} % of a CPU during the run; "
                                   f"the machine did not get quiet in {args.max_wait:g} s",
                                   file=sys.stderr, flush=True)
                             break
-                        print(f"    background used {r['bg_pct']:.0f} % of a CPU during the run "
+                        print(f"    background used {bg_pct:.0f} % of a CPU during the run "
                               f"(> {args.max_bg:g})", file=sys.stderr, flush=True)
-                    runs[tool].append(r)
+                    for tool in tools:
+                        runs[tool].append(results_now[tool])
             if load is not None:
                 load.stop()
                 load = None

@@ -3,6 +3,7 @@
 // that reports and saves, and Ctrl-C that still reports and saves.
 
 #include "runfile.h"
+#include "runprogram.h"
 #include "version.h"
 
 #include <QCoreApplication>
@@ -21,15 +22,6 @@ using namespace latprobe;
 
 namespace {
 
-struct Outcome
-{
-    bool finished = false;
-    QProcess::ExitStatus status = QProcess::CrashExit;
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
 QString binary()
 {
     const QString fromCTest = qEnvironmentVariable("LATPROBE_BINARY");
@@ -40,21 +32,7 @@ QString binary()
 
 Outcome runLatprobe(const QStringList &args, int timeoutMs = 15000)
 {
-    QProcess p;
-    p.start(binary(), args);
-    Outcome o;
-    if (!p.waitForStarted(5000))
-        return o;
-    o.finished = p.waitForFinished(timeoutMs);
-    if (!o.finished) {
-        p.kill();
-        p.waitForFinished(2000);
-    }
-    o.status = p.exitStatus();
-    o.exitCode = p.exitCode();
-    o.out = QString::fromUtf8(p.readAllStandardOutput());
-    o.err = QString::fromUtf8(p.readAllStandardError());
-    return o;
+    return runProgram(binary(), args, {}, 0, timeoutMs);
 }
 
 // Whether process `pid` runs a probe thread ("lp-wakeup", "lp-audio", ...).
@@ -67,14 +45,6 @@ bool measuring(qint64 pid)
             return true;
     }
     return false;
-}
-
-QString describe(const Outcome &o)
-{
-    return QString("exit %1 (%2)\n--- stdout:\n%3--- stderr:\n%4")
-        .arg(o.exitCode)
-        .arg(o.finished ? "finished" : "timed out")
-        .arg(o.out, o.err);
 }
 
 } // namespace
@@ -112,7 +82,7 @@ void TestCli::versionIsTheProjectVersion()
 {
     QFETCH(QString, option);
     const Outcome o = runLatprobe({option});
-    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(describe(o)));
+    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(o.describe()));
     QCOMPARE(o.exitCode, 0);
     QCOMPARE(o.out, QString("latprobe %1\n").arg(kVersion));
     QCOMPARE(o.err, QString());
@@ -132,7 +102,7 @@ void TestCli::helpExitsZero()
     QFETCH(QStringList, args);
     QFETCH(QStringList, mustMention);
     const Outcome o = runLatprobe(args);
-    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(describe(o)));
+    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(o.describe()));
     QCOMPARE(o.exitCode, 0);
     for (const QString &text : mustMention)
         QVERIFY2(o.out.contains(text), qPrintable(text + " not in:\n" + o.out));
@@ -180,10 +150,10 @@ void TestCli::badArgumentExits2WithOneLineSayingHowToFixIt()
     QFETCH(QStringList, mustMention);
 
     const Outcome o = runLatprobe(args);
-    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(describe(o)));
+    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(o.describe()));
     QCOMPARE(o.exitCode, 2);
     QCOMPARE(o.out, QString());
-    QVERIFY2(o.err.endsWith('\n') && o.err.count('\n') == 1, qPrintable(describe(o)));
+    QVERIFY2(o.err.endsWith('\n') && o.err.count('\n') == 1, qPrintable(o.describe()));
     QVERIFY2(o.err.startsWith("latprobe"), qPrintable(o.err));
     for (const QString &text : mustMention)
         QVERIFY2(o.err.contains(text), qPrintable(text + " not in: " + o.err));
@@ -196,7 +166,7 @@ void TestCli::shortRunReportsAndWritesARunFile()
     const QString file = dir.filePath("short.json");
     const Outcome o = runLatprobe(
         {"run", "--duration", "1", "--consumers", "wakeup", "--out", file, "--no-progress"}, 30000);
-    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(describe(o)));
+    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(o.describe()));
     QCOMPARE(o.exitCode, 0);
 
     QVERIFY2(o.out.startsWith(QString("latprobe %1 ").arg(kVersion)), qPrintable(o.out));

@@ -17,6 +17,7 @@
 #include "missesplot.h"
 #include "phasetable.h"
 #include "probe.h"
+#include "procscan.h"
 #include "realclock.h"
 #include "runfile.h"
 #include "wakeuphistogram.h"
@@ -42,16 +43,6 @@
 using namespace latprobe;
 
 namespace {
-
-bool processAlive(pid_t pid)
-{
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray text = stat.readAll();
-    const int close = text.lastIndexOf(')');
-    return close > 0 && text.size() > close + 2 && text[close + 2] != 'Z';
-}
 
 QString comm(pid_t pid)
 {
@@ -214,7 +205,7 @@ void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
         }(),
         10000);
     for (pid_t pid : pids) {
-        QVERIFY(processAlive(pid));
+        QVERIFY(!pidGone(pid));
         // Named once running (ps and top show the kind).
         QTRY_VERIFY2_WITH_TIMEOUT(comm(pid).startsWith(QStringLiteral("latprobe:mass")),
                                   qPrintable(comm(pid)), 3000);
@@ -229,7 +220,7 @@ void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
     m_window->stopAllAction()->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(m_session->loads().status().empty(), 5000);
     for (pid_t pid : pids)
-        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 2000);
+        QTRY_VERIFY_WITH_TIMEOUT(pidGone(pid), 2000);
     QTRY_COMPARE_WITH_TIMEOUT(panel->groupViewCount(), 0, 2000);
     QTRY_COMPARE(m_session->phaseName(), QStringLiteral("idle"));
     // A labelled marker for the start and one for the stop, on each time plot.

@@ -8,6 +8,7 @@
 #include "loadmanager.h"
 #include "loadpanel.h"
 #include "mainwindow.h"
+#include "procscan.h"
 #include "runfile.h"
 #include "scenariobar.h"
 
@@ -31,16 +32,6 @@
 using namespace latprobe;
 
 namespace {
-
-bool processAlive(pid_t pid)
-{
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray text = stat.readAll();
-    const int close = text.lastIndexOf(')');
-    return close > 0 && text.size() > close + 2 && text[close + 2] != 'Z';
-}
 
 // Light loads: a worker busy 1 ms in every 11.
 constexpr const char *kLight = "massive_intr:1:work_ms=1:sleep_ms=10";
@@ -214,7 +205,7 @@ void TestScenarioGui::cancelStopsLoadsAndMarksPartial()
     QTRY_VERIFY_WITH_TIMEOUT(!m_session->scenarioRunning(), 5000);
     QVERIFY(m_session->loads().status().empty());
     for (pid_t pid : pids)
-        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 2000);
+        QTRY_VERIFY_WITH_TIMEOUT(pidGone(pid), 2000);
     const std::optional<Run> &run = m_session->scenarioRun();
     QVERIFY(run.has_value());
     QVERIFY(run->partial);

@@ -9,6 +9,7 @@
 #include "loadmanager.h"
 #include "loadspec.h"
 #include "procscan.h"
+#include "runprogram.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -24,53 +25,6 @@
 using namespace latprobe;
 
 namespace {
-
-struct Outcome
-{
-    bool finished = false;
-    int exitCode = -1;
-    QProcess::ExitStatus status = QProcess::CrashExit;
-    QString out, err;
-
-    QString describe() const
-    {
-        return QString("exit %1%2\n--- stderr:\n%3")
-            .arg(exitCode)
-            .arg(status == QProcess::CrashExit ? " (crashed)" : "")
-            .arg(err);
-    }
-};
-
-// Runs `program` with `env` changes (KEY=VALUE) and, when `maxFds` > 0, that
-// RLIMIT_NOFILE, as `ulimit -n` would set it.
-Outcome runProgram(const QString &program, const QStringList &args, const QStringList &env = {},
-                   int maxFds = 0, int timeoutMs = 60000)
-{
-    QProcess p;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    for (const QString &e : env)
-        environment.insert(e.section('=', 0, 0), e.section('=', 1));
-    p.setProcessEnvironment(environment);
-    if (maxFds > 0)
-        p.setChildProcessModifier([maxFds] {
-            const rlimit limit{rlim_t(maxFds), rlim_t(maxFds)};
-            setrlimit(RLIMIT_NOFILE, &limit);
-        });
-    p.start(program, args);
-    Outcome o;
-    if (!p.waitForStarted(5000))
-        return o;
-    o.finished = p.waitForFinished(timeoutMs);
-    if (!o.finished) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    o.status = p.exitStatus();
-    o.exitCode = p.exitCode();
-    o.out = QString::fromLocal8Bit(p.readAllStandardOutput());
-    o.err = QString::fromLocal8Bit(p.readAllStandardError());
-    return o;
-}
 
 // stderr without the root warning (tested on its own below; CI runs as root).
 QStringList errorLines(const QString &err)
