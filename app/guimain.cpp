@@ -6,6 +6,7 @@
 #include "darkpalette.h"
 #include "livesession.h"
 #include "loadleader.h"
+#include "loadlimits.h"
 #include "loadspec.h"
 #include "mainwindow.h"
 #include "presets.h"
@@ -19,6 +20,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QMessageBox>
 #include <QStyleFactory>
 #include <QTimer>
 
@@ -219,6 +221,13 @@ int main(int argc, char **argv)
         return QApplication::exec();
     }
 
+    if (const std::string error = checkDescriptorLimit(); !error.empty()) {
+        std::fprintf(stderr, "latprobe-gui: %s\n", error.c_str());
+        if (!parser.isSet(runFor))
+            QMessageBox::critical(nullptr, QStringLiteral("latprobe"),
+                                  QString::fromStdString(error) + QStringLiteral("."));
+        return 2;
+    }
     LiveSession session(options);
     MainWindow window(session);
     window.show();

@@ -2,6 +2,7 @@
 
 #include "interrupt.h"
 #include "loadkind.h"
+#include "loadlimits.h"
 #include "loadmanager.h"
 #include "noisecheck.h"
 #include "presets.h"
@@ -286,14 +287,8 @@ int executeRun(const RunOptions &options, const std::vector<std::string> &comman
         return 2;
     }
 
-    // The probe, its start probes and each load group's leader need a few
-    // descriptors each; with fewer, they would fail one by one mid-run.
-    constexpr rlim_t kMinFds = 16;
-    if (rlimit fds{}; getrlimit(RLIMIT_NOFILE, &fds) == 0 && fds.rlim_cur < kMinFds) {
-        fmt::print(stderr,
-                   "latprobe run: only {} open files allowed, it needs {}: raise the limit, "
-                   "e.g. ulimit -n 1024\n",
-                   fds.rlim_cur, kMinFds);
+    if (const std::string error = checkDescriptorLimit(); !error.empty()) {
+        fmt::print(stderr, "latprobe run: {}\n", error);
         return 2;
     }
     if (!o.out.empty()) {

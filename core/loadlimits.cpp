@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <fstream>
+#include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -124,6 +125,17 @@ std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits,
                                limits.spawnRateMax);
     }
     return {};
+}
+
+std::string checkDescriptorLimit()
+{
+    constexpr rlim_t kMinFds = 16;
+    rlimit fds{};
+    if (getrlimit(RLIMIT_NOFILE, &fds) != 0 || fds.rlim_cur >= kMinFds)
+        return {};
+    return fmt::format("only {} open files allowed, it needs {}: raise the limit, "
+                       "e.g. ulimit -n 1024",
+                       fds.rlim_cur, kMinFds);
 }
 
 } // namespace latprobe

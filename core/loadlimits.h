@@ -28,6 +28,11 @@ int processesFor(const LoadSpec &spec);
 std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits,
                             const std::vector<LoadSpec> &running);
 
+// "" when the open-file limit leaves room for the probe, its start probes
+// and a leader per load group; else a one-line refusal that says how to
+// raise it. With fewer, they would fail one by one mid-run.
+std::string checkDescriptorLimit();
+
 // MemAvailable from /proc/meminfo, in bytes (0 if unknown).
 uint64_t memAvailableBytes();
 

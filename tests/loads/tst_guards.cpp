@@ -98,6 +98,7 @@ private slots:
     void fullTempDirIsOneLine();
     void tooFewFileDescriptorsIsOneLine_data();
     void tooFewFileDescriptorsIsOneLine();
+    void guiRefusesTooFewFileDescriptors();
     void workerCapHoldsAcrossGroups();
     void spawnCapHoldsAcrossGroups();
     void rootIsWarnedAboutOnce_data();
@@ -271,6 +272,24 @@ void TestGuards::tooFewFileDescriptorsIsOneLine()
     QVERIFY2(lines.size() == 1, qPrintable(o.describe()));
     QVERIFY2(lines[0].contains(says) && lines[0].contains("ulimit -n"), qPrintable(o.describe()));
     QCOMPARE(o.out.isEmpty(), exitCode == 2); // a run that failed still reports
+}
+
+void TestGuards::guiRefusesTooFewFileDescriptors()
+{
+#ifdef LATPROBE_GUI
+    const Outcome o = runProgram(
+        QStringLiteral(LATPROBE_GUI), {"-q", "--run-for", "2"},
+        {"TMPDIR=" + m_tmp.path(), "XDG_RUNTIME_DIR=" + m_tmp.path(), "QT_QPA_PLATFORM=offscreen"},
+        8);
+    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(o.describe()));
+    QVERIFY2(o.exitCode == 2, qPrintable(o.describe()));
+    const QStringList lines = errorLines(o.err);
+    QVERIFY2(lines.size() == 1, qPrintable(o.describe()));
+    QVERIFY2(lines[0].contains("only 8 open files allowed") && lines[0].contains("ulimit -n"),
+             qPrintable(o.describe()));
+#else
+    QSKIP("built without the GUI");
+#endif
 }
 
 void TestGuards::workerCapHoldsAcrossGroups()
