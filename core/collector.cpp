@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <malloc.h>
 
 namespace latprobe {
 
@@ -15,8 +16,29 @@ Collector::Collector(std::vector<ConsumerConfig> configs, int64_t runStart)
     beginPhase("idle", {}, runStart);
 }
 
+namespace {
+
+// Compacting a finished phase gives its dense buckets back to malloc, which
+// keeps the pages; hand whole free pages back to the kernel so that a long
+// scenario's RSS follows what it holds (tests/bench/soak.py).
+void returnFreedMemory()
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
+} // namespace
+
 void Collector::beginPhase(const std::string &name, const std::vector<std::string> &loads,
                            int64_t at)
+{
+    if (openPhase(name, loads, at))
+        returnFreedMemory();
+}
+
+bool Collector::openPhase(const std::string &name, const std::vector<std::string> &loads,
+                          int64_t at)
 {
     std::lock_guard lock(m_mutex);
     // Samples still in the rings belong to the phase before `at`: take them
@@ -32,7 +54,7 @@ void Collector::beginPhase(const std::string &name, const std::vector<std::strin
         if (at <= last.start || unused) {
             last.name = name;
             last.loads = loads;
-            return;
+            return false;
         }
         last.end = at;
         // Finished phases only answer queries from now on; a straggler
@@ -48,7 +70,9 @@ void Collector::beginPhase(const std::string &name, const std::vector<std::strin
     for (const ConsumerConfig &c : m_configs)
         p.stats.emplace_back(c);
     p.ringOverflows.assign(m_configs.size(), 0);
+    const bool closedOne = !m_phases.empty();
     m_phases.push_back(std::move(p));
+    return closedOne;
 }
 
 size_t Collector::phaseAt(int64_t t) const

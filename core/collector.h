@@ -66,6 +66,8 @@ public:
 
 private:
     size_t drainLocked(); // with m_mutex held: the rings' one reader at a time
+    bool openPhase(const std::string &name, const std::vector<std::string> &loads,
+                   int64_t at); // takes m_mutex; true when it closed a phase
     struct Phase
     {
         std::string name;
