@@ -19,7 +19,8 @@ ConsumerStats stats(const std::string &name, uint64_t misses, int64_t p99, int64
     return s;
 }
 
-Run run(const std::string &scheduler, std::vector<std::pair<std::string, std::vector<ConsumerStats>>> phases)
+Run run(const std::string &scheduler,
+        std::vector<std::pair<std::string, std::vector<ConsumerStats>>> phases)
 {
     Run r;
     r.version = "0.1.0";
@@ -53,13 +54,14 @@ class TestCompare : public QObject
 private slots:
     void ratiosAgainstTheFirstRun()
     {
-        const Run eevdf = run("eevdf", {{"idle", {stats("audio", 0, 120, 900)}},
-                                        {"massive_intr x8", {stats("audio", 12, 3960, 9970),
-                                                             stats("video", 2, 3940, 5120)}}});
-        const Run lavd = run("sched_ext:lavd",
-                             {{"idle", {stats("audio", 0, 60, 300)}},
-                              {"massive_intr x8", {stats("audio", 0, 440, 1200),
-                                                   stats("video", 0, 3940, 4000)}}});
+        const Run eevdf = run(
+            "eevdf",
+            {{"idle", {stats("audio", 0, 120, 900)}},
+             {"massive_intr x8", {stats("audio", 12, 3960, 9970), stats("video", 2, 3940, 5120)}}});
+        const Run lavd = run(
+            "sched_ext:lavd",
+            {{"idle", {stats("audio", 0, 60, 300)}},
+             {"massive_intr x8", {stats("audio", 0, 440, 1200), stats("video", 0, 3940, 4000)}}});
         const Comparison c = compareRuns({eevdf, lavd}, {"a.json", "b.json"});
         QCOMPARE(c.runLabels, (std::vector<std::string>{"6.18.44 (eevdf)", "6.18.44 (lavd)"}));
         QVERIFY(c.warnings.empty());
@@ -95,7 +97,8 @@ private slots:
 
     void missingConsumerIsShownNotInvented()
     {
-        const Run a = run("eevdf", {{"idle", {stats("audio", 0, 100, 100), stats("wakeup", 0, 50, 80)}}});
+        const Run a =
+            run("eevdf", {{"idle", {stats("audio", 0, 100, 100), stats("wakeup", 0, 50, 80)}}});
         const Run b = run("eevdf", {{"idle", {stats("wakeup", 0, 25, 30)}}});
         const Comparison c = compareRuns({a, b}, {"a.json", "b.json"});
         QVERIFY(!row(c, "idle", "audio", 1)->present);

@@ -55,8 +55,9 @@ private slots:
         QTest::newRow("no histogram")
             << R"({"file_version": 1, "rt_test_version:": "2.40", "num_threads": 1, "thread": {"0": {"cycles": 5}}})"
             << "thread.0.histogram";
-        QTest::newRow("no threads") << R"({"file_version": 1, "rt_test_version:": "2.40", "num_threads": 0, "thread": {}})"
-                                    << "thread";
+        QTest::newRow("no threads")
+            << R"({"file_version": 1, "rt_test_version:": "2.40", "num_threads": 0, "thread": {}})"
+            << "thread";
         QTest::newRow("more in buckets than cycles")
             << R"({"file_version": 1, "rt_test_version:": "2.40", "num_threads": 1, "thread": {"0": {"cycles": 5, "max": 10, "histogram": {"3": 9}}}})"
             << "thread.0.histogram.3";

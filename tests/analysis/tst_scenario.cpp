@@ -10,8 +10,8 @@ PhaseResult phase(const std::string &name, uint64_t audioMisses, uint64_t videoM
 {
     PhaseResult p;
     p.name = name;
-    for (auto [consumer, misses] : {std::pair{"audio", audioMisses}, {"video", videoMisses},
-                                    {"wakeup", uint64_t{999}}}) {
+    for (auto [consumer, misses] :
+         {std::pair{"audio", audioMisses}, {"video", videoMisses}, {"wakeup", uint64_t{999}}}) {
         ConsumerStats s;
         s.name = consumer;
         s.misses = misses;
@@ -84,14 +84,17 @@ private slots:
     {
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("broken JSON names the line") << "{\n\"scenario_version\": 1,\n\"steps\": [\n}"
-                                                    << "s.json: not valid JSON at line 4";
-        QTest::newRow("no version") << R"({"steps": []})" << "s.json: scenario_version: missing";
-        QTest::newRow("future version")
-            << R"({"scenario_version": 2, "steps": []})" << "s.json: scenario_version: version 2";
-        QTest::newRow("unknown top field")
-            << R"({"scenario_version": 1, "stpes": []})" << "s.json: stpes: unknown field";
-        QTest::newRow("no steps") << R"({"scenario_version": 1})" << "s.json: steps: missing";
+        QTest::newRow("broken JSON names the line")
+            << "{\n\"scenario_version\": 1,\n\"steps\": [\n}"
+            << "s.json: not valid JSON at line 4";
+        QTest::newRow("no version") << R"({"steps": []})"
+                                    << "s.json: scenario_version: missing";
+        QTest::newRow("future version") << R"({"scenario_version": 2, "steps": []})"
+                                        << "s.json: scenario_version: version 2";
+        QTest::newRow("unknown top field") << R"({"scenario_version": 1, "stpes": []})"
+                                           << "s.json: stpes: unknown field";
+        QTest::newRow("no steps") << R"({"scenario_version": 1})"
+                                  << "s.json: steps: missing";
         QTest::newRow("step without duration")
             << R"({"scenario_version": 1, "steps": [{"loads": []}]})"
             << "s.json: steps[0].duration_s: missing";
@@ -154,8 +157,10 @@ private slots:
         QTest::addColumn<int>("over");
         QTest::addColumn<int>("expectedStep");
         QTest::newRow("never") << QList<int>{0, 0, 0} << QList<int>{0, 0, 0} << 0 << -1;
-        QTest::newRow("audio skips at step 3") << QList<int>{0, 0, 1} << QList<int>{0, 0, 0} << 0 << 2;
-        QTest::newRow("video drops at step 2") << QList<int>{0, 0, 0} << QList<int>{0, 4, 9} << 0 << 1;
+        QTest::newRow("audio skips at step 3")
+            << QList<int>{0, 0, 1} << QList<int>{0, 0, 0} << 0 << 2;
+        QTest::newRow("video drops at step 2")
+            << QList<int>{0, 0, 0} << QList<int>{0, 4, 9} << 0 << 1;
         QTest::newRow("threshold above a few misses")
             << QList<int>{0, 2, 3} << QList<int>{0, 1, 3} << 5 << 2;
         QTest::newRow("idle already misses") << QList<int>{1, 0} << QList<int>{0, 0} << 0 << 0;
