@@ -41,6 +41,7 @@ struct ConsumerStats
     int64_t ibLatencyMaxUs = 0;
 
     uint64_t ringOverflows = 0; // samples dropped because the collector fell behind
+    uint64_t failures = 0;      // start consumer: starts that failed outright (also misses)
 };
 
 } // namespace latprobe

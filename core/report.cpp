@@ -115,6 +115,10 @@ std::string formatTextReport(const Run &run)
         if (overflows)
             out +=
                 fit(fmt::format("WARNING: {} samples dropped (collector fell behind)", overflows));
+        for (const ConsumerStats &c : p.consumers)
+            if (c.failures)
+                out += fit(fmt::format("WARNING: {}: {} of {} failed outright (counted as misses)",
+                                       c.name, c.failures, c.samples));
     }
     if (!run.loads.empty()) {
         out += "\n";

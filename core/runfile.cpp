@@ -83,6 +83,7 @@ json toJson(const ConsumerStats &s)
             {"ib_latency_rms_us", s.ibLatencyRmsUs},
             {"ib_latency_max_us", s.ibLatencyMaxUs},
             {"ring_overflows", s.ringOverflows},
+            {"failures", s.failures},
             {"histogram",
              {{"bucket_us", 1},
               {"limit_us", s.histogramLimitUs},
@@ -176,6 +177,8 @@ ConsumerStats statsFromJson(const Reader &r, const json &j, const std::string &p
     s.ibLatencyRmsUs = r.get<double>(j, path, "ib_latency_rms_us");
     s.ibLatencyMaxUs = r.get<int64_t>(j, path, "ib_latency_max_us");
     s.ringOverflows = r.get<uint64_t>(j, path, "ring_overflows");
+    if (j.contains("failures")) // optional: files written before it was counted
+        s.failures = r.get<uint64_t>(j, path, "failures");
     const std::string hpath = path + ".histogram";
     const json &h = r.field(j, path, "histogram");
     s.histogramLimitUs = r.get<uint32_t>(h, hpath, "limit_us");

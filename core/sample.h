@@ -13,7 +13,8 @@ struct Sample
     int64_t done = 0;            // when its work was finished
     int64_t workDone = 0;        // CPU work actually done (ns)
     uint32_t periodsSkipped = 0; // later periods whose start had passed: never served
-    uint32_t missedDeadline = 0; // 1 when done > periodStart + slack
+    uint16_t missedDeadline = 0; // 1 when done > periodStart + slack
+    uint16_t failed = 0;         // 1 when the period's action failed outright (a start)
 };
 
 } // namespace latprobe

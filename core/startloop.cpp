@@ -22,6 +22,7 @@ uint64_t StartLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_t m
             // A start that failed outright is as bad as a slow one.
             s.woke = s.done = m_clock.now();
             s.missedDeadline = 1;
+            s.failed = 1;
         } else {
             s.missedDeadline = s.done > s.periodStart + m_config.slackNs;
         }

@@ -23,6 +23,7 @@ void StatsAccumulator::add(const Sample &s)
     m_m2 += delta * (static_cast<double>(us) - m_mean);
     m_over1ms += us > 1000;
     m_over5ms += us > 5000;
+    m_failures += s.failed;
 
     if (!m_config.hasDeadline())
         return;
@@ -64,6 +65,7 @@ ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd, int
     r.p999Us = m_histogram.percentile(0.999);
     r.over1ms = m_over1ms;
     r.over5ms = m_over5ms;
+    r.failures = m_failures;
     r.histogramOverflow = m_histogram.overflow();
     r.histogramLimitUs = m_histogram.limitUs();
     r.histogram = m_histogram.sparse();

@@ -29,6 +29,7 @@ private:
     double m_mean = 0, m_m2 = 0; // Welford
     int64_t m_min = 0, m_max = 0;
     uint64_t m_over1ms = 0, m_over5ms = 0;
+    uint64_t m_failures = 0;
     uint64_t m_misses = 0, m_met = 0, m_currentMissRun = 0, m_longestMissRun = 0;
     double m_workAsked = 0, m_workDone = 0;
     double m_ibSum = 0, m_ibSumSq = 0;

@@ -58,8 +58,8 @@ private slots:
             << QList<qint64>{5} << QList<qint64>{100} << 0 << 5000;
         QTest::newRow("the seed's 10 s killall")
             << QList<qint64>{9000, 1} << QList<qint64>{10000, 2} << 1 << 9000000;
-        QTest::newRow("a failed start counts as slow") << QList<qint64>{-1, 1} << QList<qint64>{0, 2}
-                                                       << 1 << 1000;
+        QTest::newRow("a failed start counts as slow")
+            << QList<qint64>{-1, 1} << QList<qint64>{0, 2} << 1 << 1000;
     }
 
     void slowStartsAreCounted()
@@ -81,6 +81,7 @@ private slots:
         const ConsumerStats s = collector.phases(clock.now()).back().consumers[0];
         QCOMPARE(s.samples, uint64_t(firstMs.size()));
         QCOMPARE(s.misses, uint64_t(slowStarts));
+        QCOMPARE(s.failures, uint64_t(std::count(firstMs.begin(), firstMs.end(), -1)));
         if (firstMs.front() >= 0)
             QCOMPARE(s.p99Us, int64_t(p99Us));
     }

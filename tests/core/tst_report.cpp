@@ -103,6 +103,7 @@ private slots:
     void partialRunSaysSo_data();
     void partialRunSaysSo();
     void droppedSamplesAreWarnedAboutInTheirPhase();
+    void failedStartsAreWarnedAboutInTheirPhase();
     void legendSaysWhichIsSdAndWhichIsRms();
 };
 
@@ -463,6 +464,24 @@ void TestReport::droppedSamplesAreWarnedAboutInTheirPhase()
     QVERIFY(warning > lines.indexOf(QRegularExpression("^phase 1/2.*")));
     QVERIFY(warning < lines.indexOf(QRegularExpression("^phase 2/2.*")));
     QCOMPARE(lines.filter("samples dropped").size(), 1);
+}
+
+void TestReport::failedStartsAreWarnedAboutInTheirPhase()
+{
+    // A start that failed outright (say, latprobe's binary was replaced
+    // mid-run) is a miss with no latency: the report must say which it was.
+    Run run = test::realisticRun();
+    ConsumerStats start = test::stats("start", true);
+    start.samples = 55;
+    start.misses = 7;
+    start.failures = 5;
+    run.phases[1].consumers.push_back(start);
+    const QStringList lines = reportLines(run);
+    const qsizetype warning =
+        lines.indexOf("WARNING: start: 5 of 55 failed outright (counted as misses)");
+    QVERIFY2(warning > lines.indexOf(QRegularExpression("^phase 2/2.*")),
+             qPrintable(lines.join('\n')));
+    QCOMPARE(lines.filter("failed outright").size(), 1);
 }
 
 void TestReport::legendSaysWhichIsSdAndWhichIsRms()

@@ -127,6 +127,7 @@ void compareStats(const ConsumerStats &a, const ConsumerStats &b)
     QCOMPARE(a.ibLatencyRmsUs, b.ibLatencyRmsUs);
     QCOMPARE(a.ibLatencyMaxUs, b.ibLatencyMaxUs);
     QCOMPARE(a.ringOverflows, b.ringOverflows);
+    QCOMPARE(a.failures, b.failures);
 }
 
 void compareSetups(const ConsumerSetup &a, const ConsumerSetup &b)
@@ -352,9 +353,24 @@ void TestRunFile::startConsumerKeepsItsKindInARoundTrip()
     start.config = startConsumer();
     run.consumers.push_back(start);
     run.series.emplace_back();
+    for (PhaseResult &p : run.phases) {
+        ConsumerStats s = test::stats("start", true);
+        s.samples = 60;
+        s.misses = 4;
+        s.failures = 3;
+        p.consumers.push_back(s);
+    }
     const Run back = runFromJson(runToJson(run), "run.json");
     QCOMPARE(back.consumers.size(), 4u);
     QCOMPARE(back.consumers[3].config.kind, ConsumerKind::ProcessStart);
+    QCOMPARE(back.phases[1].consumers[3].failures, 3u);
+
+    // A file written before failures were counted reads as none.
+    json j = json::parse(runToJson(run));
+    for (json &p : j["phases"])
+        for (json &c : p["consumers"])
+            c.erase("failures");
+    QCOMPARE(runFromJson(j.dump(), "old.json").phases[1].consumers[3].failures, 0u);
 }
 
 void TestRunFile::newerMinorVersionIsRead()
