@@ -26,7 +26,6 @@
 #include <cstdio>
 #include <cstring>
 #include <sstream>
-#include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
 
