@@ -262,8 +262,7 @@ int runLoadLeader(int argc, char **argv)
         const pid_t pid = fork();
         if (pid == 0) {
             close(go[1]);
-            workerMain(spec, *kind, header, slots[i], i, tempDir, self, workerName.c_str(),
-                       go[0]);
+            workerMain(spec, *kind, header, slots[i], i, tempDir, self, workerName.c_str(), go[0]);
         }
         if (pid < 0) {
             setError(header, fmt::format("could not start worker {} of {}: {} (raise the process "
