@@ -9,23 +9,34 @@ namespace latprobe {
 
 Histogram::Histogram(uint32_t limitUs) : m_limitUs(limitUs) {}
 
+namespace {
+constexpr size_t kPendingLimit = 512;
+
+[[noreturn]] void refuseBucket(size_t us)
+{
+    throw std::overflow_error("histogram bucket " + std::to_string(us) +
+                              " µs would hold more than 2^32 - 1 samples");
+}
+} // namespace
+
 void Histogram::reserveBucket(size_t us)
 {
-    if (us >= m_buckets.size())
-        m_buckets.resize(
-            std::min<size_t>(m_limitUs, std::max<size_t>(us + 1, 2 * m_buckets.size())));
+    if (us < m_buckets.size())
+        return;
+    const size_t size = std::min<size_t>(std::min(m_limitUs, kDenseUs),
+                                         std::max<size_t>(us + 1, 2 * m_buckets.size()));
+    m_buckets.reserve(size); // exactly: resize() alone may allocate up to twice that
+    m_buckets.resize(size);
 }
 
 template <typename Visit> void Histogram::visitBuckets(Visit visit) const
 {
-    if (m_isCompact) {
-        for (const CompactBucket &b : m_compact)
-            if (!visit(size_t{b.us}, b.count))
-                return;
-        return;
-    }
+    foldPending();
     for (size_t us = 0; us < m_used; ++us)
         if (m_buckets[us] && !visit(us, m_buckets[us]))
+            return;
+    for (const CompactBucket &b : m_sparse)
+        if (!visit(size_t{b.us}, b.count))
             return;
 }
 
@@ -48,15 +59,67 @@ void Histogram::add(int64_t us, uint64_t count)
         m_count += count;
         return;
     }
+    if (us >= static_cast<int64_t>(kDenseUs)) {
+        if (count == 1) {
+            m_pending.push_back(static_cast<uint32_t>(us));
+            if (m_pending.size() >= kPendingLimit)
+                foldPending();
+        } else {
+            addSparse(static_cast<uint32_t>(us), count);
+        }
+        m_count += count;
+        return;
+    }
     if (m_isCompact)
         expand();
     reserveBucket(static_cast<size_t>(us));
     if (count > std::numeric_limits<uint32_t>::max() - m_buckets[us])
-        throw std::overflow_error("histogram bucket " + std::to_string(us) +
-                                  " µs would hold more than 2^32 - 1 samples");
+        refuseBucket(static_cast<size_t>(us));
     m_buckets[us] += static_cast<uint32_t>(count);
     m_used = std::max(m_used, static_cast<size_t>(us) + 1);
     m_count += count;
+}
+
+void Histogram::addSparse(uint32_t us, uint64_t count)
+{
+    foldPending();
+    auto at = std::lower_bound(m_sparse.begin(), m_sparse.end(), us,
+                               [](const CompactBucket &b, uint32_t v) { return b.us < v; });
+    const uint32_t held = at != m_sparse.end() && at->us == us ? at->count : 0;
+    if (count > std::numeric_limits<uint32_t>::max() - held)
+        refuseBucket(us);
+    if (held)
+        at->count += static_cast<uint32_t>(count);
+    else
+        m_sparse.insert(at, {us, static_cast<uint32_t>(count)});
+}
+
+void Histogram::foldPending() const
+{
+    if (m_pending.empty())
+        return;
+    std::sort(m_pending.begin(), m_pending.end());
+    std::vector<CompactBucket> merged;
+    merged.reserve(m_sparse.size() + m_pending.size());
+    auto old = m_sparse.begin();
+    for (size_t i = 0; i < m_pending.size();) {
+        const uint32_t us = m_pending[i];
+        uint64_t n = 0;
+        for (; i < m_pending.size() && m_pending[i] == us; ++i)
+            ++n;
+        for (; old != m_sparse.end() && old->us < us; ++old)
+            merged.push_back(*old);
+        if (old != m_sparse.end() && old->us == us)
+            n += (old++)->count;
+        // 2^32 single samples in one µs past 8 ms: the add() that would
+        // overflow is the one folding, or a query right after it.
+        if (n > std::numeric_limits<uint32_t>::max())
+            refuseBucket(us);
+        merged.push_back({us, static_cast<uint32_t>(n)});
+    }
+    merged.insert(merged.end(), old, m_sparse.end());
+    m_sparse = std::move(merged);
+    m_pending.clear();
 }
 
 void Histogram::merge(const Histogram &other)
@@ -74,7 +137,8 @@ void Histogram::clear()
 {
     std::fill(m_buckets.begin(), m_buckets.begin() + m_used, 0);
     m_used = 0;
-    m_compact.clear();
+    m_sparse.clear();
+    m_pending.clear();
     m_isCompact = false;
     m_overflowValues.clear();
     m_count = 0;
@@ -85,15 +149,18 @@ void Histogram::compact()
 {
     if (m_isCompact)
         return;
+    foldPending();
     std::vector<CompactBucket> buckets;
     buckets.reserve(static_cast<size_t>(std::count_if(m_buckets.begin(), m_buckets.begin() + m_used,
-                                                      [](uint32_t n) { return n; })));
+                                                      [](uint32_t n) { return n; })) +
+                    m_sparse.size());
     visitBuckets([&](size_t us, uint32_t n) {
         buckets.push_back({static_cast<uint32_t>(us), n});
         return true;
     });
-    m_compact = std::move(buckets);
+    m_sparse = std::move(buckets);
     std::vector<uint32_t>().swap(m_buckets); // give the memory back, not just the size
+    std::vector<uint32_t>().swap(m_pending);
     m_used = 0;
     m_overflowValues.shrink_to_fit();
     m_isCompact = true;
@@ -102,13 +169,22 @@ void Histogram::compact()
 void Histogram::expand()
 {
     m_isCompact = false;
-    if (!m_compact.empty()) {
-        reserveBucket(m_compact.back().us);
-        for (const CompactBucket &b : m_compact)
-            m_buckets[b.us] = b.count;
-        m_used = size_t{m_compact.back().us} + 1;
+    const auto dense =
+        std::lower_bound(m_sparse.begin(), m_sparse.end(), kDenseUs,
+                         [](const CompactBucket &b, uint32_t v) { return b.us < v; });
+    if (dense != m_sparse.begin()) {
+        reserveBucket(std::prev(dense)->us);
+        for (auto b = m_sparse.begin(); b != dense; ++b)
+            m_buckets[b->us] = b->count;
+        m_used = size_t{std::prev(dense)->us} + 1;
     }
-    std::vector<CompactBucket>().swap(m_compact);
+    m_sparse.erase(m_sparse.begin(), dense);
+}
+
+size_t Histogram::bucketBytes() const
+{
+    return m_buckets.capacity() * sizeof(uint32_t) + m_sparse.capacity() * sizeof(CompactBucket) +
+           m_pending.capacity() * sizeof(uint32_t) + m_overflowValues.capacity() * sizeof(int64_t);
 }
 
 int64_t Histogram::percentile(double q) const

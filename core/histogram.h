@@ -10,22 +10,31 @@ namespace latprobe {
 // cyclictest's histogram: 1 µs buckets up to a limit, plus an overflow
 // count. Unlike cyclictest we also keep the overflowing values themselves
 // (they are rare), so percentiles stay exact past the limit.
+//
+// Below kDenseUs a bucket is an array slot (4 bytes a µs); above it, where a
+// loaded phase's values are few and spread over up to 100 ms, a bucket is
+// a (µs, count) entry of a sorted list. One dense array to the limit held
+// 400 KB per consumer in a hackbench phase.
 class Histogram
 {
 public:
+    static constexpr uint32_t kDenseUs = 8192;
+
     explicit Histogram(uint32_t limitUs = 100000);
 
     void add(int64_t us);
     // Throws std::overflow_error when the bucket would pass 2^32 - 1: a
-    // bucket holds 32 bits (50 days of 1 kHz wakeups in one µs).
+    // bucket holds 32 bits (50 days of 1 kHz wakeups in one µs). Single
+    // samples past kDenseUs are checked when they are folded in, by a later
+    // add() or query.
     void add(int64_t us, uint64_t count);
     void merge(const Histogram &other);
     void clear();
 
     // Keeps only the non-empty buckets: a finished phase's histogram drops
-    // from up to 400 KB (dense to its highest value) to a few KB, so a long
-    // scenario's memory stays flat. Every query still works; a later add()
-    // makes it dense again.
+    // from up to 32 KB of dense buckets to a few KB, so a long scenario's
+    // memory stays flat. Every query still works; a later add() below
+    // kDenseUs makes it dense again.
     void compact();
     bool isCompact() const { return m_isCompact; }
 
@@ -40,6 +49,9 @@ public:
     // Non-empty buckets as (µs, count), for run files and plots.
     std::vector<std::pair<int64_t, uint64_t>> sparse() const;
 
+    // Heap bytes held for the buckets and the overflow values.
+    size_t bucketBytes() const;
+
 private:
     struct CompactBucket
     {
@@ -49,15 +61,24 @@ private:
 
     void reserveBucket(size_t us);
     void expand();
+    void addSparse(uint32_t us, uint64_t count);
+    // Sorts the pending single samples into m_sparse.
+    void foldPending() const;
     // Calls visit(us, count) for each non-empty bucket below the limit in
     // ascending order, whichever form the histogram is in, until it returns false.
     template <typename Visit> void visitBuckets(Visit visit) const;
 
     uint32_t m_limitUs;
-    // Grown up to the highest bucket used: a phase's histogram is a few KiB,
-    // not the 400 KB of its limit (a long scenario makes a phase per step).
+    // Below kDenseUs, grown up to the highest bucket used (a long scenario
+    // makes a phase per step; most phases stay a few KiB). Empty while
+    // isCompact().
     std::vector<uint32_t> m_buckets;
-    std::vector<CompactBucket> m_compact;          // the buckets while isCompact()
+    // Sorted by µs: the buckets from kDenseUs up, or every bucket while
+    // isCompact().
+    mutable std::vector<CompactBucket> m_sparse;
+    // Single samples for m_sparse, folded in by the hundred rather than
+    // inserted one by one into the sorted list.
+    mutable std::vector<uint32_t> m_pending;
     mutable std::vector<int64_t> m_overflowValues; // sorted lazily by percentile()
     uint64_t m_count = 0;
     size_t m_used = 0; // buckets below this index may be non-zero: bounds every scan

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -62,6 +63,8 @@ private slots:
     void sparseListsEveryValueOnce();
     void addingToACompactedHistogramCountsAsBefore();
     void aBucketPastThirtyTwoBitsIsRefused();
+    void aTailBucketPastThirtyTwoBitsIsRefused();
+    void aLoadedPhaseKeepsItsTailSparse();
     void mergeEqualsOneHistogramOfBoth_data();
     void mergeEqualsOneHistogramOfBoth();
     void bulkAddEqualsOneByOne_data();
@@ -217,6 +220,51 @@ void TestHistogram::aBucketPastThirtyTwoBitsIsRefused()
     QVERIFY_THROWS_EXCEPTION(std::overflow_error, h.add(5, 1));
     QCOMPARE(h.count(), uint64_t{UINT32_MAX}); // unchanged by the refused add
     QCOMPARE(h.percentile(1.0), 5);
+}
+
+void TestHistogram::aTailBucketPastThirtyTwoBitsIsRefused()
+{
+    const int64_t tail = Histogram::kDenseUs + 808;
+    Histogram h;
+    h.add(tail, UINT32_MAX - 1);
+    h.add(tail);
+    QVERIFY_THROWS_EXCEPTION(std::overflow_error, h.add(tail, 2));
+    QCOMPARE(h.count(), uint64_t{UINT32_MAX});
+    QCOMPARE(h.percentile(1.0), tail);
+    // A single sample waits to be folded in: the fold refuses it.
+    h.add(tail);
+    QVERIFY_THROWS_EXCEPTION(std::overflow_error, h.percentile(0.5));
+}
+
+void TestHistogram::aLoadedPhaseKeepsItsTailSparse()
+{
+    // A hackbench phase: 3 % of the wakeups late by up to 100 ms, queried
+    // now and then as the live view does (each query folds what waits).
+    const std::vector<int64_t> values = latencies(200000, 31, 100000);
+    Histogram h;
+    std::vector<int64_t> seen;
+    for (size_t i = 0; i < values.size(); ++i) {
+        h.add(values[i]);
+        seen.push_back(values[i]);
+        if (i % 7919 == 0)
+            QCOMPARE(h.percentile(0.99), referencePercentile(seen, 990));
+    }
+    for (int64_t permille : kPermilles)
+        QCOMPARE(h.percentile(permille / 1000.0), referencePercentile(values, permille));
+    std::map<int64_t, uint64_t> counts;
+    for (int64_t v : values)
+        ++counts[v];
+    using Buckets = std::vector<std::pair<int64_t, uint64_t>>;
+    const Buckets expected(counts.begin(), counts.end());
+    QCOMPARE(h.sparse(), expected);
+    // One dense bucket per µs up to the largest value would be 400 KB.
+    const size_t dense = sizeof(uint32_t) * static_cast<size_t>(h.percentile(1.0));
+    QVERIFY2(h.bucketBytes() < dense / 4,
+             qPrintable(QString("%1 bytes of buckets").arg(h.bucketBytes())));
+    h.compact();
+    QVERIFY2(h.bucketBytes() < dense / 4,
+             qPrintable(QString("%1 bytes compacted").arg(h.bucketBytes())));
+    QCOMPARE(h.sparse(), expected);
 }
 
 void TestHistogram::mergeEqualsOneHistogramOfBoth_data()
