@@ -115,14 +115,26 @@ void Collector::addLocked(size_t consumer, const Sample &s)
 
     const ConsumerConfig &config = m_configs[consumer];
     const uint32_t lost = config.hasDeadline() ? s.missedDeadline + s.periodsSkipped : 0;
-    const int64_t second = std::max<int64_t>(0, (s.woke - m_runStart) / 1000000000);
+    // A period lost while this one ran counts in the second it began: a
+    // video consumer starved for over a second (hackbench) showed all its
+    // drops in the second it woke, and an empty second after it.
+    const bool spreadsLost = config.hasDeadline() && s.periodsSkipped > 0;
+    const int64_t lastLost = s.periodStart + int64_t{s.periodsSkipped} * config.periodNs;
     auto &series = m_series[consumer];
-    if (series.size() <= static_cast<size_t>(second))
-        series.resize(second + 1);
-    SecondBucket &bucket = series[second];
+    auto secondOf = [&](int64_t t) {
+        return static_cast<size_t>(std::max<int64_t>(0, (t - m_runStart) / 1000000000));
+    };
+    const size_t last = secondOf(spreadsLost ? std::max(s.woke, lastLost) : s.woke);
+    if (series.size() <= last)
+        series.resize(last + 1);
+    SecondBucket &bucket = series[secondOf(s.woke)];
     bucket.maxUs = std::max(bucket.maxUs, latencyUs(s));
     ++bucket.samples;
-    bucket.misses += lost;
+    if (config.hasDeadline())
+        bucket.misses += s.missedDeadline;
+    if (spreadsLost)
+        for (int64_t k = 1; k <= s.periodsSkipped; ++k)
+            ++series[secondOf(std::max(s.woke, s.periodStart + k * config.periodNs))].misses;
 
     auto &fine = m_fine[consumer];
     const int64_t tenth = std::max<int64_t>(0, (s.woke - m_runStart) / kFineNs);

@@ -146,6 +146,39 @@ private slots:
         QCOMPARE(seconds[0].maxUs, int64_t{300});
         QCOMPARE(seconds[0].samples, uint32_t{3});
     }
+
+    void aStallLongerThanASecondCountsItsDropsInEverySecondItCovered()
+    {
+        // hackbench starves the video consumer: the frame that began at
+        // 0.9 s ends at 2.35 s, and the frames due meanwhile are dropped.
+        const ConsumerConfig video = videoConsumer();
+        Collector c({video}, kStart);
+        Sample s = sample(kStart + 900 * kMs, 100000);
+        s.done = kStart + 2350 * kMs;
+        s.missedDeadline = true;
+        int64_t next = s.periodStart + video.periodNs;
+        while (next + video.slackNs < s.done) {
+            next += video.periodNs;
+            ++s.periodsSkipped;
+        }
+        c.add(0, s);
+        c.add(0, sample(next, 50000));
+
+        const std::vector<SecondBucket> seconds = c.series()[0];
+        QCOMPARE(seconds.size(), size_t{3});
+        uint32_t misses = 0;
+        for (const SecondBucket &b : seconds)
+            misses += b.misses;
+        QCOMPARE(misses, 1u + s.periodsSkipped); // each drop counted once
+        QCOMPARE(seconds[0].samples, 1u);
+        QCOMPARE(seconds[0].misses, 1u + 5u); // its own, and the frames due by 1 s
+        // The second in between had no frame at all: it shows its 60 drops.
+        QCOMPARE(seconds[1].samples, 0u);
+        QCOMPARE(seconds[1].maxUs, int64_t{-1});
+        QCOMPARE(seconds[1].misses, 60u);
+        QVERIFY(seconds[2].misses > 0);
+        QCOMPARE(seconds[2].samples, 1u);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCollector)
