@@ -76,8 +76,8 @@ private:
     // Sorted by µs: the buckets from kDenseUs up, or every bucket while
     // isCompact().
     mutable std::vector<CompactBucket> m_sparse;
-    // Single samples for m_sparse, folded in by the hundred rather than
-    // inserted one by one into the sorted list.
+    // Single samples for m_sparse, merged in up to 512 at a time rather
+    // than inserted one by one into the sorted list.
     mutable std::vector<uint32_t> m_pending;
     mutable std::vector<int64_t> m_overflowValues; // sorted lazily by percentile()
     uint64_t m_count = 0;
