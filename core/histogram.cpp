@@ -12,6 +12,9 @@ Histogram::Histogram(uint32_t limitUs) : m_limitUs(limitUs) {}
 namespace {
 constexpr size_t kPendingLimit = 512;
 
+// For lower_bound over the sorted (µs, count) list.
+constexpr auto bucketBelow = [](const auto &bucket, uint32_t us) { return bucket.us < us; };
+
 [[noreturn]] void refuseBucket(size_t us)
 {
     throw std::overflow_error("histogram bucket " + std::to_string(us) +
@@ -83,8 +86,7 @@ void Histogram::add(int64_t us, uint64_t count)
 void Histogram::addSparse(uint32_t us, uint64_t count)
 {
     foldPending();
-    auto at = std::lower_bound(m_sparse.begin(), m_sparse.end(), us,
-                               [](const CompactBucket &b, uint32_t v) { return b.us < v; });
+    auto at = std::lower_bound(m_sparse.begin(), m_sparse.end(), us, bucketBelow);
     const uint32_t held = at != m_sparse.end() && at->us == us ? at->count : 0;
     if (count > std::numeric_limits<uint32_t>::max() - held)
         refuseBucket(us);
@@ -169,9 +171,7 @@ void Histogram::compact()
 void Histogram::expand()
 {
     m_isCompact = false;
-    const auto dense =
-        std::lower_bound(m_sparse.begin(), m_sparse.end(), kDenseUs,
-                         [](const CompactBucket &b, uint32_t v) { return b.us < v; });
+    const auto dense = std::lower_bound(m_sparse.begin(), m_sparse.end(), kDenseUs, bucketBelow);
     if (dense != m_sparse.begin()) {
         reserveBucket(std::prev(dense)->us);
         for (auto b = m_sparse.begin(); b != dense; ++b)
