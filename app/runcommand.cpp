@@ -72,6 +72,11 @@ CLI::App *addRunCommand(CLI::App &app, RunOptions &o)
     run->add_option("--timer-slack", o.timerSlackNs,
                     "Timer slack in ns (default: the kernel's, 50000 for SCHED_OTHER)")
         ->check(CLI::Range(int64_t{1}, int64_t{1000000000}));
+    run->add_option("--align-us", o.alignUs,
+                    "Start the periods at a whole second plus this many us, as\n"
+                    "cyclictest --secaligned does: probes given the same value wake\n"
+                    "at the same instants")
+        ->check(CLI::Range(int64_t{0}, int64_t{999999}));
     run->add_option("-o,--out", o.out, "Write the run to this JSON file");
     run->add_flag("--no-progress", o.noProgress, "No progress line on stderr");
     run->add_option("-l,--load", o.loads,
@@ -328,6 +333,8 @@ int executeRun(const RunOptions &options, const std::vector<std::string> &comman
 
     LoadManager loads(limits);
     Probe probe(consumers, params);
+    if (o.alignUs >= 0)
+        probe.alignToSecond(o.alignUs * 1000);
     const std::string startTime = isoTimeNow();
     probe.start();
     for (const ConsumerSetup &s : probe.setups())

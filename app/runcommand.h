@@ -34,6 +34,7 @@ struct RunOptions
     int nice = 0;
     std::string cpus;
     int64_t timerSlackNs = -1;
+    int64_t alignUs = -1; // -1: periods start when the probe is ready
     std::string out;
     bool noProgress = false;
     std::vector<std::string> loads; // KIND:N[:key=value...]

@@ -40,7 +40,10 @@ void Probe::start()
     while (m_ready.load() < threads)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
 
-    m_collector = std::make_unique<Collector>(m_configs, RealClock::monotonicNow() + kSettleNs);
+    int64_t runStart = RealClock::monotonicNow() + kSettleNs;
+    if (m_secondOffsetNs >= 0)
+        runStart = nextSecondPlus(runStart, m_secondOffsetNs);
+    m_collector = std::make_unique<Collector>(m_configs, runStart);
     m_go = true;
     m_go.notify_all();
     m_drainThread = std::thread([this] {
@@ -51,6 +54,13 @@ void Probe::start()
         }
     });
     m_running = true;
+}
+
+int64_t Probe::nextSecondPlus(int64_t earliest, int64_t offsetNs)
+{
+    constexpr int64_t second = 1'000'000'000;
+    const int64_t candidate = earliest / second * second + offsetNs;
+    return candidate >= earliest ? candidate : candidate + second;
 }
 
 void Probe::consumerMain(size_t index)

@@ -37,6 +37,15 @@ public:
     // (cyclictest_compare under stress-ng --cpu 2, Linux 6.18, EEVDF).
     void start();
     static constexpr int64_t kSettleNs = 250'000'000;
+    // Makes the next start() begin the periods at a whole second of
+    // CLOCK_MONOTONIC plus `offsetNs` (0 <= offsetNs < 1 s), as cyclictest's
+    // --secaligned does: two probes given the same offset wake at the same
+    // instants, so a side-by-side comparison does not also compare where each
+    // happened to fall against the host's timers. -1: start when ready.
+    void alignToSecond(int64_t offsetNs) { m_secondOffsetNs = offsetNs; }
+    // The first time at or after `earliest` that is a whole second plus
+    // `offsetNs`.
+    static int64_t nextSecondPlus(int64_t earliest, int64_t offsetNs);
     // Stops the threads, drains the last samples and closes the last phase.
     void stop();
     bool running() const { return m_running; }
@@ -60,6 +69,7 @@ private:
     std::atomic<int> m_ready{0};
     std::atomic<bool> m_go{false};
     bool m_running = false;
+    int64_t m_secondOffsetNs = -1;
     std::string m_helperBinary; // what the start consumer runs
 };
 

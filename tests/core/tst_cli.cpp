@@ -142,6 +142,8 @@ void TestCli::badArgumentExits2WithOneLineSayingHowToFixIt_data()
         << QStringList{"CPU " + noSuchCpu, "this machine has 0-"};
     QTest::newRow("--cpus x") << QStringList{"run", "--cpus", "x"}
                               << QStringList{"\"x\"", "e.g. 0 or 0,2 or 0-1"};
+    QTest::newRow("--align-us a second or more")
+        << QStringList{"run", "--align-us", "1000000"} << QStringList{"--align-us", "999999"};
 }
 
 void TestCli::badArgumentExits2WithOneLineSayingHowToFixIt()

@@ -22,6 +22,9 @@ class TestProbe : public QObject
 
 private slots:
     void wakeupConsumerTwoSecondsGetsItsSamples();
+    void nextSecondPlusIsTheFirstAlignedInstant_data();
+    void nextSecondPlusIsTheFirstAlignedInstant();
+    void anAlignedProbeStartsOnItsSecondAndOffset();
     void grantRecordsWhatTheKernelGave_data();
     void grantRecordsWhatTheKernelGave();
     void presetsHaveTheDocumentedNumbers_data();
@@ -214,6 +217,45 @@ void TestProbe::presetsHaveTheDocumentedNumbers()
     QCOMPARE(start.kind, ConsumerKind::ProcessStart);
     QCOMPARE(start.periodNs, 1000000000);
     QCOMPARE(start.slackNs, 100000000);
+}
+
+void TestProbe::nextSecondPlusIsTheFirstAlignedInstant_data()
+{
+    QTest::addColumn<qint64>("earliest");
+    QTest::addColumn<qint64>("offset");
+    QTest::addColumn<qint64>("expected");
+    constexpr qint64 s = 1'000'000'000;
+    QTest::newRow("before the offset in its second")
+        << 7 * s + 100 << qint64{250'000} << 7 * s + 250'000;
+    QTest::newRow("past the offset: the next second")
+        << 7 * s + 300'000 << qint64{250'000} << 8 * s + 250'000;
+    QTest::newRow("exactly on it") << 7 * s + 250'000 << qint64{250'000} << 7 * s + 250'000;
+    QTest::newRow("offset 0, on a second") << 7 * s << qint64{0} << 7 * s;
+    QTest::newRow("offset 0, just past a second") << 7 * s + 1 << qint64{0} << 8 * s;
+    QTest::newRow("largest offset") << 7 * s + 1 << s - 1 << 8 * s - 1;
+}
+
+void TestProbe::nextSecondPlusIsTheFirstAlignedInstant()
+{
+    QFETCH(qint64, earliest);
+    QFETCH(qint64, offset);
+    QFETCH(qint64, expected);
+    QCOMPARE(Probe::nextSecondPlus(earliest, offset), expected);
+}
+
+void TestProbe::anAlignedProbeStartsOnItsSecondAndOffset()
+{
+    // What `latprobe run --align-us 250` and `cyclictest --secaligned=250`
+    // share: the periods start 250 us past a whole second, after the settle.
+    Probe probe(std::vector<ConsumerConfig>{wakeupConsumer(1000)}, ThreadParams{});
+    probe.alignToSecond(250'000);
+    const int64_t started = RealClock::monotonicNow();
+    probe.start();
+    const int64_t runStart = probe.collector().runStart();
+    probe.stop();
+    QCOMPARE(runStart % 1'000'000'000, int64_t{250'000});
+    QVERIFY(runStart >= started + Probe::kSettleNs);
+    QVERIFY(runStart < started + Probe::kSettleNs + 1'000'000'000 + 100'000'000);
 }
 
 void TestProbe::unknownPresetIsNotFound()
