@@ -12,8 +12,16 @@ Collector::Collector(std::vector<ConsumerConfig> configs, int64_t runStart)
       m_fine(m_configs.size()), m_seenOverflows(m_configs.size(), 0)
 {
     for (size_t i = 0; i < m_configs.size(); ++i)
-        m_rings.push_back(std::make_unique<SpscRing<Sample>>(kRingCapacity));
+        m_rings.push_back(std::make_unique<SpscRing<Sample>>(ringCapacity(m_configs[i])));
     beginPhase("idle", {}, runStart);
+}
+
+size_t Collector::ringCapacity(const ConsumerConfig &config)
+{
+    if (config.periodNs <= 0) // paced by something else (the GUI's event loop)
+        return kMaxRingCapacity;
+    const int64_t periods = (kRingSpanNs + config.periodNs - 1) / config.periodNs;
+    return std::clamp(static_cast<size_t>(periods), kMinRingCapacity, kMaxRingCapacity);
 }
 
 namespace {

@@ -45,6 +45,45 @@ private slots:
         QCOMPARE(phases[1].loads, std::vector<std::string>{"burn x2"});
     }
 
+    void everyRingOutlastsEightSecondsWithoutADrain_data()
+    {
+        QTest::addColumn<qint64>("periodNs");
+        QTest::newRow("wakeup 1 ms") << qint64{1'000'000};
+        QTest::newRow("audio 256 @ 48 kHz") << qint64{audioConsumer().periodNs};
+        QTest::newRow("video 60 Hz") << qint64{videoConsumer(60, 40).periodNs};
+        QTest::newRow("wakeup 150 us") << qint64{150'000};
+    }
+
+    void everyRingOutlastsEightSecondsWithoutADrain()
+    {
+        // The collector may be kept off the CPU for a while under load: a
+        // ring holds 8 s of its consumer's periods before one is lost.
+        QFETCH(qint64, periodNs);
+        ConsumerConfig config = wakeupConsumer(1000);
+        config.periodNs = periodNs;
+        Collector c({config}, kStart);
+        SpscRing<Sample> &ring = c.ring(0);
+        const int64_t periods = Collector::kRingSpanNs / periodNs;
+        for (int64_t i = 1; i <= periods; ++i)
+            ring.push(sample(kStart + i * periodNs, 20000));
+        QCOMPARE(ring.overflows(), uint64_t{0});
+        // ...and is sized by its consumer, not by the fastest one.
+        QVERIFY2(ring.capacity() < 2 * static_cast<size_t>(periods) ||
+                     ring.capacity() == Collector::kMinRingCapacity,
+                 qPrintable(QString::number(ring.capacity())));
+        c.drain();
+        QCOMPARE(c.phases(kStart + (periods + 1) * periodNs)[0].consumers[0].samples,
+                 static_cast<uint64_t>(periods));
+    }
+
+    void aRingHasBounds()
+    {
+        ConsumerConfig fast = wakeupConsumer(50);
+        QCOMPARE(Collector::ringCapacity(fast), Collector::kMaxRingCapacity);
+        ConsumerConfig slow = wakeupConsumer(1'000'000);
+        QCOMPARE(Collector::ringCapacity(slow), Collector::kMinRingCapacity);
+    }
+
     void aPhaseBegunAtTheRunStartNamesTheFirstPhase()
     {
         Collector c({wakeupConsumer(1000)}, kStart);
