@@ -50,7 +50,7 @@ void Probe::start()
         pthread_setname_np(pthread_self(), "lp-collector");
         while (!m_stop.load()) {
             m_collector->drain();
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            std::this_thread::sleep_for(std::chrono::nanoseconds(kDrainIntervalNs));
         }
     });
     m_running = true;

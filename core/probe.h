@@ -37,6 +37,10 @@ public:
     // (cyclictest_compare under stress-ng --cpu 2, Linux 6.18, EEVDF).
     void start();
     static constexpr int64_t kSettleNs = 250'000'000;
+    // How often the collector thread empties the rings. Every wakeup of a
+    // thread of latprobe's is CPU taken from the machine it measures (20-60
+    // us each on a VM); ten a second keep the GUI's 10 Hz views current.
+    static constexpr int64_t kDrainIntervalNs = 100'000'000;
     // Makes the next start() begin the periods at a whole second of
     // CLOCK_MONOTONIC plus `offsetNs` (0 <= offsetNs < 1 s), as cyclictest's
     // --secaligned does: two probes given the same offset wake at the same

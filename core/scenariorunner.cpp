@@ -77,7 +77,7 @@ ScenarioRunner::run(const std::function<bool()> &keepGoing,
             const double elapsed = static_cast<double>(now - stepStart) / 1e9;
             progress({i, steps, step.name, elapsed, step.durationS, left - elapsed});
             std::this_thread::sleep_for(
-                std::chrono::nanoseconds(std::min<int64_t>(100'000'000, stepEnd - now)));
+                std::chrono::nanoseconds(std::min<int64_t>(kPollNs, stepEnd - now)));
         }
         left -= step.durationS;
         if (end == End::Completed && m_scenario.stopWhen) {

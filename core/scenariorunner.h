@@ -33,8 +33,10 @@ public:
 
     ScenarioRunner(Scenario scenario, Probe &probe, LoadManager &loads);
 
-    // Blocks until the scenario ends; `keepGoing` is polled ~10 times a
-    // second, `progress` called as often.
+    // Blocks until the scenario ends; `keepGoing`, `progress` and capture
+    // requests are polled every kPollNs: that long a Ctrl-C or a capture may
+    // wait, and each poll is a wakeup latprobe takes from the machine.
+    static constexpr int64_t kPollNs = 250'000'000;
     End run(const std::function<bool()> &keepGoing,
             const std::function<void(const ScenarioProgress &)> &progress);
 
