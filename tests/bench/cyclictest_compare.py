@@ -1,10 +1,27 @@
 #!/usr/bin/env python3
 """Lay latprobe's wakeup consumer beside cyclictest on the same machine.
 
-Runs cyclictest (rt-tests) and `latprobe run --consumers wakeup` in turn,
-same interval, same policy (SCHED_OTHER), same timer slack, idle and under
-`stress-ng --cpu N`, several rounds each, and prints per condition a table
-with every run, the median of the rounds and the ratios latprobe / cyclictest.
+Runs cyclictest (rt-tests) and `latprobe run --consumers wakeup` side by
+side, same interval, same policy (SCHED_OTHER), same timer slack, idle and
+under `stress-ng --cpu N`, several rounds each, and prints per condition a
+table with every run, the median of the rounds and the ratios latprobe /
+cyclictest.
+
+How a round runs (--order):
+  * paired (default): both tools at the same time, each pinned to one of two
+    CPUs, which swap every round, and both waking at the same instants: a
+    whole second plus an offset drawn per round (cyclictest --secaligned,
+    latprobe --align-us). On a VM the wakeup latency of a run depends on the
+    host: on what else the host runs meanwhile, and on where the run's
+    wakeups fall against the host's timers, a phase each run keeps for
+    seconds. Two copies of cyclictest started 0.3 s apart differ by up to
+    20 % in p50 for that reason; paired, they agree within a few %.
+  * alternate: one tool after the other, cyclictest first in odd rounds.
+  * random: one after the other in a shuffled order.
+  * together: both at once, unpinned and unaligned.
+--control adds an arm with cyclictest against a second cyclictest under the
+same protocol: what the ratios of two copies of one tool are on this machine,
+the yardstick for latprobe's.
 
 Both tools get the same conditions:
   * SCHED_OTHER nice 0: cyclictest `--policy=other` (in rt-tests 2.4 `-p 0`
@@ -35,8 +52,8 @@ CPU per wakeup of the whole process and of the measuring thread alone
 
 Per condition: every run, the median of the rounds per tool, the ratios
 latprobe / cyclictest of those medians (the goal figures), and the median of
-the per-round ratios (each round's two runs are back to back, so it is less
-sensitive to background that comes and goes).
+the per-round ratios (each round's two runs saw about the same background, so
+it is less sensitive to background that comes and goes).
 
 Exit status: 0 when every run completed (whether or not the goals are met),
 2 when a tool is missing or a run failed.
@@ -213,10 +230,26 @@ class TaskSampler:
 
 # ---------------------------------------------------------------- running tools
 
-def run_tools(jobs, workdir, interval_us, duration, load_pgid):
+def loop_tids(pid, loop_thread):
+    tids = []
+    for tid in read_task_cpu(pid):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                comm = f.read().strip()
+        except OSError:
+            continue
+        if loop_thread(pid, tid, comm):
+            tids.append(tid)
+    return tids
+
+
+def run_tools(jobs, workdir, interval_us, duration, load_pgid, cpus=None, swap_every=0):
     """Runs each job = (argv, tag, loop_thread) at the same time (one job: alone)
     and samples their threads; returns per job (rc, cpu_s, proc_rate, loop_rate,
-    rusage, background %). The background excludes every job's own CPU."""
+    rusage, background %, CPU swaps). The background excludes every job's own
+    CPU. With `cpus` (one per job, each job pinned there at its start) and
+    `swap_every` ticks of 0.5 s, the jobs' measuring threads trade CPUs that
+    often, so that each spends the same time on each CPU."""
     bg = Background(load_pgid)
     running = []
     try:
@@ -233,6 +266,8 @@ def run_tools(jobs, workdir, interval_us, duration, load_pgid):
             running.append({"proc": proc, "sampler": TaskSampler(proc.pid, loop_thread),
                             "status": None, "usage": None})
         started = time.monotonic()
+        tick = 0
+        swaps = 0
         # Sample from 1 s in until 1 s before the planned end, every 0.5 s.
         while any(r["status"] is None for r in running):
             for r in running:
@@ -245,6 +280,17 @@ def run_tools(jobs, workdir, interval_us, duration, load_pgid):
                 for r in running:
                     if r["status"] is None:
                         r["sampler"].sample()
+            tick += 1
+            if cpus and swap_every and tick % swap_every == 0 \
+                    and all(r["status"] is None for r in running):
+                cpus = cpus[1:] + cpus[:1]
+                for r, (_, _, loop_thread), cpu in zip(running, jobs, cpus):
+                    for tid in loop_tids(r["proc"].pid, loop_thread):
+                        try:
+                            os.sched_setaffinity(tid, {cpu})
+                        except OSError:
+                            pass
+                swaps += 1
             time.sleep(0.5)
     finally:
         for r in running:
@@ -257,16 +303,19 @@ def run_tools(jobs, workdir, interval_us, duration, load_pgid):
     for r, cpu_s in zip(running, cpu):
         proc_rate, loop_rate = r["sampler"].rates(interval_us)
         out.append((os.waitstatus_to_exitcode(r["status"]), cpu_s, proc_rate, loop_rate,
-                    r["usage"], bg_pct))
+                    r["usage"], bg_pct, swaps))
     return out
 
 
-def cyclictest_job(args, workdir, tag):
+def cyclictest_job(args, workdir, tag, place=None):
     argv = [args.cyclictest, "--policy=other", "-t", "1", "-i", str(args.interval),
             "-D", str(args.duration), "-h", str(args.hist_limit),
             "--histfile=" + os.path.join(workdir, tag + ".hist"),
             "--json=" + os.path.join(workdir, tag + ".json"), "-q", "--laptop"] \
         + args.cyclictest_arg
+    if place is not None:
+        cpu, align_us = place
+        argv += ["-a", str(cpu), f"--secaligned={align_us}"]
 
     def loop_thread(pid, tid, comm):
         return tid != pid
@@ -274,8 +323,8 @@ def cyclictest_job(args, workdir, tag):
     return argv, tag, loop_thread
 
 
-def cyclictest_result(args, workdir, tag, argv, ran):
-    rc, cpu_s, proc_rate, loop_rate, usage, bg_pct = ran
+def cyclictest_result(args, workdir, tag, argv, ran, place=None):
+    rc, cpu_s, proc_rate, loop_rate, usage, bg_pct, _ = ran
     if rc != 0:
         raise RuntimeError(f"{' '.join(argv)} exited with {rc}; see {workdir}/{tag}.stderr")
     with open(os.path.join(workdir, tag + ".json")) as f:
@@ -294,6 +343,8 @@ def cyclictest_result(args, workdir, tag, argv, ran):
         if past:
             flags.append(key)
     res["past_limit"] = flags
+    # -D counts from the first period's start, aligned or not: the window is
+    # the same as latprobe's --duration.
     return finish(res, args, cpu_s, proc_rate, loop_rate, usage, argv, bg_pct)
 
 
@@ -309,11 +360,15 @@ def latprobe_run_flags(latprobe):
     return [f for f in ("--no-noise-check", "--no-auto-capture") if f in text]
 
 
-def latprobe_job(args, workdir, tag):
+def latprobe_job(args, workdir, tag, place=None):
     argv = [args.latprobe, "--quiet", "run", "--consumers", "wakeup",
             "--wakeup-interval", str(args.interval), "--duration", str(args.duration),
             "--policy", "other", "--out", os.path.join(workdir, tag + ".json"),
             "--no-progress"] + args.latprobe_flags + args.latprobe_arg
+    if place is not None:
+        cpu, align_us = place
+        # --duration counts from the aligned start, so the window is whole.
+        argv += ["--cpus", str(cpu), "--align-us", str(align_us)]
 
     def loop_thread(pid, tid, comm):
         return comm == "lp-wakeup"
@@ -321,8 +376,8 @@ def latprobe_job(args, workdir, tag):
     return argv, tag, loop_thread
 
 
-def latprobe_result(args, workdir, tag, argv, ran):
-    rc, cpu_s, proc_rate, loop_rate, usage, bg_pct = ran
+def latprobe_result(args, workdir, tag, argv, ran, place=None):
+    rc, cpu_s, proc_rate, loop_rate, usage, bg_pct, _ = ran
     if rc != 0:
         raise RuntimeError(f"{' '.join(argv)} exited with {rc}; see {workdir}/{tag}.stderr")
     jpath = os.path.join(workdir, tag + ".json")
@@ -364,7 +419,12 @@ def finish(res, args, cpu_s, proc_rate, loop_rate, usage, argv, bg_pct):
 
 
 TOOLS = {"cyclictest": (cyclictest_job, cyclictest_result),
-         "latprobe": (latprobe_job, latprobe_result)}
+         "latprobe": (latprobe_job, latprobe_result),
+         # The control arm: cyclictest against itself, same protocol.
+         "cyclictest-2": (cyclictest_job, cyclictest_result)}
+
+MAIN_ARM = ("cyclictest", "latprobe")
+CONTROL_ARM = ("cyclictest", "cyclictest-2")
 
 
 # ---------------------------------------------------------------- load
@@ -431,21 +491,26 @@ def fmt(v, f):
     return "-" if v is None else f.format(v)
 
 
-def print_condition(name, runs, args):
+def print_condition(name, runs, args, arm=MAIN_ARM):
+    anchor, probe = arm
     print()
-    print(f"condition: {name}   ({len(runs['cyclictest'])} rounds x {args.duration} s, "
-          f"interval {args.interval} us, SCHED_OTHER)")
-    header = f"{'tool':<11}{'round':>6}" + "".join(" " + f"{h:>{width(h)}}" for h, _, _ in COLS)
+    print(f"condition: {name}   ({len(runs[anchor])} rounds x {args.duration} s, "
+          f"interval {args.interval} us, SCHED_OTHER, order {args.order})")
+    header = f"{'tool':<13}{'round':>6}" + "".join(" " + f"{h:>{width(h)}}" for h, _, _ in COLS)
     print(header)
     print("-" * len(header))
     medians = {}
-    for tool in ("cyclictest", "latprobe"):
+    for tool in arm:
         for i, r in enumerate(runs[tool]):
-            line = f"{tool:<11}{i + 1:>6}"
+            line = f"{tool:<13}{i + 1:>6}"
             for h, k, f in COLS:
                 line += " " + f"{fmt(r.get(k), f):>{width(h)}}"
             if r.get("past_limit"):
                 line += "  (past -h limit: " + ",".join(r["past_limit"]) + " = max)"
+            if r.get("cpu") is not None:
+                line += f"  (cpu {r['cpu']}" + (f" and swapped {r['cpu_swaps']}x"
+                                                 if r.get("cpu_swaps") else "") \
+                    + f", +{r['align_us']} us)"
             if r.get("attempts", 1) > 1:
                 line += f"  (attempt {r['attempts']})"
             if args.max_bg is not None and (r.get("bg_pct") or 0) > args.max_bg:
@@ -453,26 +518,30 @@ def print_condition(name, runs, args):
             print(line)
         med = {k: median([r.get(k) for r in runs[tool]]) for _, k, _ in COLS}
         medians[tool] = med
-        line = f"{tool:<11}{'median':>6}"
+        line = f"{tool:<13}{'median':>6}"
         for h, k, f in COLS:
             line += " " + f"{fmt(med.get(k), f):>{width(h)}}"
         print(line)
     ratios = {}
     parts = []
     for label, key in RATIOS:
-        a, b = medians["latprobe"].get(key), medians["cyclictest"].get(key)
+        a, b = medians[probe].get(key), medians[anchor].get(key)
         ratios[label] = a / b if a is not None and b else None
         parts.append(f"{label} {fmt(ratios[label], '{:.2f}')}")
-    print("latprobe / cyclictest (medians): " + "   ".join(parts))
+    print(f"{probe} / {anchor} (medians): " + "   ".join(parts))
     # Paired: each round's two runs are back to back, so they saw about the
     # same background; the median of per-round ratios is less sensitive to it.
     paired = []
     for label, key in RATIOS:
-        rs = [b[key] / a[key] for a, b in zip(runs["cyclictest"], runs["latprobe"])
+        rs = [b[key] / a[key] for a, b in zip(runs[anchor], runs[probe])
               if a.get(key) and b.get(key) is not None]
         ratios["paired " + label] = median(rs)
         paired.append(f"{label} {fmt(median(rs), '{:.2f}')}")
     print("  median of per-round ratios:    " + "   ".join(paired))
+    if arm == CONTROL_ARM:
+        print("  (the control: how far two copies of the same tool differ under this "
+              "protocol)")
+        return medians, ratios
     for label, key in (("p50", "p50_us"), ("p99", "p99_us")):
         r = ratios[label]
         ok = r is not None and GOAL_LOW <= r <= GOAL_HIGH
@@ -481,6 +550,74 @@ def print_condition(name, runs, args):
     print(f"  goal latprobe cpu/wakeup <= cyclictest's: "
           f"{'met' if r is not None and r <= 1.0 else 'MISSED'}")
     return medians, ratios
+
+
+def run_rounds(cond, arm, args, load, rng, workdir):
+    """Runs args.rounds rounds of the two tools of `arm` under the current
+    condition; returns {tool: [result per round]}."""
+    runs = {tool: [] for tool in arm}
+    for rnd in range(args.rounds):
+        order = list(arm)
+        if args.order == "random":
+            rng.shuffle(order)
+        elif rnd % 2 == 1:
+            order.reverse()
+        # paired: both at once, each pinned to its own CPU (the first tool of
+        # `order` to the first of --pair-cpus, so the CPUs swap every round),
+        # both waking at the same offset past the second, drawn per round.
+        places = {tool: None for tool in arm}
+        if args.order == "paired":
+            align_us = rng.randrange(min(args.interval, 1000000))
+            for tool, cpu in zip(order, args.pair_cpus):
+                places[tool] = (cpu, align_us)
+        # Alone in turn, or both at once (one slot: the same noise for both).
+        slots = [order] if args.order in ("together", "paired") else [[tool] for tool in order]
+        for tools in slots:
+            if load is not None and not load.alive():
+                raise RuntimeError("stress-ng died")
+            pgid = load.pgid() if load is not None else None
+            label = " + ".join(tools)
+            for attempt in range(args.retries + 1):
+                suffix = f"-retry{attempt}" if attempt else ""
+                jobs = [TOOLS[tool][0](args, workdir, f"{cond}-r{rnd + 1}-{tool}{suffix}",
+                                       places[tool]) for tool in tools]
+                waited, before = 0.0, None
+                if args.max_bg is not None:
+                    waited, before = wait_quiet(pgid, args.max_bg, args.max_wait)
+                print(f"  {cond} round {rnd + 1}/{args.rounds}: {label}"
+                      + (f" (retry {attempt})" if attempt else "")
+                      + (f" after waiting {waited:.0f} s for quiet" if waited > 1.5 else "")
+                      + " ...", file=sys.stderr, flush=True)
+                paired = args.order == "paired"
+                ran = run_tools(jobs, workdir, args.interval, args.duration, pgid,
+                                [places[t][0] for t in tools] if paired else None,
+                                round(args.swap_every / 0.5) if paired else 0)
+                results_now = {}
+                for tool, (argv, tag, _), r in zip(tools, jobs, ran):
+                    res = TOOLS[tool][1](args, workdir, tag, argv, r, places[tool])
+                    res["round"] = rnd + 1
+                    res["position"] = order.index(tool) + 1
+                    res["attempts"] = attempt + 1
+                    res["waited_s"] = waited
+                    if places[tool] is not None:
+                        res["cpu"], res["align_us"] = places[tool]
+                        res["cpu_swaps"] = r[6]
+                    results_now[tool] = res
+                time.sleep(args.gap)
+                bg_pct = ran[0][5]
+                if args.max_bg is None or bg_pct is None or bg_pct <= args.max_bg:
+                    break
+                if before is not None and before > args.max_bg:
+                    # Never quiet even before the run: redoing it won't help.
+                    print(f"    background used {bg_pct:.0f} % of a CPU during the run; "
+                          f"the machine did not get quiet in {args.max_wait:g} s",
+                          file=sys.stderr, flush=True)
+                    break
+                print(f"    background used {bg_pct:.0f} % of a CPU during the run "
+                      f"(> {args.max_bg:g})", file=sys.stderr, flush=True)
+            for tool in tools:
+                runs[tool].append(results_now[tool])
+    return runs
 
 
 def pool(files):
@@ -550,10 +687,26 @@ def main():
     p.add_argument("--settle", type=float, default=2.0,
                    help="seconds between starting the load and the first run (default 2)")
     p.add_argument("--gap", type=float, default=1.0, help="seconds between runs (default 1)")
-    p.add_argument("--order", choices=("alternate", "random", "together"), default="alternate",
-                   help="alternate: cyclictest first in odd rounds, latprobe first in even "
-                        "rounds; random: shuffled per round; together: both at the same time, "
-                        "so each round's pair sees the same host noise (default alternate)")
+    p.add_argument("--order", choices=("paired", "alternate", "random", "together"),
+                   default="paired",
+                   help="paired: both at the same time, each pinned to one of --pair-cpus "
+                        "(swapped every round), both waking at the same offset past the "
+                        "second (cyclictest --secaligned, latprobe --align-us; a new offset "
+                        "each round), so a round's two runs see the same host and the same "
+                        "timer phase (default); alternate: one after the other, cyclictest "
+                        "first in odd rounds; random: one after the other, shuffled; "
+                        "together: both at once, unpinned, unaligned")
+    p.add_argument("--pair-cpus", default="0,1",
+                   help="the two CPUs of --order paired (default 0,1)")
+    p.add_argument("--swap-every", type=float, default=1.0,
+                   help="--order paired: the two measuring threads trade CPUs this often, "
+                        "in s, a multiple of 0.5 (default 1; 0: never). One vCPU of a VM "
+                        "can be noisier than the other for minutes; trading, each tool gets "
+                        "the same share of each")
+    p.add_argument("--control", action="store_true",
+                   help="also run cyclictest against a second cyclictest with the same "
+                        "protocol and print their ratios: how far apart two copies of the "
+                        "same tool land on this machine")
     p.add_argument("--seed", type=int, default=None, help="seed for --order random")
     p.add_argument("--max-bg", type=float, default=20.0,
                    help="background CPU (anything but the tool and the load we started) "
@@ -589,6 +742,9 @@ def main():
     if args.pool:
         return pool(args.pool)
 
+    # The tools run in the work directory: relative paths would not resolve.
+    args.latprobe = os.path.abspath(args.latprobe)
+    args.cyclictest = os.path.abspath(args.cyclictest)
     for tool in (args.latprobe, args.cyclictest):
         if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
             print(f"cyclictest_compare: {tool} not found or not executable", file=sys.stderr)
@@ -603,6 +759,22 @@ def main():
         print(f"cyclictest_compare: {args.stress_ng} not found", file=sys.stderr)
         return 2
     args.latprobe_flags = latprobe_run_flags(args.latprobe)
+    if args.order == "paired":
+        if "--align-us" not in subprocess.run([args.latprobe, "run", "--help"],
+                                              capture_output=True, text=True).stdout:
+            print(f"cyclictest_compare: {args.latprobe} has no --align-us: use --order "
+                  f"alternate, or a newer latprobe", file=sys.stderr)
+            return 2
+        try:
+            args.pair_cpus = [int(c) for c in args.pair_cpus.split(",")]
+        except ValueError:
+            args.pair_cpus = []
+        usable = os.sched_getaffinity(0)
+        if len(args.pair_cpus) != 2 or args.pair_cpus[0] == args.pair_cpus[1] \
+                or not set(args.pair_cpus) <= usable:
+            print(f"cyclictest_compare: --pair-cpus wants two different CPUs of "
+                  f"{sorted(usable)}, e.g. 0,1 (or use --order alternate)", file=sys.stderr)
+            return 2
     if args.timer_slack is not None:
         set_timer_slack(args.timer_slack)
     if args.max_bg is not None and args.max_bg < 0:
@@ -619,14 +791,16 @@ def main():
         "cpuidle_driver": read_first_line("/sys/devices/system/cpu/cpuidle/current_driver"),
         "rounds": args.rounds, "duration_s": args.duration, "interval_us": args.interval,
         "order": args.order, "seed": args.seed, "workdir": workdir,
+        "pair_cpus": args.pair_cpus if args.order == "paired" else None,
+        "control": args.control,
     }
     print(f"cyclictest_compare  {meta['date']}  Linux {meta['kernel']}  {meta['nproc']} CPUs  "
           f"timer slack {meta['timer_slack_ns']} ns  autogroup {meta['autogroup']}  "
           f"cpuidle {meta['cpuidle_driver']}")
     print(f"latprobe {args.latprobe} {' '.join(args.latprobe_flags)}\n"
           f"cyclictest {args.cyclictest}  files in {workdir}")
-    total = len(conditions) * args.rounds * (1 if args.order == "together" else 2) \
-        * (args.duration + args.gap)
+    total = len(conditions) * args.rounds * (2 if args.control else 1) \
+        * (1 if args.order in ("together", "paired") else 2) * (args.duration + args.gap + 1)
     print(f"about {total / 60:.1f} min", flush=True)
 
     results = {"meta": meta, "conditions": {}}
@@ -634,65 +808,24 @@ def main():
     rc = 0
     try:
         for cond in conditions:
-            runs = {"cyclictest": [], "latprobe": []}
             if cond == "loaded":
                 load = StressLoad(args.stress_ng, args.stress_cpus, workdir)
                 load.start()
                 time.sleep(args.settle)
-            for rnd in range(args.rounds):
-                order = ["cyclictest", "latprobe"]
-                if args.order == "random":
-                    rng.shuffle(order)
-                elif rnd % 2 == 1:
-                    order.reverse()
-                # Alone in turn, or both at once (one slot: the same noise for both).
-                slots = [order] if args.order == "together" else [[tool] for tool in order]
-                for tools in slots:
-                    if load is not None and not load.alive():
-                        raise RuntimeError("stress-ng died")
-                    pgid = load.pgid() if load is not None else None
-                    label = " + ".join(tools)
-                    for attempt in range(args.retries + 1):
-                        suffix = f"-retry{attempt}" if attempt else ""
-                        jobs = [TOOLS[tool][0](args, workdir, f"{cond}-r{rnd + 1}-{tool}{suffix}")
-                                for tool in tools]
-                        waited, before = 0.0, None
-                        if args.max_bg is not None:
-                            waited, before = wait_quiet(pgid, args.max_bg, args.max_wait)
-                        print(f"  {cond} round {rnd + 1}/{args.rounds}: {label}"
-                              + (f" (retry {attempt})" if attempt else "")
-                              + (f" after waiting {waited:.0f} s for quiet" if waited > 1.5 else "")
-                              + " ...", file=sys.stderr, flush=True)
-                        ran = run_tools(jobs, workdir, args.interval, args.duration, pgid)
-                        results_now = {}
-                        for tool, (argv, tag, _), r in zip(tools, jobs, ran):
-                            res = TOOLS[tool][1](args, workdir, tag, argv, r)
-                            res["round"] = rnd + 1
-                            res["position"] = order.index(tool) + 1
-                            res["attempts"] = attempt + 1
-                            res["waited_s"] = waited
-                            results_now[tool] = res
-                        time.sleep(args.gap)
-                        bg_pct = ran[0][5]
-                        if args.max_bg is None or bg_pct is None or bg_pct <= args.max_bg:
-                            break
-                        if before is not None and before > args.max_bg:
-                            # Never quiet even before the run: redoing it won't help.
-                            print(f"    background used {bg_pct:.0f} % of a CPU during the run; "
-                                  f"the machine did not get quiet in {args.max_wait:g} s",
-                                  file=sys.stderr, flush=True)
-                            break
-                        print(f"    background used {bg_pct:.0f} % of a CPU during the run "
-                              f"(> {args.max_bg:g})", file=sys.stderr, flush=True)
-                    for tool in tools:
-                        runs[tool].append(results_now[tool])
+            runs = run_rounds(cond, MAIN_ARM, args, load, rng, workdir)
+            control = run_rounds(cond, CONTROL_ARM, args, load, rng, workdir) \
+                if args.control else None
             if load is not None:
                 load.stop()
                 load = None
-            medians, ratios = print_condition(
-                cond + (f" (stress-ng --cpu {args.stress_cpus}, own session)"
-                        if cond == "loaded" else ""), runs, args)
+            title = cond + (f" (stress-ng --cpu {args.stress_cpus}, own session)"
+                            if cond == "loaded" else "")
+            medians, ratios = print_condition(title, runs, args)
             results["conditions"][cond] = {"runs": runs, "medians": medians, "ratios": ratios}
+            if control is not None:
+                medians, ratios = print_condition(title + ", control", control, args, CONTROL_ARM)
+                results["conditions"][cond]["control"] = {"runs": control, "medians": medians,
+                                                          "ratios": ratios}
             sys.stdout.flush()
     except (RuntimeError, OSError, KeyError, ValueError) as e:
         print(f"cyclictest_compare: {e}", file=sys.stderr)
