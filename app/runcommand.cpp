@@ -335,6 +335,8 @@ int executeRun(const RunOptions &options, const std::vector<std::string> &comman
     Probe probe(consumers, params);
     if (o.alignUs >= 0)
         probe.alignToSecond(o.alignUs * 1000);
+    // Nothing reads the samples between two polls of the scenario.
+    probe.setDrainInterval(ScenarioRunner::kPollNs);
     const std::string startTime = isoTimeNow();
     probe.start();
     for (const ConsumerSetup &s : probe.setups())

@@ -48,9 +48,12 @@ void Probe::start()
     m_go.notify_all();
     m_drainThread = std::thread([this] {
         pthread_setname_np(pthread_self(), "lp-collector");
+        std::unique_lock lock(m_drainMutex);
         while (!m_stop.load()) {
             m_collector->drain();
-            std::this_thread::sleep_for(std::chrono::nanoseconds(kDrainIntervalNs));
+            // Woken early by stop(), which should not wait a whole interval.
+            m_drainWake.wait_for(lock, std::chrono::nanoseconds(m_drainIntervalNs),
+                                 [this] { return m_stop.load(); });
         }
     });
     m_running = true;
@@ -93,7 +96,11 @@ void Probe::stop()
 {
     if (!m_running && m_threads.empty())
         return;
-    m_stop = true;
+    {
+        std::lock_guard lock(m_drainMutex);
+        m_stop = true;
+    }
+    m_drainWake.notify_all();
     m_go = true;
     m_go.notify_all();
     for (std::thread &t : m_threads)

@@ -5,7 +5,9 @@
 #include "threadparams.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -39,8 +41,10 @@ public:
     static constexpr int64_t kSettleNs = 250'000'000;
     // How often the collector thread empties the rings. Every wakeup of a
     // thread of latprobe's is CPU taken from the machine it measures (20-60
-    // us each on a VM); ten a second keep the GUI's 10 Hz views current.
+    // us each on a VM); ten a second keep the GUI's 10 Hz views current. A
+    // headless run, which shows nothing in between, drains less often.
     static constexpr int64_t kDrainIntervalNs = 100'000'000;
+    void setDrainInterval(int64_t ns) { m_drainIntervalNs = ns; }
     // Makes the next start() begin the periods at a whole second of
     // CLOCK_MONOTONIC plus `offsetNs` (0 <= offsetNs < 1 s), as cyclictest's
     // --secaligned does: two probes given the same offset wake at the same
@@ -69,11 +73,14 @@ private:
     std::unique_ptr<Collector> m_collector;
     std::vector<std::thread> m_threads;
     std::thread m_drainThread;
+    std::mutex m_drainMutex; // with m_drainWake: stop() wakes the drain thread
+    std::condition_variable m_drainWake;
     std::atomic<bool> m_stop{false};
     std::atomic<int> m_ready{0};
     std::atomic<bool> m_go{false};
     bool m_running = false;
     int64_t m_secondOffsetNs = -1;
+    int64_t m_drainIntervalNs = kDrainIntervalNs;
     std::string m_helperBinary; // what the start consumer runs
 };
 
