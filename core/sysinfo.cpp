@@ -1,10 +1,14 @@
 #include "sysinfo.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <string_view>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <vector>
 #include <zlib.h>
 
 namespace latprobe {
@@ -32,30 +36,42 @@ std::string cpuinfoField(const std::string &key)
     return {};
 }
 
-// CONFIG_* from /proc/config.gz (IKCONFIG), else /boot/config-<release>.
-std::string kernelConfig(const std::string &release, const std::string &key)
+using KernelConfig = std::map<std::string, std::string>;
+
+// The CONFIG_* values of `keys` (those set) from /proc/config.gz (IKCONFIG),
+// else /boot/config-<release>: in one pass, for the file is 100 KB and more.
+KernelConfig readKernelConfig(const std::string &release, const std::vector<std::string> &keys)
 {
-    const std::string prefix = key + "=";
+    KernelConfig found;
+    const auto take = [&](std::string_view line) {
+        const auto eq = line.find('=');
+        if (eq == std::string_view::npos)
+            return;
+        const std::string key(line.substr(0, eq));
+        if (std::find(keys.begin(), keys.end(), key) != keys.end())
+            found[key] = trim(std::string(line.substr(eq + 1)));
+    };
     if (gzFile gz = gzopen("/proc/config.gz", "rb")) {
         char buf[4096];
-        std::string value;
-        while (gzgets(gz, buf, sizeof buf))
-            if (std::strncmp(buf, prefix.c_str(), prefix.size()) == 0) {
-                value = trim(buf + prefix.size());
-                break;
-            }
+        while (found.size() < keys.size() && gzgets(gz, buf, sizeof buf))
+            take(buf);
         gzclose(gz);
-        return value;
+        return found;
     }
     std::ifstream in("/boot/config-" + release);
     std::string line;
-    while (std::getline(in, line))
-        if (line.rfind(prefix, 0) == 0)
-            return line.substr(prefix.size());
-    return {};
+    while (found.size() < keys.size() && std::getline(in, line))
+        take(line);
+    return found;
 }
 
-std::string preemptionModel(const std::string &version, const std::string &release,
+bool isSet(const KernelConfig &config, const std::string &key)
+{
+    const auto it = config.find(key);
+    return it != config.end() && it->second == "y";
+}
+
+std::string preemptionModel(const std::string &version, const KernelConfig &config,
                             const std::string &cmdline)
 {
     if (version.find("PREEMPT_RT") != std::string::npos)
@@ -76,13 +92,13 @@ std::string preemptionModel(const std::string &version, const std::string &relea
         }
     }
     std::string model = "unknown";
-    if (kernelConfig(release, "CONFIG_PREEMPT_NONE") == "y")
+    if (isSet(config, "CONFIG_PREEMPT_NONE"))
         model = "none";
-    else if (kernelConfig(release, "CONFIG_PREEMPT_VOLUNTARY") == "y")
+    else if (isSet(config, "CONFIG_PREEMPT_VOLUNTARY"))
         model = "voluntary";
-    else if (kernelConfig(release, "CONFIG_PREEMPT_LAZY") == "y")
+    else if (isSet(config, "CONFIG_PREEMPT_LAZY"))
         model = "lazy";
-    else if (kernelConfig(release, "CONFIG_PREEMPT") == "y")
+    else if (isSet(config, "CONFIG_PREEMPT"))
         model = "full";
     else if (!dynamic && version.find("PREEMPT") != std::string::npos)
         model = "full";
@@ -133,9 +149,11 @@ SystemInfo readSystemInfo()
         info.cpuModel = "unknown";
     info.cpuCount = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
     info.governor = readFirstLine("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "none");
-    info.hz = kernelConfig(info.kernelRelease, "CONFIG_HZ");
-    if (info.hz.empty())
-        info.hz = "unknown";
+    const KernelConfig config = readKernelConfig(
+        info.kernelRelease, {"CONFIG_HZ", "CONFIG_PREEMPT_NONE", "CONFIG_PREEMPT_VOLUNTARY",
+                             "CONFIG_PREEMPT_LAZY", "CONFIG_PREEMPT"});
+    const auto hz = config.find("CONFIG_HZ");
+    info.hz = hz != config.end() ? hz->second : "unknown";
     info.scheduler = activeScheduler(info.kernelRelease);
     const std::string autogroup = readFirstLine("/proc/sys/kernel/sched_autogroup_enabled", "");
     info.autogroup = autogroup == "1" ? "on" : autogroup == "0" ? "off" : "unavailable";
@@ -143,7 +161,7 @@ SystemInfo readSystemInfo()
     const std::string period = readFirstLine("/proc/sys/kernel/sched_rt_period_us", "");
     info.rtThrottling = runtime == "-1" ? "off" : runtime + "/" + period + " us";
     info.cmdline = readFirstLine("/proc/cmdline", "");
-    info.preemption = preemptionModel(info.kernelVersion, info.kernelRelease, info.cmdline);
+    info.preemption = preemptionModel(info.kernelVersion, config, info.cmdline);
     info.virtualization = virtualization();
     return info;
 }
