@@ -116,49 +116,47 @@ def median(values):
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
-def busy_cpu_s():
-    """CPU seconds all CPUs spent busy since boot (not idle, not iowait)."""
-    with open("/proc/stat") as f:
-        fields = [int(x) for x in f.readline().split()[1:]]
-    # user nice system idle iowait irq softirq steal (guest* are in user)
-    total = sum(fields[:8])
-    return (total - fields[3] - fields[4]) / CLK_TCK
+def others_cpu_s(load_pgid):
+    """CPU seconds used so far by every process but this script and the load
+    we started (its process group): utime+stime, plus cutime+cstime so that
+    the short-lived children a live parent reaped (a build's compilers)
+    count too. The tools are this script's children: reaped, their time is
+    in its cutime and stays out with it.
 
-
-def group_cpu_s(pgid):
-    """CPU seconds used so far by the live processes of a process group."""
-    if pgid is None:
-        return 0.0
+    Not /proc/stat's busy time: that is sampled at the tick, and wakeups
+    that keep a fixed phase against the tick (paired rounds, aligned to the
+    second) can be caught in the kernel at every tick, which made 20 ms of
+    the tools' CPU a second look like 200."""
+    me = os.getpid()
     total = 0
     for name in os.listdir("/proc"):
-        if not name.isdigit():
+        if not name.isdigit() or int(name) == me:
             continue
         try:
             with open(f"/proc/{name}/stat") as f:
                 rest = f.read().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        if int(rest[2]) == pgid:
-            total += int(rest[11]) + int(rest[12])
+        if load_pgid is not None and int(rest[2]) == load_pgid:
+            continue
+        total += sum(int(x) for x in rest[11:15])
     return total / CLK_TCK
 
 
 class Background:
-    """CPU used by everything but the tool under test and the load we started,
-    in % of one CPU: busy time of all CPUs - the tool's - the load's."""
+    """CPU used by everything but the tools under test and the load we
+    started, in % of one CPU."""
 
     def __init__(self, load_pgid):
         self.load_pgid = load_pgid
         self.t = time.monotonic()
-        self.busy = busy_cpu_s()
-        self.load = group_cpu_s(load_pgid)
+        self.others = others_cpu_s(load_pgid)
 
-    def pct(self, tool_cpu_s=0.0):
+    def pct(self):
         wall = time.monotonic() - self.t
         if wall <= 0:
             return None
-        others = (busy_cpu_s() - self.busy) - (group_cpu_s(self.load_pgid) - self.load) - tool_cpu_s
-        return max(0.0, 100.0 * others / wall)
+        return max(0.0, 100.0 * (others_cpu_s(self.load_pgid) - self.others) / wall)
 
 
 def wait_quiet(load_pgid, max_bg, max_wait):
@@ -298,7 +296,7 @@ def run_tools(jobs, workdir, interval_us, duration, load_pgid, cpus=None, swap_e
                 r["proc"].kill()
                 r["proc"].wait()
     cpu = [r["usage"].ru_utime + r["usage"].ru_stime for r in running]
-    bg_pct = bg.pct(sum(cpu))
+    bg_pct = bg.pct()
     out = []
     for r, cpu_s in zip(running, cpu):
         proc_rate, loop_rate = r["sampler"].rates(interval_us)
@@ -672,7 +670,16 @@ def read_first_line(path):
         return None
 
 
+def interrupt_on_sigterm():
+    """A kill ends the script as Ctrl-C does: the tools and the load are
+    stopped and the work directory removed."""
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, handler)
+
+
 def main():
+    interrupt_on_sigterm()
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
