@@ -250,6 +250,12 @@ def run_tools(jobs, workdir, interval_us, duration, load_pgid, cpus=None, swap_e
     often, so that each spends the same time on each CPU."""
     bg = Background(load_pgid)
     running = []
+    if cpus:
+        # Aligned tools start at the next whole second with room to spare:
+        # cyclictest --secaligned skips a second when less than 0.1 s of it
+        # is left, latprobe when its 0.25 s settle runs past it. Starting
+        # both at .1 s puts them in the same second, their windows together.
+        time.sleep((1.1 - time.monotonic() % 1.0) % 1.0)
     try:
         for argv, tag, loop_thread in jobs:
             out = open(os.path.join(workdir, tag + ".stdout"), "wb")
@@ -540,12 +546,18 @@ def print_condition(name, runs, args, arm=MAIN_ARM):
         print("  (the control: how far two copies of the same tool differ under this "
               "protocol)")
         return medians, ratios
+    # Runs side by side are pairs: judge the pairs' ratios. Runs one after
+    # the other are not, and the ratio of the medians is what compares them.
+    side_by_side = args.order in ("paired", "together")
+    prefix, basis = ("paired ", "median of per-round ratios") if side_by_side \
+        else ("", "ratio of the medians")
     for label, key in (("p50", "p50_us"), ("p99", "p99_us")):
-        r = ratios[label]
+        r = ratios[prefix + label]
         ok = r is not None and GOAL_LOW <= r <= GOAL_HIGH
-        print(f"  goal {label} ratio in {GOAL_LOW}-{GOAL_HIGH}: {'met' if ok else 'MISSED'}")
-    r = ratios["cpu/wakeup"]
-    print(f"  goal latprobe cpu/wakeup <= cyclictest's: "
+        print(f"  goal {label} ratio in {GOAL_LOW}-{GOAL_HIGH} ({basis}): "
+              f"{'met' if ok else 'MISSED'}")
+    r = ratios[prefix + "cpu/wakeup"]
+    print(f"  goal latprobe cpu/wakeup <= cyclictest's ({basis}): "
           f"{'met' if r is not None and r <= 1.0 else 'MISSED'}")
     return medians, ratios
 
@@ -618,22 +630,32 @@ def run_rounds(cond, arm, args, load, rng, workdir):
     return runs
 
 
-def pool(files):
-    """Pools the rounds of earlier --json-out files: per condition, the median
-    and quartiles of the per-round ratios latprobe / cyclictest."""
+def pool(files, order=None):
+    """Pools the rounds of earlier --json-out files (those run with --order
+    `order`, when given): per condition and arm, the median and quartiles of
+    the per-round ratios latprobe / cyclictest (and cyclictest-2 /
+    cyclictest for the control)."""
     pairs = {}
+    used = 0
     for name in files:
         with open(name) as f:
             data = json.load(f)
+        if order and data["meta"].get("order") != order:
+            continue
+        used += 1
         for cond, c in data["conditions"].items():
-            pairs.setdefault(cond, []).extend(zip(c["runs"]["cyclictest"], c["runs"]["latprobe"]))
+            pairs.setdefault((cond, MAIN_ARM), []).extend(
+                zip(c["runs"][MAIN_ARM[0]], c["runs"][MAIN_ARM[1]]))
+            if "control" in c:
+                runs = c["control"]["runs"]
+                pairs.setdefault((cond, CONTROL_ARM), []).extend(
+                    zip(runs[CONTROL_ARM[0]], runs[CONTROL_ARM[1]]))
     keys = [("p50", "p50_us"), ("p99", "p99_us"), ("p99.9", "p999_us"), ("max", "max_us"),
             ("sampled %", "sampled_pct"), ("cpu/wakeup", "cpu_ns_per_wakeup"),
             ("steady cpu/wakeup", "steady_proc_ns_per_wakeup")]
-    for cond, ps in pairs.items():
-        print(f"{cond}: {len(ps)} rounds from {len(files)} files; per-round ratio latprobe / "
-              f"cyclictest")
-        print(f"  {'':18} {'median':>7} {'q1':>6} {'q3':>6}  latprobe higher")
+    for (cond, (anchor, probe)), ps in pairs.items():
+        print(f"{cond}: {len(ps)} rounds from {used} files; per-round ratio {probe} / {anchor}")
+        print(f"  {'':18} {'median':>7} {'q1':>6} {'q3':>6}  {probe} higher")
         for label, key in keys:
             r = [b[key] / a[key] for a, b in ps if a.get(key) and b.get(key) is not None]
             if len(r) < 2:
@@ -642,8 +664,8 @@ def pool(files):
             print(f"  {label:18} {statistics.median(r):7.2f} {q1:6.2f} {q3:6.2f}  "
                   f"{sum(x > 1 for x in r)}/{len(r)}")
         for label, key in keys[:2]:
-            print(f"  pooled median {label}: cyclictest {statistics.median(a[key] for a, _ in ps):g} us, "
-                  f"latprobe {statistics.median(b[key] for _, b in ps):g} us")
+            print(f"  pooled median {label}: {anchor} {statistics.median(a[key] for a, _ in ps):g} "
+                  f"us, {probe} {statistics.median(b[key] for _, b in ps):g} us")
     return 0
 
 
@@ -745,9 +767,11 @@ def main():
     p.add_argument("--json-out", default=None, help="write every figure to this JSON file")
     p.add_argument("--pool", nargs="+", metavar="JSON",
                    help="run nothing: pool the rounds of earlier --json-out files")
+    p.add_argument("--pool-order", default=None,
+                   help="with --pool: only the files run with this --order")
     args = p.parse_args()
     if args.pool:
-        return pool(args.pool)
+        return pool(args.pool, args.pool_order)
 
     # The tools run in the work directory: relative paths would not resolve.
     args.latprobe = os.path.abspath(args.latprobe)
