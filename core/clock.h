@@ -12,8 +12,10 @@ public:
     virtual ~Clock() = default;
     // CLOCK_MONOTONIC in nanoseconds.
     virtual int64_t now() = 0;
-    // Sleep until an absolute CLOCK_MONOTONIC time (TIMER_ABSTIME semantics).
-    virtual void sleepUntil(int64_t deadline) = 0;
+    // Sleep until an absolute CLOCK_MONOTONIC time (TIMER_ABSTIME semantics);
+    // returns when it woke, read first thing after the sleep, as cyclictest
+    // does: nothing of the caller's (cold after the sleep) is timed with it.
+    virtual int64_t sleepUntil(int64_t deadline) = 0;
     // Do `ns` of simulated work; returns the work actually done, in ns.
     virtual int64_t work(int64_t ns) = 0;
 };

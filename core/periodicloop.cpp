@@ -19,12 +19,12 @@ uint64_t PeriodicLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_
     int64_t next = start + period;
     uint64_t cycles = 0;
     while (cycles < maxCycles && !stop.load(std::memory_order_relaxed)) {
-        m_clock.sleepUntil(next);
+        const int64_t woke = m_clock.sleepUntil(next);
         if (stop.load(std::memory_order_relaxed))
             break;
         Sample s;
         s.periodStart = next;
-        s.woke = m_clock.now();
+        s.woke = woke;
         if (work > 0) {
             s.workDone = m_clock.work(work);
             s.done = m_clock.now();

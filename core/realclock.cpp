@@ -34,16 +34,17 @@ int64_t RealClock::now()
     return monotonicNow();
 }
 
-void RealClock::sleepUntil(int64_t deadline)
+int64_t RealClock::sleepUntil(int64_t deadline)
 {
     constexpr int64_t kSlice = 100'000'000;
-    if (m_abort)
+    if (m_abort && deadline - m_lastWake > kSlice)
         for (int64_t now = monotonicNow(); deadline - now > kSlice; now = monotonicNow()) {
             if (m_abort->load(std::memory_order_relaxed))
-                return;
+                return m_lastWake = now;
             sleepUntilAbsolute(now + kSlice);
         }
     sleepUntilAbsolute(deadline);
+    return m_lastWake = monotonicNow();
 }
 
 void RealClock::sleepUntilAbsolute(int64_t deadline)

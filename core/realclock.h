@@ -14,7 +14,7 @@ public:
     explicit RealClock(WorkMode mode = WorkMode::CpuTime);
 
     int64_t now() override;
-    void sleepUntil(int64_t deadline) override;
+    int64_t sleepUntil(int64_t deadline) override;
     int64_t work(int64_t ns) override;
 
     // Loop mode only: measures this CPU's loop speed (best of several
@@ -36,6 +36,7 @@ private:
     WorkMode m_mode;
     double m_loopsPerUs = 0;
     const std::atomic<bool> *m_abort = nullptr;
+    int64_t m_lastWake = 0; // tells a short sleep without reading the clock
 };
 
 } // namespace latprobe

@@ -13,11 +13,11 @@ uint64_t StartLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_t m
     int64_t next = start + period;
     uint64_t cycles = 0;
     while (cycles < maxCycles && !stop.load(std::memory_order_relaxed)) {
-        m_clock.sleepUntil(next);
+        const int64_t woke = m_clock.sleepUntil(next);
         if (stop.load(std::memory_order_relaxed))
             break;
         Sample s;
-        s.periodStart = m_clock.now();
+        s.periodStart = woke;
         if (!m_starter.start(s.woke, s.done)) {
             // A start that failed outright is as bad as a slow one.
             s.woke = s.done = m_clock.now();

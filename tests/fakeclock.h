@@ -17,12 +17,19 @@ class FakeClock final : public Clock
 public:
     explicit FakeClock(int64_t start = 1000000000) : m_now(start) {}
 
-    int64_t now() override { return m_now; }
+    // Each now() costs `readCostNs` of virtual time first: the caller's own
+    // path between a wakeup and its timestamp.
+    int64_t now() override
+    {
+        m_now += readCostNs;
+        return m_now;
+    }
 
-    void sleepUntil(int64_t deadline) override
+    int64_t sleepUntil(int64_t deadline) override
     {
         m_now = std::max(m_now, deadline) + take(lateWakeups);
         ++sleeps;
+        return m_now;
     }
 
     int64_t work(int64_t ns) override
@@ -36,6 +43,7 @@ public:
 
     std::deque<int64_t> lateWakeups; // per sleepUntil(): ns past max(now, deadline)
     std::deque<int64_t> preemptions; // per work(): ns spent preempted on top of the work
+    int64_t readCostNs = 0;
     uint64_t sleeps = 0;
     uint64_t works = 0;
 

@@ -118,6 +118,7 @@ private slots:
     void deadlineAccounting();
     void resyncsToTheOriginalPeriodGridAfterAStall();
     void wakeupConsumerSkipsPastPeriodsLikeCyclictest();
+    void aWakeupIsTimedAsTheSleepReturns();
     void latencyIsTruncatedToWholeMicroseconds_data();
     void latencyIsTruncatedToWholeMicroseconds();
     void missLogRecordsLatenessPastTheDeadline();
@@ -462,6 +463,23 @@ void TestPeriodicLoop::wakeupConsumerSkipsPastPeriodsLikeCyclictest()
     QVERIFY(r.missLog.empty());
     QVERIFY(!r.stats.hasDeadline);
     QCOMPARE(r.stats.sampledPct, 100.0 * 20 / 23);
+}
+
+void TestPeriodicLoop::aWakeupIsTimedAsTheSleepReturns()
+{
+    // After a sleep the probe's own code runs cold: whatever it does before
+    // reading the clock would count as the kernel's latency. cyclictest
+    // reads the clock first thing; so does the loop.
+    test::FakeClock clock(kStart);
+    clock.readCostNs = 3 * kUs;
+    clock.lateWakeups = {40 * kUs, 0, 250 * kUs};
+    const ConsumerConfig wakeup = wakeupConsumer(1000);
+    SpscRing<Sample> ring(16);
+    std::atomic<bool> stop{false};
+    PeriodicLoop(wakeup, clock, ring).run(kStart, stop, 3);
+    std::vector<int64_t> latencies;
+    ring.drain([&](const Sample &s) { latencies.push_back(latencyUs(s)); });
+    QCOMPARE(latencies, (std::vector<int64_t>{40, 0, 250}));
 }
 
 void TestPeriodicLoop::latencyIsTruncatedToWholeMicroseconds_data()
