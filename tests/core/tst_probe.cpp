@@ -8,6 +8,7 @@
 
 #include <QTest>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -25,6 +26,7 @@ private slots:
     void nextSecondPlusIsTheFirstAlignedInstant_data();
     void nextSecondPlusIsTheFirstAlignedInstant();
     void anAlignedProbeStartsOnItsSecondAndOffset();
+    void aLongSleepEndsSoonAfterTheStopFlag();
     void grantRecordsWhatTheKernelGave_data();
     void grantRecordsWhatTheKernelGave();
     void presetsHaveTheDocumentedNumbers_data();
@@ -256,6 +258,28 @@ void TestProbe::anAlignedProbeStartsOnItsSecondAndOffset()
     QCOMPARE(runStart % 1'000'000'000, int64_t{250'000});
     QVERIFY(runStart >= started + Probe::kSettleNs);
     QVERIFY(runStart < started + Probe::kSettleNs + 1'000'000'000 + 100'000'000);
+}
+
+void TestProbe::aLongSleepEndsSoonAfterTheStopFlag()
+{
+    // A consumer with a 2 s period must not hold up stop() for 2 s: long
+    // sleeps are sliced to look at the flag, the first one as every later
+    // one.
+    RealClock clock;
+    std::atomic<bool> stop{false};
+    clock.setAbortFlag(&stop);
+    for (int sleep = 0; sleep < 2; ++sleep) {
+        stop = false;
+        std::thread stopper([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            stop = true;
+        });
+        const int64_t before = RealClock::monotonicNow();
+        const int64_t woke = clock.sleepUntil(before + 2'000'000'000);
+        stopper.join();
+        QVERIFY2(woke - before < 1'000'000'000, qPrintable(QString::number(woke - before)));
+        QVERIFY(woke >= before + 50'000'000);
+    }
 }
 
 void TestProbe::unknownPresetIsNotFound()
