@@ -21,7 +21,7 @@ class Collector
 {
 public:
     // Each ring holds kRingSpanNs of its consumer's periods, within bounds:
-    // how long the collector (draining every 50 ms) may be kept from running
+    // how long the collector (Probe::kDrainIntervalNs) may be kept from running
     // before a sample is lost, and counted. Rings are paged in before the
     // run starts, so that the measuring loop never faults: a ring sized by
     // its consumer keeps that cheap and in cache, where one 65536-slot ring

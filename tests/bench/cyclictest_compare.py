@@ -9,8 +9,8 @@ cyclictest.
 
 How a round runs (--order):
   * paired (default): both tools at the same time, each pinned to one of two
-    CPUs, which swap every round, and both waking at the same instants: a
-    whole second plus an offset drawn per round (cyclictest --secaligned,
+    CPUs, which they trade every second, and both waking at the same
+    instants: a whole second plus an offset drawn per round (cyclictest --secaligned,
     latprobe --align-us). On a VM the wakeup latency of a run depends on the
     host: on what else the host runs meanwhile, and on where the run's
     wakeups fall against the host's timers, a phase each run keeps for
@@ -229,16 +229,8 @@ class TaskSampler:
 # ---------------------------------------------------------------- running tools
 
 def loop_tids(pid, loop_thread):
-    tids = []
-    for tid in read_task_cpu(pid):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                comm = f.read().strip()
-        except OSError:
-            continue
-        if loop_thread(pid, tid, comm):
-            tids.append(tid)
-    return tids
+    return [tid for tid, (comm, _, _) in read_task_cpu(pid).items()
+            if loop_thread(pid, tid, comm)]
 
 
 def run_tools(jobs, workdir, interval_us, duration, load_pgid, cpus=None, swap_every=0):
@@ -352,16 +344,21 @@ def cyclictest_result(args, workdir, tag, argv, ran, place=None):
     return finish(res, args, cpu_s, proc_rate, loop_rate, usage, argv, bg_pct)
 
 
-def latprobe_run_flags(latprobe):
+def latprobe_run_options(latprobe):
+    """The text of `latprobe run --help`, to see which options this latprobe
+    has; empty when it cannot say."""
+    try:
+        return subprocess.run([latprobe, "run", "--help"], capture_output=True, text=True,
+                              timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def latprobe_run_flags(options):
     """Flags of `latprobe run` that switch off work around the measurement:
     the noise check (seconds of spinning before the run) and the state
     captures at a phase's first miss. Passed when this latprobe has them."""
-    try:
-        text = subprocess.run([latprobe, "run", "--help"], capture_output=True, text=True,
-                              timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
-        return []
-    return [f for f in ("--no-noise-check", "--no-auto-capture") if f in text]
+    return [f for f in ("--no-noise-check", "--no-auto-capture") if f in options]
 
 
 def latprobe_job(args, workdir, tag, place=None):
@@ -789,10 +786,10 @@ def main():
             and not os.access(args.stress_ng, os.X_OK):
         print(f"cyclictest_compare: {args.stress_ng} not found", file=sys.stderr)
         return 2
-    args.latprobe_flags = latprobe_run_flags(args.latprobe)
+    latprobe_options = latprobe_run_options(args.latprobe)
+    args.latprobe_flags = latprobe_run_flags(latprobe_options)
     if args.order == "paired":
-        if "--align-us" not in subprocess.run([args.latprobe, "run", "--help"],
-                                              capture_output=True, text=True).stdout:
+        if "--align-us" not in latprobe_options:
             print(f"cyclictest_compare: {args.latprobe} has no --align-us: use --order "
                   f"alternate, or a newer latprobe", file=sys.stderr)
             return 2
