@@ -27,6 +27,7 @@ private slots:
     void nextSecondPlusIsTheFirstAlignedInstant();
     void anAlignedProbeStartsOnItsSecondAndOffset();
     void aLongSleepEndsSoonAfterTheStopFlag();
+    void stopDoesNotWaitOutTheDrainInterval();
     void grantRecordsWhatTheKernelGave_data();
     void grantRecordsWhatTheKernelGave();
     void presetsHaveTheDocumentedNumbers_data();
@@ -280,6 +281,23 @@ void TestProbe::aLongSleepEndsSoonAfterTheStopFlag()
         QVERIFY2(woke - before < 1'000'000'000, qPrintable(QString::number(woke - before)));
         QVERIFY(woke >= before + 50'000'000);
     }
+}
+
+void TestProbe::stopDoesNotWaitOutTheDrainInterval()
+{
+    // A headless run drains every 250 ms; stop() wakes the drain thread
+    // rather than waiting for it, here with an interval of 20 s.
+    Probe probe(std::vector<ConsumerConfig>{wakeupConsumer(1000)}, ThreadParams{});
+    probe.setDrainInterval(20'000'000'000);
+    probe.start();
+    std::this_thread::sleep_until(std::chrono::steady_clock::time_point(
+        std::chrono::nanoseconds(probe.collector().runStart() + 200'000'000)));
+    const int64_t before = RealClock::monotonicNow();
+    probe.stop();
+    const int64_t took = RealClock::monotonicNow() - before;
+    QVERIFY2(took < 5'000'000'000, qPrintable(QString::number(took)));
+    // ...and the samples since the last drain are still counted.
+    QVERIFY(probe.collector().phases(RealClock::monotonicNow())[0].consumers[0].samples > 100);
 }
 
 void TestProbe::unknownPresetIsNotFound()
