@@ -1,11 +1,13 @@
 #include "livesession.h"
 
 #include "guiconsumer.h"
+#include "isotime.h"
 #include "livedata.h"
 #include "loadmanager.h"
 #include "presets.h"
 #include "probe.h"
 #include "realclock.h"
+#include "runbuilder.h"
 #include "selfexe.h"
 #include "statecapture.h"
 

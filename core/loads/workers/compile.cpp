@@ -4,7 +4,7 @@
 #include "workerkinds.h"
 
 #include "../loadspec.h"
-#include "../wordsplit.h"
+#include "wordsplit.h"
 #include "workerutil.h"
 
 #include <algorithm>

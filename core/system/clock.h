@@ -4,6 +4,14 @@
 
 namespace latprobe {
 
+// How a consumer's "work" is done.
+enum class WorkMode {
+    CpuTime, // spin on the thread's CPU clock: preemption shows as lateness
+    Loops,   // interbench's loop-calibrated burn: drifts with the VM's speed
+};
+
+const char *toString(WorkMode mode);
+
 // Time as the measuring loop sees it. The real clock sleeps and spins; a fake
 // one lets tests force late wakeups and long work without a busy machine.
 class Clock

@@ -2,6 +2,7 @@
 
 #include "collector.h"
 #include "consumerconfig.h"
+#include "consumersetup.h"
 #include "threadparams.h"
 
 #include <atomic>
@@ -12,13 +13,6 @@
 #include <vector>
 
 namespace latprobe {
-
-struct ConsumerSetup
-{
-    ConsumerConfig config;
-    ThreadGrant grant;
-    double loopsPerUs = 0; // loop-calibrated work mode only
-};
 
 // The measuring side of a run: one thread per consumer, one collector
 // thread draining their rings. Shared by the CLI and the GUI.

@@ -3,7 +3,7 @@
 #include "loadresult.h"
 #include "noisecheck.h"
 #include "phase.h"
-#include "probe.h"
+#include "consumersetup.h"
 #include "statecapture.h"
 #include "sysinfo.h"
 #include "threadparams.h"
@@ -35,10 +35,5 @@ struct Run
     int thresholdStep = -1; // the phase that passed the scenario's stop condition
     std::vector<StateCapture> states;
 };
-
-// Fills a Run from a stopped probe.
-Run makeRun(Probe &probe, const SystemInfo &system);
-
-std::string isoTimeNow();
 
 } // namespace latprobe

@@ -1,7 +1,7 @@
 #pragma once
 
 // The entry points of the load kinds beyond the CPU loads (cpuloads.h), one
-// file each; core/loadkind.cpp puts them in the kinds table.
+// file each; core/loads/loadkind.cpp puts them in the kinds table.
 
 #include "../loadkind.h"
 

@@ -13,6 +13,11 @@ int64_t toNs(const timespec &ts)
 }
 } // namespace
 
+const char *toString(WorkMode mode)
+{
+    return mode == WorkMode::Loops ? "loops (calibrated)" : "cpu-time";
+}
+
 RealClock::RealClock(WorkMode mode) : m_mode(mode) {}
 
 int64_t RealClock::monotonicNow()

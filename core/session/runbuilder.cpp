@@ -1,21 +1,10 @@
-#include "run.h"
+#include "runbuilder.h"
 
+#include "isotime.h"
 #include "realclock.h"
 #include "version.h"
 
-#include <ctime>
-
 namespace latprobe {
-
-std::string isoTimeNow()
-{
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 Run makeRun(Probe &probe, const SystemInfo &system)
 {

@@ -1,14 +1,11 @@
 #pragma once
 
+#include "clock.h"
+
 #include <cstdint>
 #include <string>
 
 namespace latprobe {
-
-enum class WorkMode {
-    CpuTime, // spin on the thread's CPU clock: preemption shows as lateness
-    Loops,   // interbench's loop-calibrated burn: drifts with the VM's speed
-};
 
 enum class ConsumerKind {
     Periodic,     // audio, video, wakeup: sleep, work, meet a deadline
@@ -28,7 +25,5 @@ struct ConsumerConfig
 
     bool hasDeadline() const { return slackNs > 0; }
 };
-
-const char *toString(WorkMode mode);
 
 } // namespace latprobe

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "clock.h"
-#include "consumerconfig.h"
 
 #include <atomic>
 
