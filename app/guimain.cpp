@@ -6,29 +6,28 @@
 #include "darkpalette.h"
 #include "livesession.h"
 #include "loadleader.h"
-#include "loadlimits.h"
-#include "loadspec.h"
 #include "mainwindow.h"
-#include "presets.h"
 #include "processstarter.h"
 #include "rootwarning.h"
-#include "scenario.h"
+#include "runfile.h"
+#include "runoptions.h"
 #include "selfexe.h"
 #include "signalwatcher.h"
 #include "unattendedrun.h"
 #include "version.h"
 
+#include <CLI/CLI.hpp>
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QMessageBox>
 #include <QStyleFactory>
 #include <QTimer>
 
+#include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 #include <string_view>
 #include <unistd.h>
 
@@ -55,17 +54,20 @@ void locateLatprobeBinary()
         }
 }
 
-bool parseSeconds(const QString &text, double &value)
+int fail(const std::string &message)
 {
-    bool ok = false;
-    value = text.toDouble(&ok);
-    return ok && value >= 0 && value <= 7 * 24 * 3600.0;
+    std::fprintf(stderr, "latprobe-gui: %s; see 'latprobe-gui --help'\n", message.c_str());
+    return 2;
 }
 
-int fail(const QString &message)
+void setUpLogging(bool verbose, bool quiet)
 {
-    std::fprintf(stderr, "latprobe-gui: %s; see 'latprobe-gui --help'\n", qPrintable(message));
-    return 2;
+    auto logger = spdlog::stderr_color_mt("latprobe-gui");
+    logger->set_pattern("latprobe-gui: %^%l%$: %v");
+    logger->set_level(verbose ? spdlog::level::debug
+                      : quiet ? spdlog::level::err
+                              : spdlog::level::info);
+    spdlog::set_default_logger(logger);
 }
 
 } // namespace
@@ -79,6 +81,58 @@ int main(int argc, char **argv)
         return runLoadLeader(argc, argv);
     locateLatprobeBinary();
 
+    // Parsed before QApplication exists: --help and --version need no display.
+    CLI::App cli("latprobe: a desktop interactivity latency probe for Linux (the window).\n"
+                 "Measures at once; start loads from the window. With --run-for, runs\n"
+                 "unattended as 'latprobe run' does, the window open.",
+                 "latprobe-gui");
+    cli.set_version_flag("-V,--version", fmt::format("latprobe {}", kVersion));
+    RunOptions run;
+    addRunOptions(cli, run, RunFrontEnd::Window);
+    double runForS = 0;
+    cli.add_option("--run-for", runForS,
+                   "Unattended: quit after SECONDS, print the report, write --out")
+        ->check(CLI::Range(0.1, 7 * 24 * 3600.0));
+    bool compare = false, dark = false, verbose = false, quiet = false;
+    std::vector<std::string> files;
+    cli.add_flag("--compare", compare,
+                 "Open the Compare window on the FILEs (runs or cyclictest JSON);\nmeasure "
+                 "nothing");
+    cli.add_option("files", files, "With --compare: run files to compare");
+    cli.add_flag("--dark", dark, "Fusion style with a dark palette (also LATPROBE_PALETTE=dark)");
+    cli.add_flag("-v,--verbose", verbose, "More diagnostics on stderr");
+    cli.add_flag("-q,--quiet", quiet, "Only errors on stderr");
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::CallForHelp &e) {
+        return cli.exit(e);
+    } catch (const CLI::CallForAllHelp &e) {
+        return cli.exit(e);
+    } catch (const CLI::CallForVersion &e) {
+        return cli.exit(e);
+    } catch (const CLI::ParseError &e) {
+        return fail(e.what());
+    }
+    setUpLogging(verbose, quiet);
+    if (const char *warning = rootWarning(); warning && !quiet)
+        spdlog::warn("{}", warning);
+
+    const bool unattended = runForS > 0;
+    if (!compare && !files.empty())
+        return fail(
+            fmt::format("unexpected argument \"{}\": run files go with --compare", files.front()));
+    if (!unattended && (!run.loads.empty() || !run.out.empty()))
+        return fail("--load and --out go with --run-for");
+    if (unattended && !run.scenario.empty())
+        return fail("--scenario and --run-for do not mix: use 'latprobe run --scenario' for an "
+                    "unattended scenario");
+    if (unattended)
+        run.durationS = runForS;
+    RunPlan plan;
+    std::string error;
+    if (!compare && !resolveRunPlan(run, RunFrontEnd::Window, plan, error))
+        return fail(error);
+
     Q_INIT_RESOURCE(latprobe);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("latprobe"));
@@ -86,171 +140,58 @@ int main(int argc, char **argv)
     QApplication::setApplicationVersion(QString::fromLatin1(kVersion));
     QApplication::setDesktopFileName(QStringLiteral("latprobe"));
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("latprobe: a desktop interactivity latency probe for Linux (the GUI).\n"
-                       "Measures at once; start loads from the window."));
-    parser.addHelpOption();
-    // -v is --verbose, as in `latprobe`; the version is -V.
-    const QCommandLineOption version({QStringLiteral("V"), QStringLiteral("version")},
-                                     QStringLiteral("Print the version and exit"));
-    const QCommandLineOption runFor(QStringLiteral("run-for"),
-                                    QStringLiteral("Unattended: quit after SECONDS, print the "
-                                                   "report, write --out"),
-                                    QStringLiteral("SECONDS"));
-    const QCommandLineOption idle(QStringLiteral("idle"),
-                                  QStringLiteral("Unattended: idle lead-in before --load "
-                                                 "starts (default 5)"),
-                                  QStringLiteral("SECONDS"), QStringLiteral("5"));
-    const QCommandLineOption load({QStringLiteral("l"), QStringLiteral("load")},
-                                  QStringLiteral("Unattended: a load to start after --idle, "
-                                                 "KIND:N[:key=value...]; repeatable"),
-                                  QStringLiteral("SPEC"));
-    const QCommandLineOption out({QStringLiteral("o"), QStringLiteral("out")},
-                                 QStringLiteral("Unattended: write the run to this JSON file"),
-                                 QStringLiteral("FILE"));
-    const QCommandLineOption preset({QStringLiteral("p"), QStringLiteral("preset")},
-                                    QStringLiteral("Consumer preset: default, desktop, pro, "
-                                                   "interbench"),
-                                    QStringLiteral("NAME"), QStringLiteral("default"));
-    const QCommandLineOption policy(QStringLiteral("policy"),
-                                    QStringLiteral("Probe policy: other, fifo, rr, batch, idle"),
-                                    QStringLiteral("POLICY"), QStringLiteral("other"));
-    const QCommandLineOption priority(QStringLiteral("priority"),
-                                      QStringLiteral("Real-time priority for fifo/rr (1-99)"),
-                                      QStringLiteral("N"), QStringLiteral("0"));
-    const QCommandLineOption nice(QStringLiteral("nice"),
-                                  QStringLiteral("Nice value of the probe's threads"),
-                                  QStringLiteral("N"), QStringLiteral("0"));
-    const QCommandLineOption slack(QStringLiteral("timer-slack"),
-                                   QStringLiteral("Timer slack of the probe's threads, ns"),
-                                   QStringLiteral("NS"));
-    const QCommandLineOption maxWorkers(QStringLiteral("max-workers"),
-                                        QStringLiteral("Cap on load processes (default 2048)"),
-                                        QStringLiteral("N"), QStringLiteral("2048"));
-    const QCommandLineOption dark(QStringLiteral("dark"),
-                                  QStringLiteral("Fusion style with a dark palette (also "
-                                                 "LATPROBE_PALETTE=dark)"));
-    const QCommandLineOption verbose({QStringLiteral("v"), QStringLiteral("verbose")},
-                                     QStringLiteral("More diagnostics on stderr"));
-    const QCommandLineOption quiet({QStringLiteral("q"), QStringLiteral("quiet")},
-                                   QStringLiteral("Only errors on stderr"));
-    const QCommandLineOption compare(QStringLiteral("compare"),
-                                     QStringLiteral("Open the Compare window on the FILEs (runs "
-                                                    "or cyclictest JSON); measure nothing"));
-    parser.addPositionalArgument(QStringLiteral("FILE"),
-                                 QStringLiteral("With --compare: a run file to compare"),
-                                 QStringLiteral("[--compare FILE...]"));
-    const QCommandLineOption scenario(QStringLiteral("scenario"),
-                                      QStringLiteral("Play a scenario once measuring: built-in "
-                                                     "quick, ramp, contest, interbench, or a "
-                                                     "file"),
-                                      QStringLiteral("NAME|FILE"));
-    parser.addOptions({compare, scenario, version, runFor, idle, load, out, preset, policy,
-                       priority, nice, slack, maxWorkers, dark, verbose, quiet});
-    parser.process(app);
-    if (parser.isSet(version)) {
-        std::printf("latprobe %s\n", kVersion);
-        return 0;
-    }
-    spdlog::set_level(parser.isSet(verbose) ? spdlog::level::debug
-                      : parser.isSet(quiet) ? spdlog::level::err
-                                            : spdlog::level::info);
-    if (const char *warning = rootWarning(); warning && !parser.isSet(quiet))
-        std::fprintf(stderr, "latprobe-gui: warning: %s\n", warning);
-
-    if (!parser.isSet(compare) && !parser.positionalArguments().isEmpty())
-        return fail(QStringLiteral("unexpected argument \"%1\": run files go with --compare")
-                        .arg(parser.positionalArguments().front()));
-
-    LiveSession::Options options;
-    for (int i = 0; i < argc; ++i)
-        options.commandLine.emplace_back(argv[i]);
-    options.preset = parser.value(preset).toStdString();
-    if (!findPreset(options.preset))
-        return fail(QStringLiteral("unknown preset \"%1\"").arg(parser.value(preset)));
-    if (!parsePolicy(parser.value(policy).toStdString(), options.params.policy))
-        return fail(QStringLiteral("unknown policy \"%1\"").arg(parser.value(policy)));
-    options.params.priority = parser.value(priority).toInt();
-    options.params.nice = parser.value(nice).toInt();
-    if (parser.isSet(slack))
-        options.params.timerSlackNs = parser.value(slack).toLongLong();
-    options.limits.maxProcesses = std::max(1, parser.value(maxWorkers).toInt());
-
-    std::vector<LoadSpec> loads;
-    for (const QString &text : parser.values(load)) {
-        LoadSpec spec;
-        std::string error;
-        if (!parseLoadSpec(text.toStdString(), spec, error))
-            return fail(QString::fromStdString(error));
-        loads.push_back(spec);
-    }
-    double runForS = 0, idleS = 5;
-    if (parser.isSet(runFor) && (!parseSeconds(parser.value(runFor), runForS) || runForS <= 0))
-        return fail(QStringLiteral("--run-for wants a number of seconds"));
-    if (!parseSeconds(parser.value(idle), idleS))
-        return fail(QStringLiteral("--idle wants a number of seconds"));
-    if (!parser.isSet(runFor) && (!loads.empty() || parser.isSet(out)))
-        return fail(QStringLiteral("--load and --out go with --run-for"));
-
-    std::optional<Scenario> toPlay;
-    if (parser.isSet(scenario)) {
-        if (parser.isSet(runFor))
-            return fail(QStringLiteral("--scenario and --run-for do not mix: use 'latprobe run "
-                                       "--scenario' for an unattended scenario"));
-        const std::string source = parser.value(scenario).toStdString();
-        try {
-            toPlay = builtinScenario(source);
-            if (!toPlay)
-                toPlay = loadScenarioFile(source);
-        } catch (const ScenarioError &e) {
-            return fail(QString::fromUtf8(e.what()));
-        }
-    }
-
     const QByteArray paletteEnv = qgetenv("LATPROBE_PALETTE");
-    if (parser.isSet(dark) || paletteEnv == "dark") {
+    if (dark || paletteEnv == "dark") {
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
         QApplication::setPalette(darkPalette());
     }
 
-    if (parser.isSet(compare)) {
+    if (compare) {
         CompareWindow window;
-        window.openFiles(parser.positionalArguments());
+        QStringList paths;
+        for (const std::string &f : files)
+            paths << QString::fromStdString(f);
+        window.openFiles(paths);
         window.show();
         return QApplication::exec();
     }
 
-    if (const std::string error = checkDescriptorLimit(); !error.empty()) {
-        std::fprintf(stderr, "latprobe-gui: %s\n", error.c_str());
-        if (!parser.isSet(runFor))
+    if (error = checkRunEnvironment(run); !error.empty()) {
+        spdlog::error("{}", error);
+        if (!unattended)
             QMessageBox::critical(nullptr, QStringLiteral("latprobe"),
                                   QString::fromStdString(error) + QStringLiteral("."));
         return 2;
     }
-    LiveSession session(options);
+    if (!run.out.empty())
+        removeStaleSaveTemps(run.out); // what a killed save to the same file left
+
+    LiveSession session(sessionOptions(plan, run, RunFrontEnd::Window,
+                                       std::vector<std::string>(argv, argv + argc)));
     MainWindow window(session);
     window.show();
 
     SignalWatcher signals_;
-    UnattendedRun *unattended = nullptr;
-    if (parser.isSet(runFor)) {
-        unattended = new UnattendedRun(session, loads, idleS, runForS, parser.value(out), &app);
-        QObject::connect(unattended, &UnattendedRun::finished, &app,
+    UnattendedRun *unattendedRun = nullptr;
+    if (unattended) {
+        unattendedRun =
+            new UnattendedRun(session, plan.scenario, QString::fromStdString(run.out), &app);
+        QObject::connect(unattendedRun, &UnattendedRun::finished, &app,
                          [](int code) { QCoreApplication::exit(code); });
     }
     // Measure once the window is up: building and first painting it is a
     // burst of CPU that does not belong in the idle baseline.
-    QTimer::singleShot(250, &window, [&session, &window, unattended, toPlay] {
+    const bool playScenario = plan.scenarioChosen;
+    QTimer::singleShot(250, &window, [&session, &window, &plan, unattendedRun, playScenario] {
         session.start();
-        if (unattended)
-            unattended->start();
-        if (toPlay)
-            window.runScenario(*toPlay, true);
+        if (unattendedRun)
+            unattendedRun->start();
+        else if (playScenario)
+            window.runScenario(plan.scenario, true);
     });
-    QObject::connect(&signals_, &SignalWatcher::received, &window, [&window, unattended](int) {
-        if (unattended)
-            unattended->finish(QStringLiteral("interrupted"));
+    QObject::connect(&signals_, &SignalWatcher::received, &window, [&window, unattendedRun](int) {
+        if (unattendedRun)
+            unattendedRun->interrupt();
         else
             window.close();
     });

@@ -1,5 +1,7 @@
 #include "comparewindow.h"
 
+#include "consumertable.h"
+
 #include "cdfplot.h"
 #include "cyclictestimport.h"
 #include "messagebanner.h"
@@ -239,7 +241,10 @@ void CompareWindow::rebuild()
     m_consumerBox->addItems(consumers);
     const int ci = consumers.indexOf(consumer);
     // wakeup is what cyclictest measures too: the one every run has.
-    const int wakeup = consumers.indexOf(QStringLiteral("wakeup"));
+    int wakeup = -1;
+    for (int i = 0; i < consumers.size() && wakeup < 0; ++i)
+        if (consumerRole(consumers[i].toStdString()) == ConsumerRole::Wakeup)
+            wakeup = i;
     m_consumerBox->setCurrentIndex(ci >= 0 ? ci : wakeup >= 0 ? wakeup : 0);
     m_phaseBox->clear();
     m_phaseBox->addItem(tr("every phase"), QString());

@@ -1,6 +1,7 @@
 #include "counterpanel.h"
 
 #include "consumerstyle.h"
+#include "consumertable.h"
 #include "countercard.h"
 #include "livedata.h"
 
@@ -21,48 +22,10 @@ QString formatLatencyMs(int64_t us)
 
 namespace {
 
-QString ms(int64_t ns)
-{
-    return QString::number(static_cast<double>(ns) / 1e6, 'f', 2);
-}
-
 QString missToolTip(const ConsumerConfig &c)
 {
-    const QString tail =
-        QObject::tr("\n\nLarge: since the last reset. Small: in the last 10 seconds.");
-    const double cpu =
-        c.periodNs ? 100.0 * static_cast<double>(c.workNs) / static_cast<double>(c.periodNs) : 0;
-    if (c.name == "audio")
-        return QObject::tr("Audio skips: periods the simulated audio player lost. It wakes "
-                           "every %1 ms, works %2 % of that, and must finish within %3 ms "
-                           "(its buffer); a late or never-served period is an audible "
-                           "click.")
-                   .arg(ms(c.periodNs))
-                   .arg(cpu, 0, 'f', 0)
-                   .arg(ms(c.slackNs)) +
-               tail;
-    if (c.name == "video")
-        return QObject::tr("Dropped frames: frames the simulated video player lost. It "
-                           "renders every %1 ms with %2 % CPU and must finish before the next "
-                           "frame.")
-                   .arg(ms(c.periodNs))
-                   .arg(cpu, 0, 'f', 0) +
-               tail;
-    if (c.name == "gui")
-        return QObject::tr("GUI stalls: this window's own event loop ran its %1 ms timer more "
-                           "than a frame (%2 ms) late — a desktop application would have "
-                           "felt stuck.")
-                   .arg(ms(c.periodNs))
-                   .arg(ms(c.slackNs)) +
-               tail;
-    if (c.name == "start")
-        return QObject::tr("Slow starts: every %1 s a tiny process is started (fork+exec); "
-                           "one that takes longer than %2 ms to run and exit is slow, like "
-                           "an application that takes long to open.")
-                   .arg(static_cast<double>(c.periodNs) / 1e9, 0, 'f', 0)
-                   .arg(static_cast<double>(c.slackNs) / 1e6, 0, 'f', 0) +
-               tail;
-    return missTitle(c.name) + tail;
+    return QString::fromStdString(describeConsumer(c)) +
+           QObject::tr("\n\nLarge: since the last reset. Small: in the last 10 seconds.");
 }
 
 } // namespace
@@ -73,22 +36,27 @@ CounterPanel::CounterPanel(const std::vector<ConsumerConfig> &consumers, QWidget
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(8);
-    auto find = [&](const std::string &name) {
+    auto find = [&](ConsumerRole role) {
         for (size_t i = 0; i < consumers.size(); ++i)
-            if (consumers[i].name == name)
+            if (consumerRole(consumers[i].name) == role)
                 return static_cast<int>(i);
         return -1;
     };
-    for (const char *name : {"audio", "video", "gui", "start"}) {
-        const int i = find(name);
+    // A card per consumer with a deadline, in the table's order.
+    size_t count = 0;
+    const ConsumerTraits *table = consumerTable(count);
+    for (size_t t = 0; t < count; ++t) {
+        const int i = find(table[t].role);
         if (i < 0 || !consumers[i].hasDeadline())
             continue;
-        auto *card = new CounterCard(missTitle(name), missToolTip(consumers[i]), this);
+        const std::string name(table[t].name);
+        auto *card = new CounterCard(QString::fromStdString(missTitle(name)),
+                                     missToolTip(consumers[i]), this);
         card->setConsumer(name);
         layout->addWidget(card);
-        m_entries.push_back({QString::fromLatin1(name), i, card});
+        m_entries.push_back({QString::fromStdString(name), i, card});
     }
-    const int wakeup = find("wakeup");
+    const int wakeup = find(ConsumerRole::Wakeup);
     if (wakeup >= 0) {
         const QString interval =
             QString::number(static_cast<double>(consumers[wakeup].periodNs) / 1e6, 'g', 3);
@@ -106,8 +74,8 @@ CounterPanel::CounterPanel(const std::vector<ConsumerConfig> &consumers, QWidget
                "host's hiccup rather than the scheduler's: read it with p99.") +
                 tail,
             this);
-        p99->setConsumer("wakeup");
-        max->setConsumer("wakeup");
+        p99->setConsumer(consumers[wakeup].name);
+        max->setConsumer(consumers[wakeup].name);
         layout->addWidget(p99);
         layout->addWidget(max);
         m_entries.push_back({QStringLiteral("p99"), wakeup, p99});

@@ -6,17 +6,6 @@
 
 namespace latprobe {
 
-ConsumerConfig guiConsumerConfig()
-{
-    ConsumerConfig c;
-    c.kind = ConsumerKind::External;
-    c.name = "gui";
-    c.missName = "stalls";
-    c.periodNs = 16'666'667;
-    c.slackNs = c.periodNs;
-    return c;
-}
-
 GuiConsumer::GuiConsumer(const ConsumerConfig &config, SpscRing<Sample> &ring, int64_t origin,
                          QObject *parent)
     : QObject(parent), m_config(config), m_ring(ring), m_timer(new QTimer(this)),

@@ -10,9 +10,6 @@ class QTimer;
 
 namespace latprobe {
 
-// The gui consumer: a 60 Hz timer in the GUI thread, due by the next frame.
-ConsumerConfig guiConsumerConfig();
-
 // Measures the Qt event loop itself: a precise single-shot timer aimed at
 // each 16.67 ms period; how late its slot runs is the event loop's
 // lateness, and more than a frame late is a stall. Runs in the GUI thread

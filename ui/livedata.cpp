@@ -49,8 +49,7 @@ void LiveData::pollFine(int64_t now)
 
 int64_t LiveData::resetBoundary(int64_t now) const
 {
-    const int64_t index = (now - m_runStart + kBucketNs - 1) / kBucketNs;
-    return m_runStart + index * kBucketNs;
+    return m_collector.fineBoundary(now);
 }
 
 void LiveData::reset(int64_t at)

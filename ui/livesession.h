@@ -1,36 +1,27 @@
 #pragma once
 
-#include "consumerconfig.h"
-#include "loadlimits.h"
-#include "loadresult.h"
+#include "consumertable.h"
+#include "loadmanager.h"
 #include "loadspec.h"
 #include "run.h"
 #include "scenario.h"
-#include "scenariorunner.h"
+#include "session.h"
 #include "sysinfo.h"
-#include "threadparams.h"
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 
-#include <atomic>
-#include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace latprobe {
 
 class GuiConsumer;
 class LiveData;
-class LoadManager;
-class Probe;
 
-// A labelled moment on the time plots: a load started or stopped, a reset.
+// A labelled moment on the time plots, as the plots draw it.
 struct MarkerEvent
 {
     enum Kind { LoadStarted, LoadStopped, Reset };
@@ -39,96 +30,79 @@ struct MarkerEvent
     QString label;
 };
 
-// One live measurement as the GUI runs it: the probe (audio, video, wakeup,
-// gui, start), the load groups, and the phases they make. The widgets only
-// talk to this; it is also what the tests and --run-for drive.
-//
-// Loads start and stop on a helper thread: forking hundreds of workers must
-// not stall the event loop, which is itself measured (the gui consumer).
+// The window's side of a Session: the Qt-free session owns the run (probe,
+// loads, phases, captures, scenarios, the finished run); this adapter turns
+// its callbacks, which come from the session's threads, into Qt signals in
+// the GUI thread, and adds what only a window has: the gui consumer (the
+// event loop's own lateness) and LiveData, the views' copy of the numbers.
+// Widgets talk to this, never to the session's parts.
 class LiveSession : public QObject
 {
     Q_OBJECT
 public:
-    struct Options
-    {
-        std::string preset = "default";
-        ThreadParams params;
-        LoadLimits limits;
-        std::vector<std::string> commandLine;
-    };
-
-    explicit LiveSession(Options options, QObject *parent = nullptr);
+    explicit LiveSession(SessionOptions options, QObject *parent = nullptr);
     ~LiveSession() override;
 
-    // The consumers a session measures: the preset's plus the gui consumer
-    // before start (so the report lists it beside the other periodic ones).
-    static std::vector<ConsumerConfig> consumersFor(const std::string &preset);
-
     void start();
-    // The consumers, known before start().
-    std::vector<ConsumerConfig> configs() const;
     // Stops the loads first, then the probe. Idempotent; the destructor calls it.
     void shutdown();
-    bool running() const { return m_running; }
-    bool finished() const { return m_finished; }
+    bool running() const { return m_session->running(); }
+    bool finished() const { return m_session->finished(); }
 
-    Probe &probe() { return *m_probe; }
-    LoadManager &loads() { return *m_loads; }
+    // For LiveData and the tests, which feed the collector by hand.
+    Session &core() { return *m_session; }
+    const std::vector<ConsumerConfig> &configs() const { return m_session->configs(); }
+    std::vector<ConsumerSetup> setups() const { return m_session->setups(); }
+    int consumerIndex(ConsumerRole role) const { return m_session->consumerIndex(role); }
     LiveData &data() { return *m_data; }
     GuiConsumer *guiConsumer() { return m_gui; }
-    const SystemInfo &system() const { return m_system; }
-    int64_t runStart() const;
-    const std::string &binary() const { return m_binary; }
-    int consumerIndex(const std::string &name) const;
+    const SystemInfo &system() const { return m_session->system(); }
+    int64_t runStart() const { return m_session->runStart(); }
+    const std::string &binary() const { return m_session->workerBinary(); }
+    const std::string &preset() const { return m_session->options().preset; }
 
-    void startLoad(const LoadSpec &spec);
+    void startLoad(const LoadSpec &spec) { startLoads({spec}); }
     // Starts all of them, then begins one phase (as `latprobe run` does).
-    void startLoads(const std::vector<LoadSpec> &specs);
-    void stopLoad(int id);
+    void startLoads(const std::vector<LoadSpec> &specs) { m_session->startLoads(specs); }
+    void stopLoad(int id) { m_session->stopLoad(id); }
     // Cancels starts not yet begun and kills every group at once.
-    void stopAllLoads();
-    int pendingOperations() const { return m_pending; }
-    std::vector<std::string> activeLabels() const;
+    void stopAllLoads() { m_session->stopAllLoads(); }
+    std::vector<GroupStatus> loadStatus() const { return m_session->loadStatus(); }
+    std::vector<std::string> activeLabels() const { return m_session->activeLabels(); }
+    int runningProcesses() const { return m_session->runningProcesses(); }
 
     // Begins a new phase with the same loads: counts start from zero.
     void reset();
     QString phaseName() const { return m_phaseName; }
     int64_t phaseStart() const { return m_phaseStart; }
-
     const std::vector<MarkerEvent> &markers() const { return m_markers; }
 
-    // Plays a scenario as `latprobe run --scenario` does (ScenarioRunner, on
-    // a thread of its own): each step stops the loads, starts its own and
-    // begins a phase. Manual starts, stops and resets are refused meanwhile;
-    // stopAllLoads() cancels it. Returns "" or why it cannot start.
-    // `fromRunStart` (played as the window opens): its first step is the
-    // run's first phase, as in `latprobe run`, if nothing happened before.
-    QString startScenario(const Scenario &scenario, bool fromRunStart = false);
+    // Plays a scenario as `latprobe run --scenario` does; manual starts,
+    // stops and resets are refused meanwhile, stopAllLoads() cancels it.
+    // Returns "" or why it cannot start. `fromRunStart`: its first step is
+    // the run's first phase if nothing happened before (given as the window
+    // opens). `endsRun`: the unattended mode, whose run ends with it.
+    QString startScenario(const Scenario &scenario, bool fromRunStart = false,
+                          bool endsRun = false);
     // Stops its loads and ends it early; the measured phases stay, the
     // scenario's run is marked partial (as Ctrl-C does to `latprobe run`).
-    void cancelScenario();
-    bool scenarioRunning() const { return m_runner != nullptr; }
-    // The last progress the runner reported (step, step name, time left).
-    ScenarioProgress scenarioProgress() const;
+    void cancelScenario() { m_session->cancelScenario(); }
+    bool scenarioRunning() const { return m_session->scenarioRunning(); }
+    ScenarioProgress scenarioProgress() const { return m_session->scenarioProgress(); }
     QString scenarioName() const { return m_scenarioName; }
-    // Why the last scenario stopped early, when a load failed to start.
-    QString scenarioError() const { return m_scenarioError; }
-    // The last scenario's own run: its phases and loads only, as `latprobe
-    // run --scenario` writes it. Empty before one has ended.
-    const std::optional<Run> &scenarioRun() const { return m_scenarioRun; }
-    const std::string &preset() const { return m_options.preset; }
+    // How the last scenario ended, its error and its own run (empty before
+    // one has ended, and for a run that ended with it).
+    const std::optional<ScenarioOutcome> &scenarioOutcome() const { return m_outcome; }
 
-    // The system's state (sched debug, schedstat, top processes), taken on a
-    // helper thread: automatically at each phase's first miss, as `latprobe
-    // run` does, and on demand. Call pollCaptures() on a timer.
-    void pollCaptures();
-    void captureNow();
-    size_t captureCount() const;
+    // The system's state (sched debug, schedstat, top processes), taken by
+    // the session at each phase's first miss and on demand.
+    void captureNow() { m_session->requestCapture(); }
+    size_t captureCount() const { return m_session->captureCount(); }
 
     // The run so far, loads included, as Copy report and Save run see it.
-    Run liveRun(const std::string &endReason) const;
+    Run liveRun(const std::string &endReason) const { return m_session->snapshot(endReason); }
     // Ends the measurement (loads, then probe) and returns the finished run.
-    Run finishRun(const std::string &endReason);
+    Run finishRun(RunEnd end);
 
 signals:
     void started();
@@ -142,59 +116,25 @@ signals:
     void scenarioStarted(const QString &name);
     // At each new step, and each second.
     void scenarioProgressed();
-    // `endReason` as in the run file: "completed", "interrupted", ...
-    void scenarioFinished(const QString &endReason, bool partial);
+    void scenarioFinished(latprobe::RunEnd end, bool partial);
 
 private:
-    void runTask(std::function<void()> task);
-    void captureAsync(const std::string &reason, double timeS, const std::string &phase);
-    void onLoadsChanged(std::vector<LoadGroupResult> finished);
-    void beginPhaseForLoads();
-    void rebuildMarkers();
-    std::vector<LoadGroupResult> loadResults(bool includeRunning) const;
-    void onScenarioProgress(const ScenarioProgress &progress);
-    void onScenarioEnded();
-    void stopScenarioNow();
+    // Hears the session's callbacks, from its threads, and queues each to
+    // the GUI thread.
+    class Relay;
+    friend class Relay;
 
-    Options m_options;
-    SystemInfo m_system;
-    std::string m_binary;
-    std::string m_startTime;
-    std::unique_ptr<Probe> m_probe;
-    std::unique_ptr<LoadManager> m_loads;
+    void rebuildMarkers();
+
+    std::unique_ptr<Relay> m_relay;
+    std::unique_ptr<Session> m_session;
     LiveData *m_data = nullptr;
     GuiConsumer *m_gui = nullptr;
-    bool m_running = false;
-    bool m_finished = false;
-
-    QThreadPool m_pool;              // starts and stops, in order
-    QThreadPool m_urgent;            // stop all: never queued behind a start
-    QThreadPool m_capturer;          // state captures: 200 ms of /proc sampling each
-    std::atomic<int> m_cancelled{0}; // bumped by stopAllLoads()
-    int m_pending = 0;
-
-    std::vector<LoadGroupResult> m_finishedLoads;
-    mutable std::mutex m_statesMutex;
-    std::vector<StateCapture> m_states;
-    std::vector<int64_t> m_resets;
     std::vector<MarkerEvent> m_markers;
     QString m_phaseName = QStringLiteral("idle");
     int64_t m_phaseStart = 0;
-
-    std::unique_ptr<ScenarioRunner> m_runner;
-    std::thread m_scenarioThread;
-    std::atomic<bool> m_scenarioCancel{false};
-    mutable std::mutex m_progressMutex;
-    ScenarioProgress m_progress; // guarded by m_progressMutex
-    int m_shownStep = -1;        // the step the GUI last switched its phase to
     QString m_scenarioName;
-    QString m_scenarioError;
-    std::string m_scenarioStartTime;
-    // Written by the scenario's thread before it ends, read after the join.
-    ScenarioRunner::End m_scenarioEnd = ScenarioRunner::End::Completed;
-    int64_t m_scenarioStartedAt = 0, m_scenarioEndedAt = 0;
-    double m_firstStepS = -1; // where the first step's phase begins, since the run started
-    std::optional<Run> m_scenarioRun;
+    std::optional<ScenarioOutcome> m_outcome;
 };
 
 } // namespace latprobe

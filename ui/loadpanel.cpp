@@ -273,7 +273,7 @@ void LoadPanel::setScenarioActive(bool active, const QString &scenario)
 
 void LoadPanel::stopKind(const std::string &kind)
 {
-    for (const GroupStatus &g : m_session.loads().status())
+    for (const GroupStatus &g : m_session.loadStatus())
         if (g.spec.kind == kind) {
             if (auto it = m_views.find(g.id); it != m_views.end())
                 it->second->setStopping();
@@ -288,7 +288,7 @@ void LoadPanel::onLoadsChanged()
 
 void LoadPanel::refreshStatus()
 {
-    updateRunningState(m_session.loads().status());
+    updateRunningState(m_session.loadStatus());
 }
 
 void LoadPanel::updateRunningState(const std::vector<GroupStatus> &groups)

@@ -14,8 +14,10 @@
 #include "realclock.h"
 #include "report.h"
 #include "runfile.h"
+#include "runsaving.h"
 #include "scenario.h"
 #include "scenariobar.h"
+#include "scenarioflow.h"
 #include "screenshot.h"
 #include "selfexe.h"
 #include "version.h"
@@ -71,6 +73,9 @@ MainWindow::MainWindow(LiveSession &session, QWidget *parent)
     buildActions();
     buildLayout();
     buildStatusBar();
+    m_scenarios = new ScenarioFlow(m_session, this, menuBar(),
+                                   {m_loadPanel, m_scenarioBar, m_reset, m_stopAll, statusBar()});
+    buildHelpMenu();
 
     m_fineTimer = new QTimer(this);
     m_fineTimer->setInterval(100);
@@ -96,9 +101,6 @@ MainWindow::MainWindow(LiveSession &session, QWidget *parent)
     connect(&m_session, &LiveSession::loadsChanged, this, [this] {
         m_stopAll->setEnabled(m_session.scenarioRunning() || !m_session.activeLabels().empty());
     });
-    connect(&m_session, &LiveSession::scenarioStarted, this, &MainWindow::onScenarioStarted);
-    connect(&m_session, &LiveSession::scenarioProgressed, this, &MainWindow::onScenarioProgressed);
-    connect(&m_session, &LiveSession::scenarioFinished, this, &MainWindow::onScenarioFinished);
     connect(&m_session, &LiveSession::loadRefused, this,
             [this](const QString &kind, const QString &) {
                 statusBar()->showMessage(
@@ -116,7 +118,7 @@ MainWindow::MainWindow(LiveSession &session, QWidget *parent)
 void MainWindow::onSessionStarted()
 {
     m_counters->setResetTime(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
-    const auto &setups = m_session.probe().setups();
+    const std::vector<ConsumerSetup> setups = m_session.setups();
     QStringList warnings, explained; // the status bar's short text, the tooltip's long one
     if (!setups.empty()) {
         const ThreadGrant &g = setups.front().grant;
@@ -226,7 +228,10 @@ void MainWindow::buildActions()
     measure->addAction(m_stopAll);
     measure->addSeparator();
     measure->addAction(m_capture);
-    buildScenarioMenu();
+}
+
+void MainWindow::buildHelpMenu()
+{
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About latprobe"), this, [this] {
         QMessageBox::about(
@@ -262,10 +267,6 @@ void MainWindow::buildLayout()
     connect(m_counters, &CounterPanel::resetRequested, this, &MainWindow::onReset);
     layout->addWidget(m_counters);
     m_scenarioBar = new ScenarioBar(central);
-    connect(m_scenarioBar, &ScenarioBar::cancelRequested, this,
-            [this] { m_session.cancelScenario(); });
-    connect(m_scenarioBar, &ScenarioBar::saveRequested, this,
-            &MainWindow::saveScenarioRunInteractively);
     layout->addWidget(m_scenarioBar);
 
     m_mainSplitter = new QSplitter(Qt::Horizontal, central);
@@ -356,7 +357,6 @@ void MainWindow::onFineTick()
     m_misses->refresh(data);
     if (++m_fineTicks % 10 == 1) {
         data.pollPhases(now);
-        m_session.pollCaptures();
         m_histogram->refresh(data);
         m_phases->setPhases(data.phases(),
                             static_cast<double>(data.resetAt() - m_session.runStart()) / 1e9);
@@ -458,234 +458,18 @@ bool MainWindow::saveRun(const QString &path, QString *error)
             *error = tr("the probe has not started yet");
         return false;
     }
-    try {
-        writeRunFile(m_session.liveRun("saved while measuring"), path.toStdString());
-    } catch (const RunFileError &e) {
-        if (error)
-            *error = QString::fromUtf8(e.what());
-        return false;
-    }
-    return true;
+    return writeRunTo(m_session.liveRun("saved while measuring"), path, error);
 }
 
 void MainWindow::saveRunInteractively()
 {
-    QSettings settings = appSettings();
-    QString dir = settings.value(QStringLiteral("run/dir")).toString();
-    if (dir.isEmpty())
-        dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save run"),
-        QDir(dir).filePath(QStringLiteral("latprobe-run-%1.json").arg(stamp())),
-        tr("latprobe runs (*.json)"));
-    if (path.isEmpty())
+    if (!m_session.running() && !m_session.finished())
         return;
-    settings.setValue(QStringLiteral("run/dir"), QFileInfo(path).absolutePath());
-    QString error;
-    if (!saveRun(path, &error)) {
-        QMessageBox::critical(this, tr("Run not saved"), error);
-        return;
-    }
-    statusBar()->showMessage(tr("Run saved to %1").arg(path), 8000);
-}
-
-void MainWindow::buildScenarioMenu()
-{
-    m_scenarioMenu = menuBar()->addMenu(tr("S&cenario"));
-    m_scenarioMenu->setToolTipsVisible(true);
-    for (const std::string &name : builtinScenarioNames()) {
-        const std::optional<Scenario> scenario = builtinScenario(name);
-        if (!scenario)
-            continue;
-        QAction *a = m_scenarioMenu->addAction(tr("Run %1 (%2 steps, %3)")
-                                                   .arg(QString::fromStdString(name))
-                                                   .arg(scenario->steps.size())
-                                                   .arg(ScenarioBar::minutes(scenario->totalS())));
-        a->setObjectName(QStringLiteral("scenario-") + QString::fromStdString(name));
-        a->setToolTip(QString::fromStdString(scenario->description));
-        a->setStatusTip(a->toolTip());
-        connect(a, &QAction::triggered, this, [this, name] {
-            if (const std::optional<Scenario> s = builtinScenario(name))
-                runScenario(*s);
-        });
-    }
-    m_scenarioMenu->addSeparator();
-    m_openScenario = m_scenarioMenu->addAction(tr("&Open scenario file…"), this,
-                                               &MainWindow::openScenarioInteractively);
-    m_openScenario->setToolTip(tr("Play a scenario file: steps of loads and how long each lasts "
-                                  "(the format of 'latprobe run --scenario')"));
-    m_scenarioMenu->addSeparator();
-    m_cancelScenario = m_scenarioMenu->addAction(tr("&Cancel scenario"), this,
-                                                 [this] { m_session.cancelScenario(); });
-    m_cancelScenario->setEnabled(false);
-}
-
-bool MainWindow::runScenario(const Scenario &scenario, bool fromRunStart)
-{
-    const QString name = QString::fromStdString(scenario.name);
-    if (m_session.scenarioRunning()) {
-        statusBar()->showMessage(
-            tr("Scenario %1 is still running: cancel it first").arg(m_session.scenarioName()),
-            5000);
-        return false;
-    }
-    if (scenario.preset != m_session.preset()) {
-        const QString wanted = QString::fromStdString(scenario.preset);
-        const auto answer = QMessageBox::question(
-            this, tr("Run %1 with this window's consumers?").arg(name),
-            tr("Scenario %1 was written for the \"%2\" consumer preset; this window measures "
-               "with \"%3\". Its run will say which it used.\n\nTo measure as the scenario "
-               "means to, start latprobe-gui --preset %2, or run 'latprobe run --scenario %1'.")
-                .arg(name, wanted, QString::fromStdString(m_session.preset())),
-            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes);
-        if (answer != QMessageBox::Yes)
-            return false;
-    }
-    if (scenario.runsCommands()) {
-        CommandConsentDialog consent(scenario, this);
-        if (consent.exec() != QDialog::Accepted) {
-            statusBar()->showMessage(
-                tr("Scenario %1 not started: its commands were not allowed").arg(name), 8000);
-            return false;
-        }
-    }
-    m_scenarioTotalS = scenario.totalS();
-    const QString error = m_session.startScenario(scenario, fromRunStart);
-    if (!error.isEmpty()) {
-        QMessageBox::warning(this, tr("Scenario not started"),
-                             tr("Scenario %1 did not start: %2").arg(name, error));
-        return false;
-    }
-    return true;
-}
-
-bool MainWindow::runScenarioFile(const QString &path)
-{
-    Scenario scenario;
-    try {
-        scenario = loadScenarioFile(path.toStdString());
-    } catch (const ScenarioError &e) {
-        QMessageBox::warning(this, tr("Scenario not opened"), QString::fromUtf8(e.what()));
-        return false;
-    }
-    return runScenario(scenario);
-}
-
-void MainWindow::openScenarioInteractively()
-{
-    QSettings settings = appSettings();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open scenario"), settings.value(QStringLiteral("scenario/dir")).toString(),
-        tr("latprobe scenarios (*.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    settings.setValue(QStringLiteral("scenario/dir"), QFileInfo(path).absolutePath());
-    runScenarioFile(path);
-}
-
-void MainWindow::onScenarioStarted(const QString &name)
-{
-    m_loadPanel->setScenarioActive(true, name);
-    m_reset->setEnabled(false);
-    m_stopAll->setEnabled(true);
-    for (QAction *a : m_scenarioMenu->actions())
-        a->setEnabled(a == m_cancelScenario);
-    m_scenarioBar->showRunning(name, m_session.scenarioProgress(), m_scenarioTotalS);
-    statusBar()->showMessage(
-        tr("Scenario %1 started: %2 left").arg(name, ScenarioBar::minutes(m_scenarioTotalS)), 5000);
-}
-
-void MainWindow::onScenarioProgressed()
-{
-    if (m_session.scenarioRunning())
-        m_scenarioBar->showRunning(m_session.scenarioName(), m_session.scenarioProgress(),
-                                   m_scenarioTotalS);
-}
-
-void MainWindow::onScenarioFinished(const QString &endReason, bool partial)
-{
-    m_loadPanel->setScenarioActive(false);
-    m_reset->setEnabled(true);
-    m_stopAll->setEnabled(!m_session.activeLabels().empty());
-    for (QAction *a : m_scenarioMenu->actions())
-        a->setEnabled(a != m_cancelScenario);
-    const QString name = m_session.scenarioName().toHtmlEscaped();
-    const ScenarioProgress p = m_session.scenarioProgress();
-    const std::optional<Run> &run = m_session.scenarioRun();
-    const int phases = run ? static_cast<int>(run->phases.size()) : 0;
-    QString text;
-    if (endReason == QLatin1String("completed"))
-        text = tr("Scenario <b>%1</b> completed: %2 steps, %3. Save its run to compare it with "
-                  "another kernel's.")
-                   .arg(name)
-                   .arg(phases)
-                   .arg(ScenarioBar::minutes(m_scenarioTotalS));
-    else if (run && run->thresholdStep >= 0 &&
-             static_cast<size_t>(run->thresholdStep) < run->phases.size())
-        text =
-            tr("Scenario <b>%1</b> stopped at step %2 of %3, <b>%4</b>: the first with misses.")
-                .arg(name)
-                .arg(run->thresholdStep + 1)
-                .arg(p.steps)
-                .arg(QString::fromStdString(run->phases[run->thresholdStep].name).toHtmlEscaped());
-    else if (endReason == QLatin1String("interrupted"))
-        text = tr("Scenario <b>%1</b> cancelled in step %2 of %3: the %4 phases measured are "
-                  "kept, its run is marked partial.")
-                   .arg(name)
-                   .arg(p.step + 1)
-                   .arg(p.steps)
-                   .arg(phases);
-    else
-        text = tr("Scenario <b>%1</b> stopped in step %2 of %3: %4. Its run is marked partial.")
-                   .arg(name)
-                   .arg(p.step + 1)
-                   .arg(p.steps)
-                   .arg(m_session.scenarioError().toHtmlEscaped());
-    m_scenarioBar->showEnded(text, run.has_value());
-    QString plain = text;
-    plain.remove(QStringLiteral("<b>")).remove(QStringLiteral("</b>"));
-    statusBar()->showMessage(partial ? plain : plain + tr(" (Save run… on the scenario bar)"),
-                             15000);
-}
-
-bool MainWindow::saveScenarioRun(const QString &path, QString *error)
-{
-    const std::optional<Run> &run = m_session.scenarioRun();
-    if (!run) {
-        if (error)
-            *error = tr("no scenario has ended yet");
-        return false;
-    }
-    try {
-        writeRunFile(*run, path.toStdString());
-    } catch (const RunFileError &e) {
-        if (error)
-            *error = QString::fromUtf8(e.what());
-        return false;
-    }
-    return true;
-}
-
-void MainWindow::saveScenarioRunInteractively()
-{
-    QSettings settings = appSettings();
-    QString dir = settings.value(QStringLiteral("run/dir")).toString();
-    if (dir.isEmpty())
-        dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save scenario run"),
-        QDir(dir).filePath(
-            QStringLiteral("latprobe-%1-%2.json").arg(m_session.scenarioName(), stamp())),
-        tr("latprobe runs (*.json)"));
-    if (path.isEmpty())
-        return;
-    settings.setValue(QStringLiteral("run/dir"), QFileInfo(path).absolutePath());
-    QString error;
-    if (!saveScenarioRun(path, &error)) {
-        QMessageBox::critical(this, tr("Run not saved"), error);
-        return;
-    }
-    statusBar()->showMessage(tr("Scenario run saved to %1").arg(path), 8000);
+    const QString path = latprobe::saveRunInteractively(
+        this, tr("Save run"), QStringLiteral("latprobe-run"),
+        [this] { return m_session.liveRun("saved while measuring"); });
+    if (!path.isEmpty())
+        statusBar()->showMessage(tr("Run saved to %1").arg(path), 8000);
 }
 
 CompareWindow *MainWindow::openCompare(const QStringList &files)
@@ -746,6 +530,31 @@ void MainWindow::closeEvent(QCloseEvent *event)
     // while hundreds of workers still spin would look like a hang.
     m_session.shutdown();
     event->accept();
+}
+
+QAction *MainWindow::cancelScenarioAction() const
+{
+    return m_scenarios->cancelAction();
+}
+
+QMenu *MainWindow::scenarioMenu() const
+{
+    return m_scenarios->menu();
+}
+
+bool MainWindow::runScenario(const Scenario &scenario, bool fromRunStart)
+{
+    return m_scenarios->runScenario(scenario, fromRunStart);
+}
+
+bool MainWindow::runScenarioFile(const QString &path)
+{
+    return m_scenarios->runScenarioFile(path);
+}
+
+bool MainWindow::saveScenarioRun(const QString &path, QString *error)
+{
+    return m_scenarios->saveScenarioRun(path, error);
 }
 
 } // namespace latprobe

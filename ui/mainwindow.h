@@ -20,6 +20,7 @@ class MissesPlot;
 class PhaseTable;
 class PlotPanel;
 class ScenarioBar;
+class ScenarioFlow;
 class WakeupHistogram;
 struct Scenario;
 
@@ -48,9 +49,7 @@ public:
     // One pass of every timer, for tests and before a screenshot.
     void pollNow();
 
-    // Scenario menu: asks before a scenario runs commands of its own (custom
-    // loads) or was written for other consumers; false if it did not start.
-    // `fromRunStart`: see LiveSession::startScenario().
+    // The Scenario menu's (ScenarioFlow).
     bool runScenario(const Scenario &scenario, bool fromRunStart = false);
     bool runScenarioFile(const QString &path);
     bool saveScenarioRun(const QString &path, QString *error = nullptr);
@@ -64,8 +63,8 @@ public:
     QAction *stopAllAction() const { return m_stopAll; }
     QAction *captureAction() const { return m_capture; }
     QAction *compareAction() const { return m_compare; }
-    QAction *cancelScenarioAction() const { return m_cancelScenario; }
-    QMenu *scenarioMenu() const { return m_scenarioMenu; }
+    QAction *cancelScenarioAction() const;
+    QMenu *scenarioMenu() const;
     ScenarioBar *scenarioBar() const { return m_scenarioBar; }
     LoadPanel *loadPanel() const { return m_loadPanel; }
     CounterPanel *counterPanel() const { return m_counters; }
@@ -81,6 +80,7 @@ protected:
 
 private:
     void buildActions();
+    void buildHelpMenu();
     void buildLayout();
     void buildStatusBar();
     void onSessionStarted();
@@ -90,12 +90,6 @@ private:
     void onReset();
     void updatePhaseLabel();
     void saveRunInteractively();
-    void buildScenarioMenu();
-    void openScenarioInteractively();
-    void onScenarioStarted(const QString &name);
-    void onScenarioProgressed();
-    void onScenarioFinished(const QString &endReason, bool partial);
-    void saveScenarioRunInteractively();
     void openCompareInteractively();
     void readSettings();
     void writeSettings() const;
@@ -121,10 +115,7 @@ private:
     QAction *m_quit = nullptr;
     QAction *m_capture = nullptr;
     QAction *m_compare = nullptr;
-    QAction *m_openScenario = nullptr;
-    QAction *m_cancelScenario = nullptr;
-    QMenu *m_scenarioMenu = nullptr;
-    double m_scenarioTotalS = 0;
+    ScenarioFlow *m_scenarios = nullptr;
 
     QLabel *m_systemLabel = nullptr;
     QLabel *m_probeLabel = nullptr;

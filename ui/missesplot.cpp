@@ -1,6 +1,7 @@
 #include "missesplot.h"
 
 #include "consumerstyle.h"
+#include "consumertable.h"
 #include "livedata.h"
 
 #include <qcustomplot.h>
@@ -32,7 +33,7 @@ MissesPlot::MissesPlot(const std::vector<ConsumerConfig> &consumers, QWidget *pa
         if (!consumers[i].hasDeadline())
             continue;
         auto *bars = new QCPBars(p->xAxis, p->yAxis);
-        bars->setName(missTitle(consumers[i].name));
+        bars->setName(QString::fromStdString(missTitle(consumers[i].name)));
         bars->setWidth(0.8);
         bars->setStackingGap(0);
         if (below)

@@ -1,5 +1,6 @@
 #include "phasetable.h"
 
+#include "consumertable.h"
 #include "counterpanel.h"
 
 #include <QHeaderView>
@@ -8,10 +9,10 @@ namespace latprobe {
 
 namespace {
 
-const ConsumerStats *findConsumer(const PhaseResult &p, const char *name)
+const ConsumerStats *findConsumer(const PhaseResult &p, ConsumerRole role)
 {
     for (const ConsumerStats &c : p.consumers)
-        if (c.name == name)
+        if (consumerRole(c.name) == role)
             return &c;
     return nullptr;
 }
@@ -33,7 +34,7 @@ PhaseTable::PhaseTable(QWidget *parent) : QTreeWidget(parent)
     h->setToolTip(Name, tr("A stretch of the run with one set of loads, or since a reset"));
     h->setToolTip(Duration, tr("How long the phase has lasted (min:s)"));
     h->setToolTip(Skips, tr("Audio periods lost in the phase (skips)"));
-    h->setToolTip(Drops, tr("Video frames lost in the phase (drops)"));
+    h->setToolTip(Drops, tr("Video frames lost in the phase (dropped frames)"));
     h->setToolTip(Stalls, tr("Times this window's event loop was more than a frame late"));
     h->setToolTip(SlowStarts, tr("Process starts slower than their deadline"));
     h->setToolTip(WakeupP99, tr("99th percentile of the wakeup consumer's latency in the phase"));
@@ -68,17 +69,17 @@ void PhaseTable::setPhases(const std::vector<PhaseResult> &phases, double resetS
             if (item->text(column) != text)
                 item->setText(column, text);
         };
-        auto misses = [&p](const char *name) {
-            const ConsumerStats *c = findConsumer(p, name);
+        auto misses = [&p](ConsumerRole role) {
+            const ConsumerStats *c = findConsumer(p, role);
             return c ? QString::number(c->misses) : QStringLiteral("–");
         };
         set(Name, QStringLiteral("%1  %2").arg(i + 1).arg(QString::fromStdString(p.name)));
         set(Duration, duration(p.durationS));
-        set(Skips, misses("audio"));
-        set(Drops, misses("video"));
-        set(Stalls, misses("gui"));
-        set(SlowStarts, misses("start"));
-        const ConsumerStats *w = findConsumer(p, "wakeup");
+        set(Skips, misses(ConsumerRole::Audio));
+        set(Drops, misses(ConsumerRole::Video));
+        set(Stalls, misses(ConsumerRole::Gui));
+        set(SlowStarts, misses(ConsumerRole::Start));
+        const ConsumerStats *w = findConsumer(p, ConsumerRole::Wakeup);
         set(WakeupP99, w && w->samples ? formatLatencyMs(w->p99Us) : QStringLiteral("–"));
         const bool before = p.startS + 1e-6 < resetS;
         for (int c = 0; c < Columns; ++c)

@@ -1,6 +1,6 @@
 #include "scenariobar.h"
 
-#include "scenariorunner.h"
+#include "sessionobserver.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,42 +1,41 @@
 #pragma once
 
-#include "loadspec.h"
+#include "run.h"
+#include "scenario.h"
 
 #include <QObject>
 #include <QString>
-
-#include <vector>
 
 namespace latprobe {
 
 class LiveSession;
 
-// latprobe-gui --run-for S [--idle S] [--load KIND:N]... [--out FILE]:
-// the same run as `latprobe run`, with the window open. Loads start after
-// the idle lead-in, the run ends after S seconds (or on a signal), the
-// report goes to stdout and the run file is written.
+// latprobe-gui --run-for S [--idle S] [--load KIND:N]... [--out FILE]: the
+// same run as `latprobe run`, with the window open. The session plays the
+// plan (idle lead-in, then the loads) from the run's start; when it ends, or
+// a signal cancels it, the report goes to stdout, the run file is written
+// and the exit status is `latprobe run`'s (concludeRun).
 class UnattendedRun : public QObject
 {
     Q_OBJECT
 public:
-    UnattendedRun(LiveSession &session, std::vector<LoadSpec> loads, double idleS, double runForS,
-                  QString out, QObject *parent = nullptr);
+    UnattendedRun(LiveSession &session, Scenario plan, QString out, QObject *parent = nullptr);
 
+    // Once the probe measures.
     void start();
-    // Ends now; `reason` goes into the run ("completed", "interrupted").
-    void finish(const QString &reason);
-    bool done() const { return m_done; }
+    // A signal: the run ends as interrupted.
+    void interrupt();
 
 signals:
     void finished(int exitCode);
 
 private:
+    void conclude(RunEnd end);
+
     LiveSession &m_session;
-    std::vector<LoadSpec> m_loads;
-    double m_idleS, m_runForS;
+    Scenario m_plan;
     QString m_out;
     bool m_done = false;
-    bool m_loadFailed = false;
 };
 
 } // namespace latprobe

@@ -1,5 +1,7 @@
 #include "wakeuphistogram.h"
 
+#include "consumertable.h"
+
 #include "consumerstyle.h"
 #include "counterpanel.h"
 #include "livedata.h"
@@ -75,7 +77,7 @@ void WakeupHistogram::applyPalette()
 {
     PlotPanel::applyPalette();
     const QPalette pal = palette();
-    const QColor c = consumerColor("wakeup", pal);
+    const QColor c = consumerColor(std::string(consumerTraits(ConsumerRole::Wakeup).name), pal);
     QColor fill = c;
     fill.setAlpha(150);
     m_phase->setPen(Qt::NoPen);

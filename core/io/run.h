@@ -1,9 +1,9 @@
 #pragma once
 
+#include "consumersetup.h"
 #include "loadresult.h"
 #include "noisecheck.h"
 #include "phase.h"
-#include "consumersetup.h"
 #include "statecapture.h"
 #include "sysinfo.h"
 #include "threadparams.h"
@@ -12,6 +12,21 @@
 #include <vector>
 
 namespace latprobe {
+
+// How a run (or a scenario within one) ended, where code acts on it; the
+// run file keeps toString()'s words in "end_reason".
+enum class RunEnd {
+    Completed,   // every step played, or the duration is over
+    Threshold,   // a ramp's stop condition passed
+    Interrupted, // Ctrl-C, a signal, Cancel in the window
+    LoadFailed,  // a step's load could not start
+};
+const char *toString(RunEnd end);
+// A run that ended early holds less than was asked: its file says so.
+inline bool isPartial(RunEnd end)
+{
+    return end == RunEnd::Interrupted || end == RunEnd::LoadFailed;
+}
 
 // A finished (or interrupted) measurement, as saved in a run file and read
 // back by report and compare.

@@ -38,15 +38,17 @@ void returnFreedMemory()
 
 } // namespace
 
-void Collector::beginPhase(const std::string &name, const std::vector<std::string> &loads,
-                           int64_t at)
+int64_t Collector::beginPhase(const std::string &name, const std::vector<std::string> &loads,
+                              int64_t at)
 {
-    if (openPhase(name, loads, at))
+    int64_t start = at;
+    if (openPhase(name, loads, at, start))
         returnFreedMemory();
+    return start;
 }
 
 bool Collector::openPhase(const std::string &name, const std::vector<std::string> &loads,
-                          int64_t at)
+                          int64_t at, int64_t &start)
 {
     std::lock_guard lock(m_mutex);
     // Samples still in the rings belong to the phase before `at`: take them
@@ -62,6 +64,7 @@ bool Collector::openPhase(const std::string &name, const std::vector<std::string
         if (at <= last.start || unused) {
             last.name = name;
             last.loads = loads;
+            start = last.start;
             return false;
         }
         last.end = at;
@@ -71,6 +74,7 @@ bool Collector::openPhase(const std::string &name, const std::vector<std::string
             for (StatsAccumulator &stats : done.stats)
                 stats.compact();
     }
+    start = at;
     Phase p;
     p.name = name;
     p.loads = loads;

@@ -39,8 +39,10 @@ public:
     int64_t runStart() const { return m_runStart; }
 
     // Samples whose period starts at or after `at` belong to the new phase;
-    // `at` no later than the current phase's start renames that phase.
-    void beginPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at);
+    // `at` no later than the current phase's start renames that phase, as
+    // does any `at` while that phase has no sample yet. Returns where the
+    // phase now open begins.
+    int64_t beginPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at);
     size_t drain();
     // Closes the last phase at `end`.
     void finish(int64_t end);
@@ -52,6 +54,13 @@ public:
     // kFineKept are kept): what a live plot appends since its last tick.
     std::vector<FineBucket> fineSeries(size_t consumer, int64_t fromIndex) const;
     static constexpr int64_t kFineNs = 100'000'000;
+    // The first 100 ms bucket boundary at or after `t`: where a phase begun
+    // by hand takes effect, so that the live counters and the phase agree.
+    int64_t fineBoundary(int64_t t) const
+    {
+        const int64_t index = (t - m_runStart + kFineNs - 1) / kFineNs;
+        return m_runStart + (index > 0 ? index : 0) * kFineNs;
+    }
     static constexpr size_t kFineKept = 6000;
     std::vector<MissEvent> missLog() const;
     uint64_t missLogDropped() const;
@@ -75,8 +84,9 @@ public:
 
 private:
     size_t drainLocked(); // with m_mutex held: the rings' one reader at a time
-    bool openPhase(const std::string &name, const std::vector<std::string> &loads,
-                   int64_t at); // takes m_mutex; true when it closed a phase
+    // Takes m_mutex; true when it closed a phase. `start`: where the open one begins.
+    bool openPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at,
+                   int64_t &start);
     struct Phase
     {
         std::string name;

@@ -1,5 +1,7 @@
 #include "presets.h"
 
+#include "consumertable.h"
+
 #include <cmath>
 
 namespace latprobe {
@@ -9,13 +11,21 @@ int64_t share(int64_t periodNs, double pct)
 {
     return static_cast<int64_t>(std::llround(static_cast<double>(periodNs) * pct / 100.0));
 }
+
+ConsumerConfig consumerOf(ConsumerRole role)
+{
+    const ConsumerTraits &t = consumerTraits(role);
+    ConsumerConfig c;
+    c.name = t.name;
+    if (role != ConsumerRole::Wakeup)
+        c.missName = t.missName;
+    return c;
+}
 } // namespace
 
 ConsumerConfig audioConsumerByPeriod(int64_t periodNs, int bufferPeriods, double cpuPct)
 {
-    ConsumerConfig c;
-    c.name = "audio";
-    c.missName = "skips";
+    ConsumerConfig c = consumerOf(ConsumerRole::Audio);
     c.periodNs = periodNs;
     c.workNs = share(periodNs, cpuPct);
     c.slackNs = periodNs * (bufferPeriods > 1 ? bufferPeriods - 1 : 1);
@@ -30,9 +40,7 @@ ConsumerConfig audioConsumer(int frames, int rateHz, int bufferPeriods, double c
 
 ConsumerConfig videoConsumer(double fps, double cpuPct)
 {
-    ConsumerConfig c;
-    c.name = "video";
-    c.missName = "drops";
+    ConsumerConfig c = consumerOf(ConsumerRole::Video);
     c.periodNs = static_cast<int64_t>(std::llround(1e9 / fps));
     c.workNs = share(c.periodNs, cpuPct);
     c.slackNs = c.periodNs;
@@ -41,20 +49,26 @@ ConsumerConfig videoConsumer(double fps, double cpuPct)
 
 ConsumerConfig wakeupConsumer(int64_t intervalUs)
 {
-    ConsumerConfig c;
-    c.name = "wakeup";
+    ConsumerConfig c = consumerOf(ConsumerRole::Wakeup);
     c.periodNs = intervalUs * 1000;
     return c;
 }
 
 ConsumerConfig startConsumer(int64_t periodMs, int64_t deadlineMs)
 {
-    ConsumerConfig c;
+    ConsumerConfig c = consumerOf(ConsumerRole::Start);
     c.kind = ConsumerKind::ProcessStart;
-    c.name = "start";
-    c.missName = "slow starts";
     c.periodNs = periodMs * 1000000;
     c.slackNs = deadlineMs * 1000000;
+    return c;
+}
+
+ConsumerConfig guiConsumer()
+{
+    ConsumerConfig c = consumerOf(ConsumerRole::Gui);
+    c.kind = ConsumerKind::External;
+    c.periodNs = 16'666'667;
+    c.slackNs = c.periodNs;
     return c;
 }
 

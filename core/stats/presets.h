@@ -21,6 +21,10 @@ ConsumerConfig wakeupConsumer(int64_t intervalUs = 1000);
 // a slow start.
 ConsumerConfig startConsumer(int64_t periodMs = 1000, int64_t deadlineMs = 100);
 
+// The window's own event loop: a 60 Hz timer, due by the next frame, fed by
+// the GUI thread (an External consumer) rather than a thread of the probe's.
+ConsumerConfig guiConsumer();
+
 struct Preset
 {
     std::string name;

@@ -87,12 +87,21 @@ ThreadGrant applyThreadParams(const ThreadParams &params)
         prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(params.timerSlackNs), 0, 0, 0) != 0)
         addRefusal(grant.refusal, fmt::format("timer slack refused ({})", std::strerror(errno)));
 
+    const std::string refusal = std::move(grant.refusal);
+    grant = currentThreadGrant();
+    grant.refusal = refusal;
+    return grant;
+}
+
+ThreadGrant currentThreadGrant()
+{
+    ThreadGrant grant;
     grant.policy = fromLinux(sched_getscheduler(0));
     sched_param got{};
     sched_getparam(0, &got);
     grant.priority = got.sched_priority;
     errno = 0;
-    grant.nice = getpriority(PRIO_PROCESS, tid);
+    grant.nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0)
         for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)

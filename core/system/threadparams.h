@@ -32,6 +32,8 @@ struct ThreadGrant
 // Applies `params` to the calling thread and reads back what the kernel
 // actually granted. Never throws: refusals are described in the grant.
 ThreadGrant applyThreadParams(const ThreadParams &params);
+// What the calling thread runs with, read and never set (the GUI thread).
+ThreadGrant currentThreadGrant();
 
 const char *toString(SchedPolicy policy);
 bool parsePolicy(const std::string &text, SchedPolicy &policy);

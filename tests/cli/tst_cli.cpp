@@ -41,7 +41,9 @@ bool measuring(qint64 pid)
     const QDir tasks(QString("/proc/%1/task").arg(pid));
     for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
         QFile comm(tasks.filePath(tid + "/comm"));
-        if (comm.open(QIODevice::ReadOnly) && comm.readAll().startsWith("lp-"))
+        // A consumer's thread: the session's own (lp-session, lp-capture...)
+        // exist from the start, before the noise check.
+        if (comm.open(QIODevice::ReadOnly) && comm.readAll().startsWith("lp-audio"))
             return true;
     }
     return false;

@@ -3,6 +3,7 @@
 // stall, and the periods it swallowed.
 
 #include "guiconsumer.h"
+#include "presets.h"
 #include "realclock.h"
 
 #include <QCoreApplication>
@@ -34,7 +35,7 @@ private:
 
 void TestGuiConsumer::configIsAFrame()
 {
-    const ConsumerConfig c = guiConsumerConfig();
+    const ConsumerConfig c = guiConsumer();
     QCOMPARE(c.kind, ConsumerKind::External);
     QCOMPARE(QString::fromStdString(c.name), QStringLiteral("gui"));
     QCOMPARE(QString::fromStdString(c.missName), QStringLiteral("stalls"));
@@ -46,7 +47,7 @@ void TestGuiConsumer::ticksAt60HzOnTheGrid()
 {
     SpscRing<Sample> ring(1024);
     const int64_t origin = RealClock::monotonicNow();
-    GuiConsumer gui(guiConsumerConfig(), ring, origin);
+    GuiConsumer gui(guiConsumer(), ring, origin);
     gui.start();
     QTest::qWait(500);
     gui.stop();
@@ -54,7 +55,7 @@ void TestGuiConsumer::ticksAt60HzOnTheGrid()
     // 30 periods; a loaded machine may lose some, never gain.
     QVERIFY2(samples.size() >= 15 && samples.size() <= 31,
              qPrintable(QString::number(samples.size())));
-    const int64_t period = guiConsumerConfig().periodNs;
+    const int64_t period = guiConsumer().periodNs;
     for (size_t i = 0; i < samples.size(); ++i) {
         const Sample &s = samples[i];
         // Due on the grid, rounded up to Qt's whole milliseconds.
@@ -71,7 +72,7 @@ void TestGuiConsumer::ticksAt60HzOnTheGrid()
 void TestGuiConsumer::blockedEventLoopIsAStall()
 {
     SpscRing<Sample> ring(1024);
-    GuiConsumer gui(guiConsumerConfig(), ring, RealClock::monotonicNow());
+    GuiConsumer gui(guiConsumer(), ring, RealClock::monotonicNow());
     gui.start();
     QTest::qWait(100);
     drain(ring);
@@ -86,7 +87,7 @@ void TestGuiConsumer::blockedEventLoopIsAStall()
     for (const Sample &s : drain(ring)) {
         const int64_t late = s.woke - s.periodStart;
         seen += QStringLiteral(" %1ms/%2").arg(late / 1'000'000).arg(s.periodsSkipped);
-        QCOMPARE(s.missedDeadline != 0, late > guiConsumerConfig().slackNs);
+        QCOMPARE(s.missedDeadline != 0, late > guiConsumer().slackNs);
         stalled |= late > 80'000'000 && s.missedDeadline && s.periodsSkipped >= 3;
     }
     QVERIFY2(stalled, qPrintable(seen));

@@ -65,6 +65,9 @@ private slots:
     void unattendedRunWritesTheRun();
     void sigtermStopsLoadsAndWritesTheRun();
     void sigtermClosesTheWindow();
+    void helpAndVersionNeedNoDisplay();
+    void runOptionsAreCheckedAsLatprobeRunChecksThem_data();
+    void runOptionsAreCheckedAsLatprobeRunChecksThem();
 
 private:
     QProcess *start(const QStringList &args);
@@ -139,6 +142,64 @@ void TestGuiProcess::sigtermClosesTheWindow()
     QVERIFY(p->waitForFinished(10000));
     QCOMPARE(p->exitStatus(), QProcess::NormalExit);
     QCOMPARE(p->exitCode(), 0);
+}
+
+// Parsed before Qt looks for a display: a window user's --help works over
+// ssh, and so does a script asking for the version.
+void TestGuiProcess::helpAndVersionNeedNoDisplay()
+{
+    for (const QString &flag : {QStringLiteral("--help"), QStringLiteral("--version")}) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(LATPROBE_GUI), {flag});
+        QVERIFY(p.waitForFinished(30000));
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 0, qPrintable(p.readAllStandardError()));
+        QVERIFY2(out.contains(flag == QLatin1String("--help") ? QStringLiteral("--run-for")
+                                                              : QStringLiteral("latprobe 0.")),
+                 qPrintable(out));
+    }
+}
+
+// The window takes `latprobe run`'s options from the same parser, with the
+// same checks, and refuses before any window opens.
+void TestGuiProcess::runOptionsAreCheckedAsLatprobeRunChecksThem_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("fifo without a priority")
+        << QStringList{"--policy", "fifo"} << QStringLiteral("--policy fifo needs --priority");
+    QTest::newRow("a CPU that does not exist")
+        << QStringList{"--cpus", "1000"} << QStringLiteral("CPU 1000 does not exist");
+    QTest::newRow("an unknown consumer")
+        << QStringList{"--consumers", "audio,radio"} << QStringLiteral("unknown consumer");
+    QTest::newRow("an unknown preset")
+        << QStringList{"--preset", "nope"} << QStringLiteral("unknown preset");
+    QTest::newRow("a malformed load")
+        << QStringList{"--run-for", "20", "--load", "burn:many"} << QStringLiteral("burn");
+    QTest::newRow("a load over the cap")
+        << QStringList{"--run-for", "20", "--load", "burn:20", "--max-workers", "10"}
+        << QStringLiteral("--max-workers");
+    QTest::newRow("an option the window does not take")
+        << QStringList{"--no-progress"} << QStringLiteral("--no-progress");
+}
+
+void TestGuiProcess::runOptionsAreCheckedAsLatprobeRunChecksThem()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, says);
+    QProcess *p = start(args);
+    QVERIFY(p->waitForFinished(30000));
+    QStringList lines = QString::fromUtf8(p->readAllStandardError()).split(QLatin1Char('\n'));
+    lines.removeIf([](const QString &l) { return l.isEmpty() || l.contains("running as root"); });
+    QCOMPARE(p->exitCode(), 2);
+    QCOMPARE(lines.size(), 1); // one line
+    QVERIFY2(lines[0].contains(says), qPrintable(lines[0]));
 }
 
 QTEST_GUILESS_MAIN(TestGuiProcess)

@@ -2,6 +2,7 @@
 // what a user does (start a load, stop all, reset, screenshot, copy the
 // report, save the run, export a plot) and what they must see.
 
+#include "collector.h"
 #include "countercard.h"
 #include "counterpanel.h"
 #include "darkpalette.h"
@@ -20,6 +21,7 @@
 #include "procscan.h"
 #include "realclock.h"
 #include "runfile.h"
+#include "runoptions.h"
 #include "wakeuphistogram.h"
 
 #include <QAction>
@@ -104,7 +106,7 @@ void TestMainWindow::initTestCase()
     QVERIFY(m_dir.isValid());
     QStandardPaths::setTestModeEnabled(true);
     QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe")).clear();
-    m_session = std::make_unique<LiveSession>(LiveSession::Options{});
+    m_session = std::make_unique<LiveSession>(defaultSessionOptions(RunFrontEnd::Window));
     m_window = std::make_unique<MainWindow>(*m_session);
     m_window->resize(1280, 800);
     m_window->show();
@@ -117,7 +119,7 @@ void TestMainWindow::cleanupTestCase()
 {
     m_window->close();
     QVERIFY(!m_session->running());
-    QCOMPARE(m_session->loads().runningProcesses(), 0);
+    QCOMPARE(m_session->runningProcesses(), 0);
     m_window.reset();
     m_session.reset();
 }
@@ -148,13 +150,13 @@ void TestMainWindow::countersRiseOnInjectedLateWakeup()
     CounterCard *audio = m_window->counterPanel()->card(QStringLiteral("audio"));
     const uint64_t before = audio->valueText().toULongLong();
     // An audio cycle 50 ms late: its deadline missed and 3 more periods lost.
-    const int index = m_session->consumerIndex("audio");
+    const int index = m_session->consumerIndex(ConsumerRole::Audio);
     Sample s;
     s.woke = s.done = RealClock::monotonicNow();
     s.periodStart = s.woke - 50'000'000;
     s.missedDeadline = 1;
     s.periodsSkipped = 3;
-    m_session->probe().collector().add(static_cast<size_t>(index), s);
+    m_session->core().collector().add(static_cast<size_t>(index), s);
     // The bucket becomes final once a later one exists: give it 200 ms.
     QTest::qWait(250);
     m_window->pollNow();
@@ -192,12 +194,12 @@ void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
 
     // The group is up once the window says so: Stop all becomes available.
     QTRY_VERIFY_WITH_TIMEOUT(m_window->stopAllAction()->isEnabled(), 15000);
-    QCOMPARE(m_session->loads().status().size(), size_t(1));
+    QCOMPARE(m_session->loadStatus().size(), size_t(1));
     std::vector<pid_t> pids;
     QTRY_VERIFY_WITH_TIMEOUT(
         [&] {
             pids.clear();
-            const std::vector<GroupStatus> groups = m_session->loads().status();
+            const std::vector<GroupStatus> groups = m_session->loadStatus();
             for (const WorkerStatus &w : groups.front().workers)
                 if (w.pid > 0)
                     pids.push_back(w.pid);
@@ -218,7 +220,7 @@ void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
     QTest::qWait(500); // samples in the loaded phase, so it stays a phase of its own
 
     m_window->stopAllAction()->trigger();
-    QTRY_VERIFY_WITH_TIMEOUT(m_session->loads().status().empty(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_session->loadStatus().empty(), 5000);
     for (pid_t pid : pids)
         QTRY_VERIFY_WITH_TIMEOUT(pidGone(pid), 2000);
     QTRY_COMPARE_WITH_TIMEOUT(panel->groupViewCount(), 0, 2000);
@@ -253,7 +255,7 @@ void TestMainWindow::refusalIsAReadableMessage()
              qPrintable(text));
     QVERIFY(!text.contains(QStringLiteral("[error]"))); // a sentence, not a log line
     QTRY_VERIFY(panel->startButton("burn")->isEnabled());
-    QVERIFY(m_session->loads().status().empty());
+    QVERIFY(m_session->loadStatus().empty());
     choice.count = 1;
     panel->setChoice(choice);
 }
@@ -264,7 +266,7 @@ void TestMainWindow::resetBeginsANewPhase()
     m_window->pollNow();
     const size_t phasesBefore = m_session->data().phases().size();
     m_window->resetAction()->trigger();
-    QCOMPARE(m_session->data().missesSinceReset(m_session->consumerIndex("audio")), 0u);
+    QCOMPARE(m_session->data().missesSinceReset(m_session->consumerIndex(ConsumerRole::Audio)), 0u);
     QCOMPARE(m_window->counterPanel()->card(QStringLiteral("audio"))->windowText(),
              QStringLiteral("last 10 s: 0"));
     QTest::qWait(400);

@@ -3,6 +3,7 @@
 // stops its loads and marks its run partial, and a scenario that runs
 // commands of its own asks first (refusing starts nothing).
 
+#include "collector.h"
 #include "commandconsentdialog.h"
 #include "livesession.h"
 #include "loadmanager.h"
@@ -10,6 +11,7 @@
 #include "mainwindow.h"
 #include "procscan.h"
 #include "runfile.h"
+#include "runoptions.h"
 #include "scenariobar.h"
 
 #include <QAction>
@@ -37,10 +39,10 @@ namespace {
 constexpr const char *kLight = "massive_intr:1:work_ms=1:sleep_ms=10";
 constexpr const char *kLight2 = "massive_intr:2:work_ms=1:sleep_ms=10";
 
-std::vector<pid_t> workerPids(LoadManager &loads)
+std::vector<pid_t> workerPids(const std::vector<GroupStatus> &groups)
 {
     std::vector<pid_t> pids;
-    for (const GroupStatus &g : loads.status())
+    for (const GroupStatus &g : groups)
         for (const WorkerStatus &w : g.workers)
             if (w.pid > 0)
                 pids.push_back(w.pid);
@@ -101,7 +103,7 @@ void TestScenarioGui::initTestCase()
     QVERIFY(m_dir.isValid());
     QStandardPaths::setTestModeEnabled(true);
     QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe")).clear();
-    m_session = std::make_unique<LiveSession>(LiveSession::Options{});
+    m_session = std::make_unique<LiveSession>(defaultSessionOptions(RunFrontEnd::Window));
     m_window = std::make_unique<MainWindow>(*m_session);
     m_window->resize(1280, 800);
     m_window->show();
@@ -115,7 +117,7 @@ void TestScenarioGui::cleanupTestCase()
 {
     m_window->close();
     QVERIFY(!m_session->running());
-    QCOMPARE(m_session->loads().runningProcesses(), 0);
+    QCOMPARE(m_session->runningProcesses(), 0);
     m_window.reset();
     m_session.reset();
 }
@@ -145,7 +147,7 @@ void TestScenarioGui::scenarioFilePlaysItsStepsWithProgress()
     QVERIFY(m_window->cancelScenarioAction()->isEnabled());
 
     // Step 1: its load runs, manual starts are off, the bar says where it is.
-    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loads()).size() == 1, 8000);
+    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loadStatus()).size() == 1, 8000);
     QTRY_VERIFY(bar->text().contains(QStringLiteral("step 1 of 2")));
     QVERIFY2(bar->text().contains(QStringLiteral("one")), qPrintable(bar->text()));
     QVERIFY(bar->progressBar()->format().endsWith(QStringLiteral(" left")));
@@ -156,12 +158,12 @@ void TestScenarioGui::scenarioFilePlaysItsStepsWithProgress()
     // Step 2: the loads change, time left shrinks.
     QTRY_VERIFY_WITH_TIMEOUT(bar->text().contains(QStringLiteral("step 2 of 2")), 8000);
     QCOMPARE(m_session->phaseName(), QStringLiteral("two")); // the same signal
-    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loads()).size() == 2, 8000);
+    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loadStatus()).size() == 2, 8000);
     const int progressed = bar->progressBar()->value();
     QVERIFY2(progressed >= 400, qPrintable(QString::number(progressed)));
 
     QTRY_VERIFY_WITH_TIMEOUT(!m_session->scenarioRunning(), 10000);
-    QVERIFY(m_session->loads().status().empty());
+    QVERIFY(m_session->loadStatus().empty());
     QVERIFY(m_window->loadPanel()->startButton("burn")->isEnabled());
     QVERIFY(m_window->resetAction()->isEnabled());
     QVERIFY2(bar->text().contains(QStringLiteral("completed")), qPrintable(bar->text()));
@@ -170,7 +172,8 @@ void TestScenarioGui::scenarioFilePlaysItsStepsWithProgress()
     QCOMPARE(m_session->phaseName(), QStringLiteral("idle"));
 
     // Its run holds its steps only, as `latprobe run --scenario` writes it.
-    const std::optional<Run> &run = m_session->scenarioRun();
+    const std::optional<Run> run =
+        m_session->scenarioOutcome() ? m_session->scenarioOutcome()->run : std::nullopt;
     QVERIFY(run.has_value());
     QCOMPARE(run->scenario, std::string("twostep"));
     QVERIFY(!run->partial);
@@ -194,8 +197,8 @@ void TestScenarioGui::cancelStopsLoadsAndMarksPartial()
         QStringLiteral("long"), QByteArray(R"({"duration_s": 30, "loads": [")") + kLight2 +
                                     R"("]}, {"duration_s": 30, "loads": [")" + kLight + R"("]})");
     QVERIFY(m_window->runScenarioFile(path));
-    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loads()).size() == 2, 8000);
-    const std::vector<pid_t> pids = workerPids(m_session->loads());
+    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loadStatus()).size() == 2, 8000);
+    const std::vector<pid_t> pids = workerPids(m_session->loadStatus());
     QTest::qWait(300);
     const QString left = m_window->scenarioBar()->progressBar()->format();
     QVERIFY2(QRegularExpression(QStringLiteral("^(1:00|0:5\\d) left$")).match(left).hasMatch(),
@@ -203,10 +206,11 @@ void TestScenarioGui::cancelStopsLoadsAndMarksPartial()
 
     QTest::mouseClick(m_window->scenarioBar()->cancelButton(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!m_session->scenarioRunning(), 5000);
-    QVERIFY(m_session->loads().status().empty());
+    QVERIFY(m_session->loadStatus().empty());
     for (pid_t pid : pids)
         QTRY_VERIFY_WITH_TIMEOUT(pidGone(pid), 2000);
-    const std::optional<Run> &run = m_session->scenarioRun();
+    const std::optional<Run> run =
+        m_session->scenarioOutcome() ? m_session->scenarioOutcome()->run : std::nullopt;
     QVERIFY(run.has_value());
     QVERIFY(run->partial);
     QCOMPARE(run->endReason, std::string("interrupted"));
@@ -223,7 +227,7 @@ void TestScenarioGui::customCommandsNeedConsent()
     const QString path = writeScenario(QStringLiteral("commands"),
                                        R"({"duration_s": 20, "loads": ["custom:2:cmd=sleep 30"]},
            {"duration_s": 20, "loads": ["massive_intr:1"]})");
-    const int groupsBefore = static_cast<int>(m_session->loads().timeline().size());
+    const int groupsBefore = static_cast<int>(m_session->markers().size());
 
     // Refused: nothing starts.
     QString listed;
@@ -240,19 +244,19 @@ void TestScenarioGui::customCommandsNeedConsent()
     QVERIFY(!m_session->scenarioRunning());
     QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("not allowed")));
     QTest::qWait(300);
-    QVERIFY(m_session->loads().status().empty());
-    QCOMPARE(static_cast<int>(m_session->loads().timeline().size()), groupsBefore);
+    QVERIFY(m_session->loadStatus().empty());
+    QCOMPARE(static_cast<int>(m_session->markers().size()), groupsBefore);
 
     // Allowed: the very command runs, as a load the scenario owns.
     whenModal(
         [](QWidget *modal) { static_cast<CommandConsentDialog *>(modal)->runButton()->click(); });
     QVERIFY(m_window->runScenarioFile(path));
-    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loads()).size() == 2, 8000);
-    QCOMPARE(m_session->loads().status().front().spec.command,
+    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loadStatus()).size() == 2, 8000);
+    QCOMPARE(m_session->loadStatus().front().spec.command,
              (std::vector<std::string>{"sleep", "30"}));
     m_window->stopAllAction()->trigger(); // cancels the scenario
     QTRY_VERIFY_WITH_TIMEOUT(!m_session->scenarioRunning(), 5000);
-    QVERIFY(m_session->loads().status().empty());
+    QVERIFY(m_session->loadStatus().empty());
 }
 
 void TestScenarioGui::malformedScenarioIsAMessage()

@@ -210,7 +210,7 @@ void TestProbe::presetsHaveTheDocumentedNumbers()
     QCOMPARE(video.periodNs, videoPeriod);
     QCOMPARE(video.workNs, videoWork);
     QCOMPARE(video.slackNs, videoPeriod); // due by the next frame
-    QCOMPARE(video.missName, std::string("drops"));
+    QCOMPARE(video.missName, std::string("dropped frames"));
     QCOMPARE(wakeup.name, std::string("wakeup"));
     QCOMPARE(wakeup.periodNs, 1000000);
     QCOMPARE(wakeup.workNs, 0);

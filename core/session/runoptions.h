@@ -1,0 +1,91 @@
+#pragma once
+
+#include "consumerconfig.h"
+#include "loadlimits.h"
+#include "scenario.h"
+#include "session.h"
+#include "threadparams.h"
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace latprobe {
+
+// Every option of a run, as `latprobe run` and latprobe-gui take them: one
+// parser and one resolver serve both, so every option and check exists once.
+struct RunOptions
+{
+    double durationS = 30;
+    std::string consumers = "audio,video,wakeup,start";
+    std::string preset = "default";
+    int audioFrames = 0; // 0: from the preset
+    int audioRate = 48000;
+    double audioPeriodMs = 0; // 0: from frames and rate, or the preset
+    int audioBuffer = 2;
+    double audioCpu = -1; // -1: from the preset
+    double videoFps = 0;
+    double videoCpu = -1;
+    int64_t wakeupIntervalUs = 0;
+    std::string workMode = "cpu";
+    std::string policy = "other";
+    int priority = 0;
+    int nice = 0;
+    std::string cpus;
+    int64_t timerSlackNs = -1;
+    int64_t alignUs = -1; // -1: periods start when the probe is ready
+    std::string out;
+    bool noProgress = false;
+    std::vector<std::string> loads; // KIND:N[:key=value...]
+    double idleS = 5;               // lead-in before the loads start
+    int maxWorkers = 2048;
+    std::string scenario;       // a built-in name or a file
+    bool allowCommands = false; // a scenario's custom loads may run
+    bool noNoiseCheck = false;
+    bool noAutoCapture = false;
+};
+
+// Which front end takes the options. The window has no progress line and no
+// noise check (it measures at once), and names its unattended length
+// --run-for, which its own parser adds.
+enum class RunFrontEnd { Headless, Window };
+
+// Registers the run options on `app` (`latprobe run`, or latprobe-gui's own).
+void addRunOptions(CLI::App &app, RunOptions &options, RunFrontEnd frontEnd);
+
+// What a run is, resolved from its options.
+struct RunPlan
+{
+    std::string preset;                    // the consumers' preset
+    std::vector<ConsumerConfig> consumers; // audio, video, wakeup, start, as asked
+    ThreadParams params;                   // how the probe's threads run
+    LoadLimits limits;
+    // --scenario, a --preset naming a built-in scenario, or the idle lead-in
+    // and the --load groups as a two-step scenario.
+    Scenario scenario;
+    bool scenarioChosen = false; // the first of those
+};
+
+// On a bad combination returns false with a one-line `error` saying what and
+// how to fix it. Every step's loads are checked against the caps, so an
+// absurd request is refused before anything starts. The window asks before
+// a scenario runs commands or measures with other consumers than its
+// --preset (MainWindow::runScenario); `latprobe run` wants --allow-commands
+// and takes the scenario's preset.
+bool resolveRunPlan(const RunOptions &options, RunFrontEnd frontEnd, RunPlan &plan,
+                    std::string &error);
+
+// What would fail only after the measurement, refused before it: too few
+// file descriptors, an --out directory that is not writable. "" or one line.
+std::string checkRunEnvironment(const RunOptions &options);
+
+// The session that plays the plan.
+SessionOptions sessionOptions(const RunPlan &plan, const RunOptions &options, RunFrontEnd frontEnd,
+                              std::vector<std::string> commandLine);
+// The session every default option gives (the tests' window, for one).
+SessionOptions defaultSessionOptions(RunFrontEnd frontEnd);
+
+} // namespace latprobe

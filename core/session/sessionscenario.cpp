@@ -1,0 +1,240 @@
+// Session: playing a scenario's steps. Everything here runs on the control
+// thread (or in finish(), once that thread has stopped).
+
+#include "session.h"
+
+#include "collector.h"
+#include "isotime.h"
+#include "probe.h"
+#include "realclock.h"
+#include "scenariocheck.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace latprobe {
+
+struct Session::Playing
+{
+    Scenario scenario;
+    Play play;
+    bool joinsRunStart = false;
+    int step = -1;
+    int64_t stepStart = 0, stepEnd = 0;
+    double leftAtStepS = 0; // of the whole scenario, when this step began
+    int64_t askedAt = 0;    // when playScenario() was called
+    double firstStepS = -1; // where its first phase begins, since the run started
+    std::string startTime;  // ISO, for its own run
+    std::string error;      // why a load did not start
+    int thresholdStep = -1;
+};
+
+std::string Session::playScenario(const Scenario &scenario, Play play)
+{
+    if (!m_running)
+        return "the probe is not measuring yet";
+    if (m_scenarioActive) {
+        std::lock_guard lock(m_stateMutex);
+        return fmt::format("scenario {} is still running", m_playingName);
+    }
+    if (scenario.steps.empty())
+        return fmt::format("scenario {} has no steps", scenario.name);
+    if (std::string refusal = checkScenario(scenario, m_loads->limits()); !refusal.empty())
+        return refusal;
+
+    auto playing = std::make_shared<Playing>();
+    playing->scenario = scenario;
+    playing->play = play;
+    playing->askedAt = RealClock::monotonicNow();
+    playing->startTime = isoTimeNow();
+    bool untouched;
+    {
+        std::lock_guard lock(m_stateMutex);
+        untouched = m_resets.empty();
+        m_playingName = scenario.name;
+        m_lastScenario.reset();
+        m_progress = {0,
+                      static_cast<int>(scenario.steps.size()),
+                      scenario.steps[0].name,
+                      0,
+                      scenario.steps[0].durationS,
+                      scenario.totalS()};
+    }
+    // Otherwise the first step begins a phase of its own: what was measured
+    // before is not the scenario's.
+    playing->joinsRunStart = play.fromRunStart && untouched && m_loads->timeline().empty();
+    m_scenarioCancel = false;
+    m_scenarioActive = true;
+    post([this, playing] { beginScenario(playing); });
+    return {};
+}
+
+void Session::cancelScenario()
+{
+    if (!m_scenarioActive)
+        return;
+    m_scenarioCancel = true;
+    post([this] {
+        if (m_playing)
+            tickScenario(RealClock::monotonicNow());
+    });
+}
+
+ScenarioProgress Session::scenarioProgress() const
+{
+    std::lock_guard lock(m_stateMutex);
+    return m_progress;
+}
+
+std::optional<ScenarioOutcome> Session::lastScenario() const
+{
+    std::lock_guard lock(m_stateMutex);
+    return m_lastScenario;
+}
+
+RunEnd Session::waitForScenario()
+{
+    std::unique_lock lock(m_stateMutex);
+    m_scenarioEnded.wait(lock, [this] { return !m_scenarioActive.load(); });
+    return m_lastScenario ? m_lastScenario->end : RunEnd::Completed;
+}
+
+void Session::beginScenario(std::shared_ptr<Playing> playing)
+{
+    m_playing = std::move(playing);
+    if (m_observer)
+        m_observer->scenarioStarted(m_playing->scenario.name);
+    // The first step starts with the measurement (see Probe::kSettleNs).
+    if (const int64_t wait = runStart() - RealClock::monotonicNow(); wait > 0)
+        std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
+    m_playing->leftAtStepS = m_playing->scenario.totalS();
+    beginStep(0);
+}
+
+bool Session::beginStep(int index)
+{
+    Playing &p = *m_playing;
+    const ScenarioStep &step = p.scenario.steps[static_cast<size_t>(index)];
+    if (index > 0)
+        p.leftAtStepS -= p.scenario.steps[static_cast<size_t>(index - 1)].durationS;
+    p.step = index;
+    stopEveryLoad();
+    std::vector<std::string> labels;
+    for (const LoadSpec &spec : step.loads) {
+        if (m_loads->start(spec, p.error) < 0) {
+            endScenario(RunEnd::LoadFailed);
+            return false;
+        }
+        labels.push_back(spec.label());
+    }
+    p.stepStart = RealClock::monotonicNow();
+    p.stepEnd = p.stepStart + static_cast<int64_t>(step.durationS * 1e9);
+    m_stepEnd = p.stepEnd;
+    openPhase(step.name, labels, index == 0 && p.joinsRunStart ? runStart() : p.stepStart);
+    if (index == 0)
+        p.firstStepS = static_cast<double>(currentPhase().start - runStart()) / 1e9;
+    if (m_observer)
+        m_observer->loadsChanged();
+    tickScenario(p.stepStart);
+    return true;
+}
+
+void Session::tickScenario(int64_t now)
+{
+    Playing &p = *m_playing;
+    const bool interrupted = m_options.interrupted && m_options.interrupted();
+    if (m_scenarioCancel || interrupted) {
+        endScenario(RunEnd::Interrupted);
+        return;
+    }
+    if (now >= p.stepEnd) {
+        if (p.scenario.stopWhen) {
+            const std::vector<PhaseResult> phases = m_probe->collector().phases(now);
+            if (thresholdStep(*p.scenario.stopWhen, {phases.back()}) == 0) {
+                p.thresholdStep = p.step;
+                endScenario(RunEnd::Threshold);
+                return;
+            }
+        }
+        if (p.step + 1 >= static_cast<int>(p.scenario.steps.size())) {
+            endScenario(RunEnd::Completed);
+            return;
+        }
+        beginStep(p.step + 1); // ticks the new step itself, or ends the scenario
+        return;
+    }
+    const ScenarioStep &step = p.scenario.steps[static_cast<size_t>(p.step)];
+    const double elapsed = static_cast<double>(now - p.stepStart) / 1e9;
+    const ScenarioProgress progress{p.step,         static_cast<int>(p.scenario.steps.size()),
+                                    step.name,      elapsed,
+                                    step.durationS, p.leftAtStepS - elapsed};
+    {
+        std::lock_guard lock(m_stateMutex);
+        m_progress = progress;
+    }
+    if (m_observer)
+        m_observer->scenarioProgressed(progress);
+}
+
+void Session::endScenario(RunEnd end)
+{
+    const Playing &p = *m_playing;
+    stopEveryLoad();
+    const int64_t endedAt = RealClock::monotonicNow();
+    // What follows is a phase of its own: the last step's numbers end here.
+    if (!p.play.endsRun)
+        openPhase("idle", {}, endedAt);
+
+    ScenarioOutcome outcome;
+    outcome.name = p.scenario.name;
+    outcome.end = end;
+    outcome.step = std::max(0, p.step);
+    outcome.steps = static_cast<int>(p.scenario.steps.size());
+    outcome.error = p.error;
+    outcome.thresholdStep = p.thresholdStep;
+    if (!p.play.endsRun)
+        outcome.run = cutScenarioRun(p, end, endedAt);
+    m_playing.reset();
+    {
+        std::lock_guard lock(m_stateMutex);
+        if (!outcome.run) {
+            m_runName = outcome.name;
+            m_runThreshold = outcome.thresholdStep;
+        }
+        m_lastScenario = outcome;
+        m_playingName.clear();
+        m_scenarioActive = false;
+    }
+    m_scenarioEnded.notify_all();
+    if (m_observer) {
+        m_observer->loadsChanged();
+        m_observer->scenarioFinished(outcome);
+    }
+}
+
+Run Session::cutScenarioRun(const Playing &p, RunEnd end, int64_t endedAt) const
+{
+    // From its first step's phase (which may be an empty one it renamed, or
+    // the run's first) to its end; loads from the moment it was asked to play.
+    const double startedS = static_cast<double>(p.askedAt - runStart()) / 1e9;
+    const double fromS = p.firstStepS >= 0 ? p.firstStepS : startedS;
+    const double toS = static_cast<double>(endedAt - runStart()) / 1e9;
+    auto within = [&](double t) { return t >= fromS && t <= toS; };
+    Run run = buildRun(toString(end), false);
+    // The idle phase begun at the end is not the scenario's.
+    std::erase_if(run.phases,
+                  [&](const PhaseResult &ph) { return !within(ph.startS) || ph.startS >= toS; });
+    std::erase_if(run.misses, [&](const MissEvent &m) { return !within(m.timeS); });
+    std::erase_if(run.states, [&](const StateCapture &s) { return !within(s.timeS); });
+    std::erase_if(run.loads, [&](const LoadGroupResult &l) { return l.startS < startedS; });
+    run.startTime = p.startTime;
+    run.scenario = p.scenario.name;
+    run.thresholdStep = p.thresholdStep;
+    run.partial = isPartial(end);
+    return run;
+}
+
+} // namespace latprobe

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "consumerconfig.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace latprobe {
+
+// Which consumer this is, where code acts on it: names are for files and
+// people, roles for code.
+enum class ConsumerRole { Audio, Video, Wakeup, Gui, Start, Unknown };
+
+// Everything a front end shows of a consumer, in one row per role, as the
+// load kinds have their table: the CLI, the report and the window read it
+// here instead of comparing names.
+struct ConsumerTraits
+{
+    ConsumerRole role;
+    std::string_view name;      // "audio": in runs, options and reports
+    std::string_view missName;  // "skips": what its misses are called in text
+    std::string_view missTitle; // "Audio skips": a counter's title
+    std::string_view simulates; // one line: what it stands for
+    uint32_t lightRgb;          // its colour on a light base (Okabe-Ito, colour-blind safe)
+    uint32_t darkRgb;           // and on a dark one
+};
+
+// audio, video, gui, start, wakeup: the order counters and legends use.
+const ConsumerTraits *consumerTable(size_t &count);
+const ConsumerTraits &consumerTraits(ConsumerRole role);
+// By name; a cyclictest thread imported as "wakeup#2" is a wakeup.
+// Unknown names get the Unknown row ("misses").
+ConsumerRole consumerRole(std::string_view name);
+const ConsumerTraits &consumerTraits(std::string_view name);
+
+// "Audio skips", or "<name> misses" for a name the table does not know.
+std::string missTitle(std::string_view name);
+// What the consumer does and when a miss counts, with its own figures: "wakes
+// every 5.33 ms, works 5 % of that, must finish within 5.33 ms". For
+// tooltips, the report's legend and the manual.
+std::string describeConsumer(const ConsumerConfig &config);
+
+} // namespace latprobe

@@ -1,0 +1,311 @@
+// The session as both front ends drive it: a scenario played as `latprobe
+// run` plays it, loads started and stopped by hand as the window does, the
+// phases they open, captures, cancelling, the stop condition, and a
+// scenario's own run cut out of a longer one. Real probe threads and real
+// load processes; every wait is for a state, never a guessed time.
+
+#include "collector.h"
+#include "presets.h"
+#include "realclock.h"
+#include "runoptions.h"
+#include "session.h"
+
+#include <QTest>
+
+#include <atomic>
+#include <mutex>
+
+using namespace latprobe;
+
+namespace {
+
+// A light load: one worker, 1 ms of work every 10 ms.
+LoadSpec lightLoad()
+{
+    LoadSpec spec;
+    std::string error;
+    parseLoadSpec("massive_intr:1:work_ms=1:sleep_ms=10", spec, error);
+    return spec;
+}
+
+SessionOptions wakeupOnly()
+{
+    SessionOptions o;
+    o.consumers = {wakeupConsumer(1000)};
+    o.runName = "test";
+    return o;
+}
+
+ScenarioStep step(const std::string &name, double seconds, std::vector<LoadSpec> loads = {})
+{
+    ScenarioStep s;
+    s.name = name;
+    s.durationS = seconds;
+    s.loads = std::move(loads);
+    return s;
+}
+
+// Until the phase open now has a sample: a phase begun before would only
+// rename it (Collector::beginPhase).
+void waitForSamples(Session &session)
+{
+    QTRY_VERIFY_WITH_TIMEOUT(session.snapshot("").phases.back().consumers[0].samples > 0, 60000);
+}
+
+// Records what the session said, from whichever thread said it.
+class Recorder : public SessionObserver
+{
+public:
+    void loadStarted(int, const LoadSpec &) override { ++started; }
+    void loadRefused(const LoadSpec &, const std::string &error) override
+    {
+        std::lock_guard lock(mutex);
+        refusals.push_back(error);
+    }
+    void loadsChanged() override { ++changes; }
+    void phaseBegun(const PhaseMark &phase, bool) override
+    {
+        std::lock_guard lock(mutex);
+        phases.push_back(phase.name);
+    }
+    void stateCaptured(const std::string &) override { ++captures; }
+    void scenarioProgressed(const ScenarioProgress &) override { ++progress; }
+    void scenarioFinished(const ScenarioOutcome &) override { ++finished; }
+
+    std::vector<std::string> phaseNames()
+    {
+        std::lock_guard lock(mutex);
+        return phases;
+    }
+    std::vector<std::string> refusalTexts()
+    {
+        std::lock_guard lock(mutex);
+        return refusals;
+    }
+
+    std::atomic<int> started{0}, changes{0}, captures{0}, progress{0}, finished{0};
+
+private:
+    std::mutex mutex;
+    std::vector<std::string> refusals, phases;
+};
+
+} // namespace
+
+class TestSession : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aScenarioFromTheRunStartIsTheWholeRun();
+    void loadsByHandOpenPhasesNamedAfterThem();
+    void resetBeginsAPhaseWithTheSameLoadsAndAMarker();
+    void handStartsAreRefusedWhileAScenarioPlays();
+    void cancelEndsAScenarioAndCutsItsOwnRun();
+    void theInterruptPredicateEndsTheRunAsInterrupted();
+    void aMissPastTheStopConditionEndsAtThatStep();
+    void aCaptureOnDemandLandsInTheRun();
+    void finishStopsEverythingAndIsPartialWhenInterrupted();
+};
+
+void TestSession::aScenarioFromTheRunStartIsTheWholeRun()
+{
+    Recorder events;
+    Session session(wakeupOnly(), &events);
+    session.start();
+    Scenario s;
+    s.name = "two steps";
+    s.steps = {step("idle", 0.5), step("light", 0.5, {lightLoad()})};
+    QCOMPARE(session.playScenario(s, {true, true}), std::string());
+    QCOMPARE(session.waitForScenario(), RunEnd::Completed);
+    const Run run = session.finish(RunEnd::Completed);
+
+    QCOMPARE(run.scenario, std::string("two steps"));
+    QCOMPARE(run.phases.size(), size_t(2));
+    QCOMPARE(run.phases[0].name, std::string("idle"));
+    QCOMPARE(run.phases[0].startS, 0.0); // the first step is the run's first phase
+    QCOMPARE(run.phases[1].name, std::string("light"));
+    QCOMPARE(run.phases[1].loads, std::vector<std::string>{lightLoad().label()});
+    QVERIFY(!run.partial);
+    QCOMPARE(run.endReason, std::string("completed"));
+    QCOMPARE(run.loads.size(), size_t(1));
+    QCOMPARE(run.loads[0].perWorker.size(), size_t(1));
+    QVERIFY(run.phases[1].consumers[0].samples > 0);
+    QCOMPARE(events.finished.load(), 1);
+    QCOMPARE(session.runningProcesses(), 0);
+}
+
+void TestSession::loadsByHandOpenPhasesNamedAfterThem()
+{
+    Recorder events;
+    Session session(wakeupOnly(), &events);
+    session.start();
+    waitForSamples(session);
+    session.startLoads({lightLoad()});
+    QTRY_COMPARE_WITH_TIMEOUT(session.currentPhase().name, lightLoad().label(), 60000);
+    QCOMPARE(events.started.load(), 1);
+    // Aligned to the live views' 100 ms buckets.
+    QCOMPARE((session.currentPhase().start - session.runStart()) % Collector::kFineNs, int64_t(0));
+
+    session.stopAllLoads();
+    QTRY_COMPARE_WITH_TIMEOUT(session.currentPhase().name, std::string("idle"), 60000);
+    QCOMPARE(session.runningProcesses(), 0);
+    const Run run = session.finish(RunEnd::Completed);
+    QCOMPARE(run.scenario, std::string("test"));
+    QCOMPARE(run.loads.size(), size_t(1)); // the stopped group's result is kept
+    const std::vector<std::string> names = events.phaseNames();
+    QCOMPARE(names, (std::vector<std::string>{lightLoad().label(), "idle"}));
+    std::vector<std::string> runPhases;
+    for (const PhaseResult &p : run.phases)
+        runPhases.push_back(p.name);
+    QCOMPARE(runPhases, (std::vector<std::string>{"idle", lightLoad().label(), "idle"}));
+}
+
+void TestSession::resetBeginsAPhaseWithTheSameLoadsAndAMarker()
+{
+    Session session(wakeupOnly());
+    session.start();
+    waitForSamples(session);
+    session.reset();
+    const std::vector<RunMarker> markers = session.markers();
+    QCOMPARE(markers.size(), size_t(1));
+    QCOMPARE(markers[0].kind, RunMarker::Reset);
+    const Run run = session.finish(RunEnd::Completed);
+    QCOMPARE(run.phases.size(), size_t(2));
+    QCOMPARE(run.phases[1].name, std::string("idle"));
+}
+
+void TestSession::handStartsAreRefusedWhileAScenarioPlays()
+{
+    Recorder events;
+    Session session(wakeupOnly(), &events);
+    session.start();
+    Scenario s;
+    s.name = "long";
+    s.steps = {step("idle", 600)};
+    QCOMPARE(session.playScenario(s, {}), std::string());
+    QVERIFY(session.scenarioRunning());
+    QVERIFY(!session.playScenario(s, {}).empty()); // one at a time
+    session.startLoads({lightLoad()});
+    QCOMPARE(events.refusalTexts(),
+             std::vector<std::string>{"scenario long drives the loads: cancel it first"});
+    session.cancelScenario();
+    QCOMPARE(session.waitForScenario(), RunEnd::Interrupted);
+    QCOMPARE(session.runningProcesses(), 0);
+}
+
+void TestSession::cancelEndsAScenarioAndCutsItsOwnRun()
+{
+    Recorder events;
+    Session session(wakeupOnly(), &events);
+    session.start();
+    waitForSamples(session); // before the scenario: not in its run
+    Scenario s;
+    s.name = "cut";
+    s.steps = {step("first", 0.3, {lightLoad()}), step("second", 600, {lightLoad()})};
+    QCOMPARE(session.playScenario(s, {}), std::string());
+    QTRY_COMPARE_WITH_TIMEOUT(session.scenarioProgress().step, 1, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(session.runningProcesses() > 0, 60000);
+    session.cancelScenario();
+    QCOMPARE(session.waitForScenario(), RunEnd::Interrupted);
+    QCOMPARE(session.runningProcesses(), 0);
+
+    const std::optional<ScenarioOutcome> outcome = session.lastScenario();
+    QVERIFY(outcome && outcome->run);
+    QCOMPARE(outcome->step, 1);
+    const Run &cut = *outcome->run;
+    QVERIFY(cut.partial);
+    QCOMPARE(cut.scenario, std::string("cut"));
+    QCOMPARE(cut.phases.size(), size_t(2));
+    QCOMPARE(cut.phases[0].name, std::string("first"));
+    QCOMPARE(cut.phases[1].name, std::string("second"));
+    QCOMPARE(cut.loads.size(), size_t(2));
+    // The measurement goes on: an idle phase follows the scenario.
+    QCOMPARE(session.currentPhase().name, std::string("idle"));
+    const Run whole = session.finish(RunEnd::Completed);
+    QCOMPARE(whole.phases.size(), size_t(4)); // idle, first, second, idle
+    QCOMPARE(whole.scenario, std::string("test"));
+}
+
+void TestSession::theInterruptPredicateEndsTheRunAsInterrupted()
+{
+    static std::atomic<bool> interrupt{false};
+    SessionOptions o = wakeupOnly();
+    o.interrupted = [] { return interrupt.load(); };
+    Session session(std::move(o));
+    session.start();
+    Scenario s;
+    s.name = "endless";
+    s.steps = {step("idle", 600)};
+    QCOMPARE(session.playScenario(s, {true, true}), std::string());
+    QTRY_VERIFY_WITH_TIMEOUT(session.scenarioProgress().stepElapsedS > 0, 30000);
+    interrupt = true; // as Ctrl-C sets it
+    QCOMPARE(session.waitForScenario(), RunEnd::Interrupted);
+    const Run run = session.finish(RunEnd::Interrupted);
+    QVERIFY(run.partial);
+    QCOMPARE(run.endReason, std::string("interrupted"));
+    QCOMPARE(run.phases.size(), size_t(1));
+}
+
+void TestSession::aMissPastTheStopConditionEndsAtThatStep()
+{
+    SessionOptions o;
+    o.consumers = {audioConsumer()};
+    Session session(std::move(o));
+    session.start();
+    // A forced late wakeup: an audio period 50 ms late, in the run's first
+    // phase, which the scenario's first step takes over (fromRunStart).
+    Sample late;
+    late.periodStart = session.runStart() + 1'000'000;
+    late.woke = late.done = late.periodStart + 50'000'000;
+    late.missedDeadline = 1;
+    session.collector().add(0, late);
+    Scenario s;
+    s.name = "ramp";
+    s.stopWhen = StopCondition{{"audio"}, 0};
+    s.steps = {step("first", 0.3), step("never reached", 600)};
+    QCOMPARE(session.playScenario(s, {true, true}), std::string());
+    QCOMPARE(session.waitForScenario(), RunEnd::Threshold);
+    QCOMPARE(session.lastScenario()->thresholdStep, 0);
+    const Run run = session.finish(RunEnd::Threshold);
+    QVERIFY(!run.partial);
+    QCOMPARE(run.thresholdStep, 0);
+    QCOMPARE(run.endReason, std::string("stopped at threshold"));
+    QCOMPARE(run.phases.size(), size_t(1));
+    QVERIFY(run.phases[0].consumers[0].misses >= 1);
+}
+
+void TestSession::aCaptureOnDemandLandsInTheRun()
+{
+    Recorder events;
+    Session session(wakeupOnly(), &events);
+    session.start();
+    session.requestCapture();
+    QTRY_COMPARE_WITH_TIMEOUT(session.captureCount(), size_t(1), 60000);
+    QCOMPARE(events.captures.load(), 1);
+    const Run run = session.finish(RunEnd::Completed);
+    QCOMPARE(run.states.size(), size_t(1));
+    QCOMPARE(run.states[0].reason, std::string("on demand"));
+    QCOMPARE(run.states[0].phase, std::string("idle"));
+}
+
+void TestSession::finishStopsEverythingAndIsPartialWhenInterrupted()
+{
+    Session session(wakeupOnly());
+    session.start();
+    session.startLoads({lightLoad()});
+    QTRY_VERIFY_WITH_TIMEOUT(session.runningProcesses() > 0, 60000);
+    const Run run = session.finish(RunEnd::Interrupted);
+    QVERIFY(!session.running());
+    QVERIFY(session.finished());
+    QCOMPARE(session.runningProcesses(), 0);
+    QVERIFY(run.partial);
+    QCOMPARE(run.loads.size(), size_t(1));
+    // A finished session answers with the same run, and starts nothing.
+    session.startLoads({lightLoad()});
+    QCOMPARE(session.runningProcesses(), 0);
+    QCOMPARE(session.finish(RunEnd::Completed).phases.size(), run.phases.size());
+}
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "tst_session.moc"

@@ -1,0 +1,215 @@
+#include "scenarioflow.h"
+
+#include "commandconsentdialog.h"
+#include "livesession.h"
+#include "loadpanel.h"
+#include "runsaving.h"
+#include "scenario.h"
+#include "scenariobar.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace latprobe {
+
+ScenarioFlow::ScenarioFlow(LiveSession &session, QWidget *window, QMenuBar *menuBar,
+                           Controls controls)
+    : QObject(window), m_session(session), m_window(window), m_controls(controls)
+{
+    m_menu = menuBar->addMenu(tr("S&cenario"));
+    m_menu->setToolTipsVisible(true);
+    for (const std::string &name : builtinScenarioNames()) {
+        const std::optional<Scenario> scenario = builtinScenario(name);
+        if (!scenario)
+            continue;
+        QAction *a = m_menu->addAction(tr("Run %1 (%2 steps, %3)")
+                                           .arg(QString::fromStdString(name))
+                                           .arg(scenario->steps.size())
+                                           .arg(ScenarioBar::minutes(scenario->totalS())));
+        a->setObjectName(QStringLiteral("scenario-") + QString::fromStdString(name));
+        a->setToolTip(QString::fromStdString(scenario->description));
+        a->setStatusTip(a->toolTip());
+        connect(a, &QAction::triggered, this, [this, name] {
+            if (const std::optional<Scenario> s = builtinScenario(name))
+                runScenario(*s);
+        });
+    }
+    m_menu->addSeparator();
+    QAction *open =
+        m_menu->addAction(tr("&Open scenario file…"), this, &ScenarioFlow::openInteractively);
+    open->setToolTip(tr("Play a scenario file: steps of loads and how long each lasts "
+                        "(the format of 'latprobe run --scenario')"));
+    m_menu->addSeparator();
+    m_cancel =
+        m_menu->addAction(tr("&Cancel scenario"), this, [this] { m_session.cancelScenario(); });
+    m_cancel->setEnabled(false);
+
+    connect(m_controls.bar, &ScenarioBar::cancelRequested, this,
+            [this] { m_session.cancelScenario(); });
+    connect(m_controls.bar, &ScenarioBar::saveRequested, this, &ScenarioFlow::saveInteractively);
+    connect(&m_session, &LiveSession::scenarioStarted, this, &ScenarioFlow::onStarted);
+    connect(&m_session, &LiveSession::scenarioProgressed, this, &ScenarioFlow::onProgressed);
+    connect(&m_session, &LiveSession::scenarioFinished, this, &ScenarioFlow::onFinished);
+}
+
+bool ScenarioFlow::runScenario(const Scenario &scenario, bool fromRunStart)
+{
+    const QString name = QString::fromStdString(scenario.name);
+    if (m_session.scenarioRunning()) {
+        m_controls.statusBar->showMessage(
+            tr("Scenario %1 is still running: cancel it first").arg(m_session.scenarioName()),
+            5000);
+        return false;
+    }
+    if (scenario.preset != m_session.preset()) {
+        const QString wanted = QString::fromStdString(scenario.preset);
+        const auto answer = QMessageBox::question(
+            m_window, tr("Run %1 with this window's consumers?").arg(name),
+            tr("Scenario %1 was written for the \"%2\" consumer preset; this window measures "
+               "with \"%3\". Its run will say which it used.\n\nTo measure as the scenario "
+               "means to, start latprobe-gui --preset %2, or run 'latprobe run --scenario %1'.")
+                .arg(name, wanted, QString::fromStdString(m_session.preset())),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes);
+        if (answer != QMessageBox::Yes)
+            return false;
+    }
+    if (scenario.runsCommands()) {
+        CommandConsentDialog consent(scenario, m_window);
+        if (consent.exec() != QDialog::Accepted) {
+            m_controls.statusBar->showMessage(
+                tr("Scenario %1 not started: its commands were not allowed").arg(name), 8000);
+            return false;
+        }
+    }
+    m_totalS = scenario.totalS();
+    const QString error = m_session.startScenario(scenario, fromRunStart);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(m_window, tr("Scenario not started"),
+                             tr("Scenario %1 did not start: %2").arg(name, error));
+        return false;
+    }
+    return true;
+}
+
+bool ScenarioFlow::runScenarioFile(const QString &path)
+{
+    Scenario scenario;
+    try {
+        scenario = loadScenarioFile(path.toStdString());
+    } catch (const ScenarioError &e) {
+        QMessageBox::warning(m_window, tr("Scenario not opened"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    return runScenario(scenario);
+}
+
+void ScenarioFlow::openInteractively()
+{
+    QSettings settings(QStringLiteral("latprobe"), QStringLiteral("latprobe"));
+    const QString path = QFileDialog::getOpenFileName(
+        m_window, tr("Open scenario"), settings.value(QStringLiteral("scenario/dir")).toString(),
+        tr("latprobe scenarios (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("scenario/dir"), QFileInfo(path).absolutePath());
+    runScenarioFile(path);
+}
+
+void ScenarioFlow::onStarted(const QString &name)
+{
+    m_controls.loadPanel->setScenarioActive(true, name);
+    m_controls.reset->setEnabled(false);
+    m_controls.stopAll->setEnabled(true);
+    for (QAction *a : m_menu->actions())
+        a->setEnabled(a == m_cancel);
+    m_controls.bar->showRunning(name, m_session.scenarioProgress(), m_totalS);
+    m_controls.statusBar->showMessage(
+        tr("Scenario %1 started: %2 left").arg(name, ScenarioBar::minutes(m_totalS)), 5000);
+}
+
+void ScenarioFlow::onProgressed()
+{
+    if (m_session.scenarioRunning())
+        m_controls.bar->showRunning(m_session.scenarioName(), m_session.scenarioProgress(),
+                                    m_totalS);
+}
+
+void ScenarioFlow::onFinished(RunEnd end, bool partial)
+{
+    m_controls.loadPanel->setScenarioActive(false);
+    m_controls.reset->setEnabled(true);
+    m_controls.stopAll->setEnabled(!m_session.activeLabels().empty());
+    for (QAction *a : m_menu->actions())
+        a->setEnabled(a != m_cancel);
+    const QString name = m_session.scenarioName().toHtmlEscaped();
+    const ScenarioProgress p = m_session.scenarioProgress();
+    const std::optional<ScenarioOutcome> &outcome = m_session.scenarioOutcome();
+    const std::optional<Run> noRun;
+    const std::optional<Run> &run = outcome ? outcome->run : noRun;
+    const int phases = run ? static_cast<int>(run->phases.size()) : 0;
+    QString text;
+    if (end == RunEnd::Completed)
+        text = tr("Scenario <b>%1</b> completed: %2 steps, %3. Save its run to compare it with "
+                  "another kernel's.")
+                   .arg(name)
+                   .arg(phases)
+                   .arg(ScenarioBar::minutes(m_totalS));
+    else if (run && run->thresholdStep >= 0 &&
+             static_cast<size_t>(run->thresholdStep) < run->phases.size())
+        text =
+            tr("Scenario <b>%1</b> stopped at step %2 of %3, <b>%4</b>: the first with misses.")
+                .arg(name)
+                .arg(run->thresholdStep + 1)
+                .arg(p.steps)
+                .arg(QString::fromStdString(run->phases[run->thresholdStep].name).toHtmlEscaped());
+    else if (end == RunEnd::Interrupted)
+        text = tr("Scenario <b>%1</b> cancelled in step %2 of %3: the %4 phases measured are "
+                  "kept, its run is marked partial.")
+                   .arg(name)
+                   .arg(p.step + 1)
+                   .arg(p.steps)
+                   .arg(phases);
+    else
+        text = tr("Scenario <b>%1</b> stopped in step %2 of %3: %4. Its run is marked partial.")
+                   .arg(name)
+                   .arg(p.step + 1)
+                   .arg(p.steps)
+                   .arg(QString::fromStdString(outcome ? outcome->error : std::string())
+                            .toHtmlEscaped());
+    m_controls.bar->showEnded(text, run.has_value());
+    QString plain = text;
+    plain.remove(QStringLiteral("<b>")).remove(QStringLiteral("</b>"));
+    m_controls.statusBar->showMessage(
+        partial ? plain : plain + tr(" (Save run… on the scenario bar)"), 15000);
+}
+
+bool ScenarioFlow::saveScenarioRun(const QString &path, QString *error)
+{
+    const std::optional<ScenarioOutcome> &outcome = m_session.scenarioOutcome();
+    if (!outcome || !outcome->run) {
+        if (error)
+            *error = tr("no scenario has ended yet");
+        return false;
+    }
+    return writeRunTo(*outcome->run, path, error);
+}
+
+void ScenarioFlow::saveInteractively()
+{
+    const std::optional<ScenarioOutcome> &outcome = m_session.scenarioOutcome();
+    if (!outcome || !outcome->run)
+        return;
+    const QString path = saveRunInteractively(
+        m_window, tr("Save scenario run"), QStringLiteral("latprobe-") + m_session.scenarioName(),
+        [&outcome] { return *outcome->run; });
+    if (!path.isEmpty())
+        m_controls.statusBar->showMessage(tr("Scenario run saved to %1").arg(path), 8000);
+}
+
+} // namespace latprobe

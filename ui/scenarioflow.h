@@ -1,0 +1,65 @@
+#pragma once
+
+#include "run.h"
+
+#include <QObject>
+#include <QString>
+
+class QAction;
+class QMenu;
+class QMenuBar;
+class QStatusBar;
+class QWidget;
+
+namespace latprobe {
+
+class LiveSession;
+class LoadPanel;
+class ScenarioBar;
+struct Scenario;
+
+// The window's Scenario menu and what follows from it: the questions before
+// a scenario plays (its commands, its consumers), the scenario bar while it
+// runs and once it ended, the manual controls it locks, and saving its own
+// run.
+class ScenarioFlow : public QObject
+{
+    Q_OBJECT
+public:
+    // The controls a scenario locks while it drives the loads.
+    struct Controls
+    {
+        LoadPanel *loadPanel;
+        ScenarioBar *bar;
+        QAction *reset;
+        QAction *stopAll;
+        QStatusBar *statusBar;
+    };
+    ScenarioFlow(LiveSession &session, QWidget *window, QMenuBar *menuBar, Controls controls);
+
+    // Asks before a scenario runs commands of its own (custom loads) or was
+    // written for other consumers; false if it did not start.
+    // `fromRunStart`: see LiveSession::startScenario().
+    bool runScenario(const Scenario &scenario, bool fromRunStart = false);
+    bool runScenarioFile(const QString &path);
+    bool saveScenarioRun(const QString &path, QString *error = nullptr);
+
+    QMenu *menu() const { return m_menu; }
+    QAction *cancelAction() const { return m_cancel; }
+
+private:
+    void openInteractively();
+    void onStarted(const QString &name);
+    void onProgressed();
+    void onFinished(RunEnd end, bool partial);
+    void saveInteractively();
+
+    LiveSession &m_session;
+    QWidget *m_window;
+    Controls m_controls;
+    QMenu *m_menu = nullptr;
+    QAction *m_cancel = nullptr;
+    double m_totalS = 0;
+};
+
+} // namespace latprobe
