@@ -10,7 +10,7 @@ class QCPItemText;
 
 namespace latprobe {
 
-// Missed deadlines per second over the last minute: skips, drops, stalls
+// Missed deadlines per second over the last minute: skips, dropped frames, stalls
 // and slow starts stacked, one bar per second.
 class MissesPlot : public TimePlot
 {

@@ -20,7 +20,7 @@ struct ConsumerConfig
     int64_t periodNs = 0;
     int64_t workNs = 0;   // CPU work per period
     int64_t slackNs = 0;  // deadline = period start + slack; 0: no deadline
-    std::string missName; // what a miss is called: "skips", "drops"
+    std::string missName; // the table's word for a miss ("skips"), kept in run files
     WorkMode workMode = WorkMode::CpuTime;
 
     bool hasDeadline() const { return slackNs > 0; }
