@@ -2,6 +2,7 @@
 // with LATPROBE_BINARY pointing at the small Qt-free latprobe binary that
 // load workers and the start consumer re-execute.
 
+#include "commandline.h"
 #include "comparewindow.h"
 #include "darkpalette.h"
 #include "livesession.h"
@@ -23,7 +24,6 @@
 #include <QTimer>
 
 #include <fmt/format.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
@@ -54,22 +54,6 @@ void locateLatprobeBinary()
         }
 }
 
-int fail(const std::string &message)
-{
-    std::fprintf(stderr, "latprobe-gui: %s; see 'latprobe-gui --help'\n", message.c_str());
-    return 2;
-}
-
-void setUpLogging(bool verbose, bool quiet)
-{
-    auto logger = spdlog::stderr_color_mt("latprobe-gui");
-    logger->set_pattern("latprobe-gui: %^%l%$: %v");
-    logger->set_level(verbose ? spdlog::level::debug
-                      : quiet ? spdlog::level::err
-                              : spdlog::level::info);
-    spdlog::set_default_logger(logger);
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -94,44 +78,37 @@ int main(int argc, char **argv)
                    "Unattended: quit after SECONDS, print the report, write --out")
         ->check(CLI::Range(0.1, 7 * 24 * 3600.0));
     bool compare = false, dark = false, verbose = false, quiet = false;
+    addVerbosityFlags(cli, verbose, quiet);
     std::vector<std::string> files;
     cli.add_flag("--compare", compare,
                  "Open the Compare window on the FILEs (runs or cyclictest JSON);\nmeasure "
                  "nothing");
     cli.add_option("files", files, "With --compare: run files to compare");
     cli.add_flag("--dark", dark, "Fusion style with a dark palette (also LATPROBE_PALETTE=dark)");
-    cli.add_flag("-v,--verbose", verbose, "More diagnostics on stderr");
-    cli.add_flag("-q,--quiet", quiet, "Only errors on stderr");
-    try {
-        cli.parse(argc, argv);
-    } catch (const CLI::CallForHelp &e) {
-        return cli.exit(e);
-    } catch (const CLI::CallForAllHelp &e) {
-        return cli.exit(e);
-    } catch (const CLI::CallForVersion &e) {
-        return cli.exit(e);
-    } catch (const CLI::ParseError &e) {
-        return fail(e.what());
-    }
-    setUpLogging(verbose, quiet);
+    if (const int status = parseCommandLine(cli, argc, argv); status >= 0)
+        return status;
+    setUpLogging("latprobe-gui", verbose, quiet);
     if (const char *warning = rootWarning(); warning && !quiet)
         spdlog::warn("{}", warning);
 
     const bool unattended = runForS > 0;
     if (!compare && !files.empty())
-        return fail(
+        return refuseArguments(
+            "latprobe-gui",
             fmt::format("unexpected argument \"{}\": run files go with --compare", files.front()));
     if (!unattended && (!run.loads.empty() || !run.out.empty()))
-        return fail("--load and --out go with --run-for");
+        return refuseArguments("latprobe-gui", "--load and --out go with --run-for");
     if (unattended && !run.scenario.empty())
-        return fail("--scenario and --run-for do not mix: use 'latprobe run --scenario' for an "
-                    "unattended scenario");
+        return refuseArguments(
+            "latprobe-gui",
+            "--scenario and --run-for do not mix: use 'latprobe run --scenario' for an "
+            "unattended scenario");
     if (unattended)
         run.durationS = runForS;
     RunPlan plan;
     std::string error;
     if (!compare && !resolveRunPlan(run, RunFrontEnd::Window, plan, error))
-        return fail(error);
+        return refuseArguments("latprobe-gui", error);
 
     Q_INIT_RESOURCE(latprobe);
     QApplication app(argc, argv);

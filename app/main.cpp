@@ -1,3 +1,4 @@
+#include "commandline.h"
 #include "loadleader.h"
 #include "processstarter.h"
 #include "reportcommand.h"
@@ -9,7 +10,6 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
@@ -78,16 +78,6 @@ int launchGui(int argc, char **argv, const RunOptions &runOptions,
     return 1;
 }
 
-void setUpLogging(bool verbose, bool quiet)
-{
-    auto logger = spdlog::stderr_color_mt("latprobe");
-    logger->set_pattern("latprobe: %^%l%$: %v");
-    logger->set_level(verbose ? spdlog::level::debug
-                      : quiet ? spdlog::level::err
-                              : spdlog::level::info);
-    spdlog::set_default_logger(logger);
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -107,8 +97,7 @@ int main(int argc, char **argv)
                  "latprobe");
     app.set_version_flag("-V,--version", fmt::format("latprobe {}", kVersion));
     bool verbose = false, quiet = false;
-    app.add_flag("-v,--verbose", verbose, "More diagnostics on stderr");
-    app.add_flag("-q,--quiet", quiet, "Only errors on stderr");
+    addVerbosityFlags(app, verbose, quiet);
     app.require_subcommand(0, 1);
 
     RunOptions runOptions;
@@ -119,19 +108,9 @@ int main(int argc, char **argv)
     CLI::App *compare = addCompareCommand(app, compareOptions);
     CLI::App *sysinfo = app.add_subcommand("sysinfo", "Print what latprobe knows of this machine");
 
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp &e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp &e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion &e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError &e) {
-        fmt::print(stderr, "latprobe: {}; see 'latprobe --help'\n", e.what());
-        return 2;
-    }
-    setUpLogging(verbose, quiet);
+    if (const int status = parseCommandLine(app, argc, argv); status >= 0)
+        return status;
+    setUpLogging("latprobe", verbose, quiet);
 
     if (run->parsed())
         return executeRun(runOptions, commandLine);
