@@ -5,14 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
-#include <csignal>
 #include <cstdio>
-#include <cstring>
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <utility>
 
 #include <fmt/format.h>
@@ -512,90 +505,11 @@ Run runFromJson(const std::string &text, const std::string &fileName)
     return run;
 }
 
-namespace {
-
-// A save's temp file: "<name>.latprobe-<pid>-XXXXXX" beside the run file, so
-// that a later save can tell whether the process that left it still lives.
-std::string saveTempPrefix(const std::string &name)
-{
-    return name + ".latprobe-";
-}
-
-void splitPath(const std::string &path, std::string &dir, std::string &name)
-{
-    const size_t slash = path.rfind('/');
-    dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-    name = slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-} // namespace
-
-int removeStaleSaveTemps(const std::string &path)
-{
-    std::string dirName, name;
-    splitPath(path, dirName, name);
-    const std::string prefix = saveTempPrefix(name);
-    DIR *dir = opendir(dirName.c_str());
-    if (!dir)
-        return 0;
-    int removed = 0;
-    while (dirent *e = readdir(dir)) {
-        const std::string entry = e->d_name;
-        if (entry.compare(0, prefix.size(), prefix) != 0)
-            continue;
-        int pid = 0;
-        char suffix[8];
-        if (std::sscanf(entry.c_str() + prefix.size(), "%d-%7s", &pid, suffix) != 2 || pid <= 0 ||
-            std::strlen(suffix) != 6)
-            continue;
-        if (kill(pid, 0) == 0 || errno == EPERM)
-            continue; // its saver still runs
-        if (unlinkat(dirfd(dir), e->d_name, 0) == 0)
-            ++removed;
-    }
-    closedir(dir);
-    return removed;
-}
-
 void writeRunFile(const Run &run, const std::string &path)
 {
-    const std::string text = runToJson(run);
-    // What a save killed half-way (kill -9, a crash) left beside the file.
-    removeStaleSaveTemps(path);
-    std::string tmp = fmt::format("{}{}-XXXXXX", saveTempPrefix(path), getpid());
-    const int fd = mkstemp(tmp.data());
-    if (fd < 0)
-        throw RunFileError(fmt::format("{}: cannot create a file beside it ({}): check the "
-                                       "directory exists and is writable",
-                                       path, std::strerror(errno)));
-    size_t written = 0;
-    while (written < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const int err = n < 0 ? errno : ENOSPC;
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            throw RunFileError(fmt::format("{}: write failed ({}): free some space or save "
-                                           "elsewhere",
-                                           path, std::strerror(err)));
-        }
-        written += static_cast<size_t>(n);
-    }
-    fchmod(fd, 0644);
-    if (::fsync(fd) != 0 || ::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        throw RunFileError(fmt::format("{}: could not be saved ({})", path, std::strerror(err)));
-    }
-    // The rename itself survives a power cut only once the directory is synced.
-    std::string dirName, name;
-    splitPath(path, dirName, name);
-    if (const int dfd = ::open(dirName.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
-        ::fsync(dfd);
-        ::close(dfd);
-    }
+    std::string error;
+    if (!saveFileAtomically(path, runToJson(run), error))
+        throw RunFileError(error);
 }
 
 Run readRunFile(const std::string &path)
