@@ -1,6 +1,7 @@
 #include "cyclictestimport.h"
 
 #include "histogram.h"
+#include "jsonreader.h"
 #include "runfile.h"
 #include "textfile.h"
 
@@ -17,11 +18,6 @@ namespace latprobe {
 using nlohmann::json;
 
 namespace {
-
-[[noreturn]] void fail(const std::string &file, const std::string &field, const std::string &what)
-{
-    throw RunFileError(fmt::format("{}: {}: {}", file, field, what));
-}
 
 // cyclictest's -i/--interval and -D/--duration from its command line.
 double option(const std::string &cmdline, const char *shortName, const char *longName,
@@ -85,29 +81,6 @@ std::string sysText(const json &obj, const char *key)
     return it != obj.end() && it->is_string() ? it->get<std::string>() : "unknown";
 }
 
-// An optional number of a thread: typed, and in range before it is
-// converted (a float too big for int64_t would be undefined behaviour).
-int64_t integer(const json &t, const char *key, const std::string &file, const std::string &where)
-{
-    auto it = t.find(key);
-    if (it == t.end())
-        return 0;
-    if (!it->is_number_integer() ||
-        (it->is_number_unsigned() && !std::in_range<int64_t>(it->get<uint64_t>())))
-        fail(file, where + "." + key, "expected an integer (µs)");
-    return it->get<int64_t>();
-}
-
-double number(const json &t, const char *key, const std::string &file, const std::string &where)
-{
-    auto it = t.find(key);
-    if (it == t.end())
-        return 0;
-    if (!it->is_number())
-        fail(file, where + "." + key, "expected a number (µs)");
-    return it->get<double>();
-}
-
 } // namespace
 
 bool isCyclictestJson(const std::string &text)
@@ -119,20 +92,13 @@ bool isCyclictestJson(const std::string &text)
 
 Run importCyclictestJson(const std::string &text, const std::string &file)
 {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error &e) {
-        throw RunFileError(fmt::format("{}: not valid JSON (byte {})", file, e.byte));
-    } catch (const json::out_of_range &) {
-        // How nlohmann reports a number past a double's range, like 1e400.
-        throw RunFileError(fmt::format("{}: not valid JSON: a number out of range", file));
-    }
+    const JsonReader r(file, throwError<RunFileError>);
+    const json j = r.parse(text);
     if (!j.is_object())
-        fail(file, "(top level)", "expected cyclictest's JSON object");
+        r.fail("(top level)", "expected cyclictest's JSON object");
     auto version = j.find("file_version");
     if (version == j.end() || !version->is_number_unsigned() || version->get<uint64_t>() != 1)
-        fail(file, "file_version", "expected cyclictest's file_version 1");
+        r.fail("file_version", "expected cyclictest's file_version 1");
     // rt-tests 2.4 writes some keys with a stray colon ("cmdline:").
     auto pick = [&](const char *a, const char *b) -> std::string {
         for (const char *k : {a, b})
@@ -146,9 +112,9 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
     // Bounds keep the period and the expected cycle count integers: NaN,
     // a negative or an absurd value would make their conversions undefined.
     if (!(intervalUs >= 1 && intervalUs <= 3.6e9))
-        fail(file, "cmdline", "cannot tell the interval (-i, 1 µs to 1 h)");
+        r.fail("cmdline", "cannot tell the interval (-i, 1 µs to 1 h)");
     if (!(durationS >= 0 && durationS <= 366 * 86400.0))
-        fail(file, "cmdline", "cannot tell the duration (-D, at most a year)");
+        r.fail("cmdline", "cannot tell the duration (-D, at most a year)");
 
     Run run;
     run.version = "cyclictest " + pick("rt_test_version", "rt_test_version:");
@@ -171,7 +137,7 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
 
     auto threads = j.find("thread");
     if (threads == j.end() || !threads->is_object() || threads->empty())
-        fail(file, "thread", "missing: no measuring thread in the file");
+        r.fail("thread", "missing: no measuring thread in the file");
     // Samples past a Histogram's buckets (over 100 ms) are kept one by one:
     // bound them in the whole file, not per bucket or thread, or many of
     // those could ask for gigabytes and minutes.
@@ -183,28 +149,26 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
     for (const auto &[id, t] : threads->items()) {
         const std::string where = "thread." + id;
         if (!t.is_object())
-            fail(file, where, "expected an object");
+            r.fail(where, "expected an object");
+        const uint64_t total = r.get<uint64_t>(t, where, "cycles");
         auto hist = t.find("histogram");
-        auto cycles = t.find("cycles");
-        if (cycles == t.end() || !cycles->is_number_unsigned())
-            fail(file, where + ".cycles", "missing");
         if (hist == t.end() || !hist->is_object())
-            fail(file, where + ".histogram",
-                 "missing: run cyclictest with -h (a histogram) and --json");
+            r.fail(where + ".histogram",
+                   "missing: run cyclictest with -h (a histogram) and --json");
         ConsumerSetup setup;
         setup.config.name = threads->size() == 1 ? "wakeup" : "wakeup#" + id;
         setup.config.periodNs = static_cast<int64_t>(intervalUs * 1000);
         setup.grant.policy = run.requested.policy;
         run.consumers.push_back(setup);
 
-        const int64_t maxUs = integer(t, "max", file, where);
+        // min, max and avg are optional: 0 where they are missing.
+        const int64_t maxUs = r.get<int64_t>(t, where, "max", 0);
         if (maxUs < 0 || maxUs > 1'000'000'000)
-            fail(file, where + ".max", "implausible");
+            r.fail(where + ".max", "implausible");
         Histogram h(static_cast<uint32_t>(std::clamp<int64_t>(maxUs + 1, 1, 100000)));
-        const uint64_t total = cycles->get<uint64_t>();
         // A bound on what the file may claim: a year of 1 us cycles.
         if (total > 31'536'000'000'000ull)
-            fail(file, where + ".cycles", "implausible");
+            r.fail(where + ".cycles", "implausible");
         uint64_t counted = 0, atMax = 0;
         for (const auto &[us, n] : hist->items()) {
             char *end = nullptr;
@@ -212,16 +176,14 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
             // Only cyclictest's own spelling: "010" would be a second key for
             // bucket 10, adding up past what the bucket holds.
             if (*end || bucket < 0 || us != std::to_string(bucket) || !n.is_number_unsigned())
-                fail(file, where + ".histogram." + us, "expected \"µs\": count");
+                r.fail(where + ".histogram." + us, "expected \"µs\": count");
             if (bucket > maxUs || n.get<uint64_t>() > total - counted)
-                fail(file, where + ".histogram." + us,
-                     "more samples or later than the thread says");
+                r.fail(where + ".histogram." + us, "more samples or later than the thread says");
             // A Histogram bucket holds 32 bits.
             if (n.get<uint64_t>() > UINT32_MAX)
-                fail(file, where + ".histogram." + us, "more samples than one bucket holds");
+                r.fail(where + ".histogram." + us, "more samples than one bucket holds");
             if (bucket >= h.limitUs() && (outside += n.get<uint64_t>()) > kMaxOutside)
-                fail(file, where + ".histogram." + us,
-                     "more samples or later than the thread says");
+                r.fail(where + ".histogram." + us, "more samples or later than the thread says");
             h.add(bucket, n.get<uint64_t>());
             counted += n.get<uint64_t>();
             if (bucket == maxUs)
@@ -230,11 +192,11 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
         // Cycles past the histogram's end are in no bucket: they were at
         // least its limit; count them at the max, the one value known.
         if (total - counted > kMaxOutside - outside)
-            fail(file, where + ".cycles", "too many cycles outside the histogram: raise -h");
+            r.fail(where + ".cycles", "too many cycles outside the histogram: raise -h");
         if (maxUs >= h.limitUs())
             outside += total - counted;
         else if (total - counted > UINT32_MAX - atMax)
-            fail(file, where + ".cycles", "more samples than one bucket holds");
+            r.fail(where + ".cycles", "more samples than one bucket holds");
         h.add(maxUs, total - counted);
 
         ConsumerStats s;
@@ -242,9 +204,9 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
         s.samples = h.count();
         s.expected = durationS > 0 ? static_cast<uint64_t>(durationS * 1e6 / intervalUs) : 0;
         s.sampledPct = s.expected ? 100.0 * static_cast<double>(s.samples) / s.expected : 0;
-        s.minUs = integer(t, "min", file, where);
+        s.minUs = r.get<int64_t>(t, where, "min", 0);
         s.maxUs = maxUs;
-        s.meanUs = number(t, "avg", file, where);
+        s.meanUs = r.get<double>(t, where, "avg", 0.0);
         s.p50Us = h.percentile(0.5);
         s.p90Us = h.percentile(0.9);
         s.p99Us = h.percentile(0.99);
@@ -273,10 +235,8 @@ Run runFromAnyJson(const std::string &text, const std::string &fileName)
 
 Run readAnyRunFile(const std::string &path)
 {
-    std::string text, error;
-    if (!readTextFile(path, kMaxRunFileBytes, text, error))
-        throw RunFileError(fmt::format("{}: {}", path, error));
-    return runFromAnyJson(text, path);
+    return runFromAnyJson(JsonReader(path, throwError<RunFileError>).readWhole(kMaxRunFileBytes),
+                          path);
 }
 
 } // namespace latprobe

@@ -1,17 +1,11 @@
 #include "runfile.h"
 
+#include "jsonreader.h"
 #include "textfile.h"
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
-#include <csignal>
 #include <cstdio>
-#include <cstring>
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <utility>
 
 #include <fmt/format.h>
@@ -91,66 +85,7 @@ json toJson(const ConsumerStats &s)
               {"counts", hist}}}};
 }
 
-// Typed access that names the field on failure.
-class Reader
-{
-public:
-    explicit Reader(std::string file) : m_file(std::move(file)) {}
-
-    [[noreturn]] void fail(const std::string &path, const std::string &what) const
-    {
-        throw RunFileError(fmt::format("{}: {}: {}", m_file, path, what));
-    }
-
-    const json &field(const json &obj, const std::string &path, const char *key) const
-    {
-        if (!obj.is_object())
-            fail(path, "is not an object");
-        auto it = obj.find(key);
-        if (it == obj.end())
-            fail(path.empty() ? key : path + "." + key, "missing");
-        return *it;
-    }
-
-    template <typename T> T get(const json &obj, const std::string &path, const char *key) const
-    {
-        const json &v = field(obj, path, key);
-        const std::string where = path.empty() ? key : path + "." + key;
-        if constexpr (std::is_same_v<T, std::string>) {
-            if (!v.is_string())
-                fail(where, "expected a string");
-        } else if constexpr (std::is_same_v<T, bool>) {
-            if (!v.is_boolean())
-                fail(where, "expected true or false");
-        } else if constexpr (std::is_floating_point_v<T>) {
-            if (!v.is_number())
-                fail(where, "expected a number");
-        } else {
-            if (!v.is_number_integer() && !v.is_number_unsigned())
-                fail(where, "expected an integer");
-            if (std::is_unsigned_v<T> && v.is_number_integer() && v.get<int64_t>() < 0)
-                fail(where, "must not be negative");
-            // get<T>() would wrap what does not fit.
-            if (v.is_number_unsigned() ? !std::in_range<T>(v.get<uint64_t>())
-                                       : !std::in_range<T>(v.get<int64_t>()))
-                fail(where, fmt::format("{} is out of range", v.dump()));
-        }
-        return v.get<T>();
-    }
-
-    const json &array(const json &obj, const std::string &path, const char *key) const
-    {
-        const json &v = field(obj, path, key);
-        if (!v.is_array())
-            fail(path.empty() ? key : path + "." + key, "expected an array");
-        return v;
-    }
-
-private:
-    std::string m_file;
-};
-
-ConsumerStats statsFromJson(const Reader &r, const json &j, const std::string &path)
+ConsumerStats statsFromJson(const JsonReader &r, const json &j, const std::string &path)
 {
     ConsumerStats s;
     s.name = r.get<std::string>(j, path, "name");
@@ -177,8 +112,8 @@ ConsumerStats statsFromJson(const Reader &r, const json &j, const std::string &p
     s.ibLatencyRmsUs = r.get<double>(j, path, "ib_latency_rms_us");
     s.ibLatencyMaxUs = r.get<int64_t>(j, path, "ib_latency_max_us");
     s.ringOverflows = r.get<uint64_t>(j, path, "ring_overflows");
-    if (j.contains("failures")) // optional: files written before it was counted
-        s.failures = r.get<uint64_t>(j, path, "failures");
+    // Optional: files written before it was counted have none.
+    s.failures = r.get<uint64_t>(j, path, "failures", 0);
     const std::string hpath = path + ".histogram";
     const json &h = r.field(j, path, "histogram");
     s.histogramLimitUs = r.get<uint32_t>(h, hpath, "limit_us");
@@ -195,7 +130,7 @@ ConsumerStats statsFromJson(const Reader &r, const json &j, const std::string &p
     return s;
 }
 
-ThreadParams paramsFromJson(const Reader &r, const json &j, const std::string &path)
+ThreadParams paramsFromJson(const JsonReader &r, const json &j, const std::string &path)
 {
     ThreadParams p;
     const std::string policy = r.get<std::string>(j, path, "policy");
@@ -351,17 +286,8 @@ std::string runToJson(const Run &run)
 
 Run runFromJson(const std::string &text, const std::string &fileName)
 {
-    const Reader r(fileName);
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error &e) {
-        throw RunFileError(fmt::format("{}: not valid JSON (byte {}): is it a latprobe run file?",
-                                       fileName, e.byte));
-    } catch (const json::out_of_range &) {
-        // How nlohmann reports a number past a double's range, like 1e400.
-        throw RunFileError(fmt::format("{}: not valid JSON: a number out of range", fileName));
-    }
+    const JsonReader r(fileName, throwError<RunFileError>);
+    const json j = r.parse(text, ": is it a latprobe run file?");
     if (!j.is_object())
         r.fail("(top level)", "expected an object: is it a latprobe run file?");
     const std::string version = r.get<std::string>(j, "", "file_version");
@@ -472,20 +398,13 @@ Run runFromJson(const std::string &text, const std::string &fileName)
             if (samples && samples->size() != maxUs.size())
                 r.fail(path, "samples and max_us differ in length");
             for (size_t k = 0; k < maxUs.size(); ++k) {
-                if (!maxUs[k].is_number_integer() || !misses[k].is_number_unsigned() ||
-                    (maxUs[k].is_number_unsigned() &&
-                     !std::in_range<int64_t>(maxUs[k].get<uint64_t>())) ||
-                    !std::in_range<uint32_t>(misses[k].get<uint64_t>()))
-                    r.fail(fmt::format("{}[{}]", path, k), "expected integers");
+                const std::string where = fmt::format("{}[{}]", path, k);
                 SecondBucket b;
-                b.maxUs = maxUs[k].get<int64_t>();
-                b.misses = misses[k].get<uint32_t>();
-                if (samples) {
-                    const json &n = (*samples)[k];
-                    if (!n.is_number_unsigned() || !std::in_range<uint32_t>(n.get<uint64_t>()))
-                        r.fail(fmt::format("{}.samples[{}]", path, k), "expected an integer");
-                    b.samples = n.get<uint32_t>();
-                }
+                b.maxUs = r.value<int64_t>(maxUs[k], where);
+                b.misses = r.value<uint32_t>(misses[k], where);
+                if (samples)
+                    b.samples =
+                        r.value<uint32_t>((*samples)[k], fmt::format("{}.samples[{}]", path, k));
                 buckets.push_back(b);
             }
         }
@@ -586,98 +505,17 @@ Run runFromJson(const std::string &text, const std::string &fileName)
     return run;
 }
 
-namespace {
-
-// A save's temp file: "<name>.latprobe-<pid>-XXXXXX" beside the run file, so
-// that a later save can tell whether the process that left it still lives.
-std::string saveTempPrefix(const std::string &name)
-{
-    return name + ".latprobe-";
-}
-
-void splitPath(const std::string &path, std::string &dir, std::string &name)
-{
-    const size_t slash = path.rfind('/');
-    dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-    name = slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-} // namespace
-
-int removeStaleSaveTemps(const std::string &path)
-{
-    std::string dirName, name;
-    splitPath(path, dirName, name);
-    const std::string prefix = saveTempPrefix(name);
-    DIR *dir = opendir(dirName.c_str());
-    if (!dir)
-        return 0;
-    int removed = 0;
-    while (dirent *e = readdir(dir)) {
-        const std::string entry = e->d_name;
-        if (entry.compare(0, prefix.size(), prefix) != 0)
-            continue;
-        int pid = 0;
-        char suffix[8];
-        if (std::sscanf(entry.c_str() + prefix.size(), "%d-%7s", &pid, suffix) != 2 || pid <= 0 ||
-            std::strlen(suffix) != 6)
-            continue;
-        if (kill(pid, 0) == 0 || errno == EPERM)
-            continue; // its saver still runs
-        if (unlinkat(dirfd(dir), e->d_name, 0) == 0)
-            ++removed;
-    }
-    closedir(dir);
-    return removed;
-}
-
 void writeRunFile(const Run &run, const std::string &path)
 {
-    const std::string text = runToJson(run);
-    // What a save killed half-way (kill -9, a crash) left beside the file.
-    removeStaleSaveTemps(path);
-    std::string tmp = fmt::format("{}{}-XXXXXX", saveTempPrefix(path), getpid());
-    const int fd = mkstemp(tmp.data());
-    if (fd < 0)
-        throw RunFileError(fmt::format("{}: cannot create a file beside it ({}): check the "
-                                       "directory exists and is writable",
-                                       path, std::strerror(errno)));
-    size_t written = 0;
-    while (written < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const int err = n < 0 ? errno : ENOSPC;
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            throw RunFileError(fmt::format("{}: write failed ({}): free some space or save "
-                                           "elsewhere",
-                                           path, std::strerror(err)));
-        }
-        written += static_cast<size_t>(n);
-    }
-    fchmod(fd, 0644);
-    if (::fsync(fd) != 0 || ::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        throw RunFileError(fmt::format("{}: could not be saved ({})", path, std::strerror(err)));
-    }
-    // The rename itself survives a power cut only once the directory is synced.
-    std::string dirName, name;
-    splitPath(path, dirName, name);
-    if (const int dfd = ::open(dirName.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
-        ::fsync(dfd);
-        ::close(dfd);
-    }
+    std::string error;
+    if (!saveFileAtomically(path, runToJson(run), error))
+        throw RunFileError(error);
 }
 
 Run readRunFile(const std::string &path)
 {
-    std::string text, error;
-    if (!readTextFile(path, kMaxRunFileBytes, text, error))
-        throw RunFileError(fmt::format("{}: {}", path, error));
-    return runFromJson(text, path);
+    return runFromJson(JsonReader(path, throwError<RunFileError>).readWhole(kMaxRunFileBytes),
+                       path);
 }
 
 } // namespace latprobe

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "atomicsave.h" // removeStaleSaveTemps(): `latprobe run --out` calls it before measuring
 #include "run.h"
 
 #include <stdexcept>
@@ -22,13 +23,10 @@ public:
 std::string runToJson(const Run &run);
 Run runFromJson(const std::string &text, const std::string &fileName);
 
-// Written to a temp file beside `path`, fsync'd and renamed over it: a
-// crash leaves the old file or the new one, never half of one. A temp file
-// that a killed save left beside `path` is removed by the next save.
+// Saved with saveFileAtomically(): a crash leaves the old file or the new
+// one, never half of one, and the next save removes a killed save's temp
+// file.
 void writeRunFile(const Run &run, const std::string &path);
-// Removes the temp files of saves to `path` whose process is gone; returns
-// how many. `latprobe run --out` calls it before measuring, too.
-int removeStaleSaveTemps(const std::string &path);
 Run readRunFile(const std::string &path);
 
 } // namespace latprobe

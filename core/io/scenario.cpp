@@ -1,6 +1,7 @@
 #include "scenario.h"
 
 #include "builtinscenarios.h"
+#include "jsonreader.h"
 #include "presets.h"
 #include "textfile.h"
 
@@ -28,93 +29,71 @@ bool Scenario::runsCommands() const
     return false;
 }
 
-namespace {
-
-[[noreturn]] void fail(const std::string &file, const std::string &where, const std::string &what)
-{
-    throw ScenarioError(fmt::format("{}: {}: {}", file, where, what));
-}
-
-} // namespace
-
 Scenario parseScenario(const std::string &text, const std::string &file)
 {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error &e) {
-        // nlohmann names the line and column: keep that part of its message.
-        std::string what = e.what();
-        const auto at = what.find("at line");
-        throw ScenarioError(fmt::format("{}: not valid JSON {}", file,
-                                        at == std::string::npos ? what : what.substr(at)));
-    } catch (const json::out_of_range &) {
-        // How nlohmann reports a number past a double's range, like 1e400.
-        throw ScenarioError(fmt::format("{}: not valid JSON: a number out of range", file));
-    }
+    const JsonReader r(file, throwError<ScenarioError>);
+    const json j = r.parse(text);
     if (!j.is_object())
-        fail(file, "(top level)", "expected an object with \"steps\"");
+        r.fail("(top level)", "expected an object with \"steps\"");
 
     auto it = j.find("scenario_version");
     if (it == j.end() || !it->is_number_integer())
-        fail(file, "scenario_version", "missing: add \"scenario_version\": 1");
+        r.fail("scenario_version", "missing: add \"scenario_version\": 1");
     // Compared as it is written: get<int>() would wrap 4294967297 to 1.
     if (!it->is_number_unsigned() || it->get<uint64_t>() != kScenarioVersion)
-        fail(file, "scenario_version",
-             fmt::format("version {} is not supported (this latprobe reads {})", it->dump(),
-                         kScenarioVersion));
+        r.fail("scenario_version",
+               fmt::format("version {} is not supported (this latprobe reads {})", it->dump(),
+                           kScenarioVersion));
 
     Scenario s;
     for (const auto &[key, value] : j.items()) {
         if (key == "scenario_version")
             continue;
         if (key == "name" || key == "description" || key == "preset") {
-            if (!value.is_string())
-                fail(file, key, "expected a string");
             (key == "name"          ? s.name
              : key == "description" ? s.description
-                                    : s.preset) = value.get<std::string>();
+                                    : s.preset) = r.value<std::string>(value, key);
         } else if (key == "stop_when") {
             StopCondition stop;
             if (!value.is_object())
-                fail(file, key, "expected {\"consumers\": [...], \"misses_over\": N}");
+                r.fail(key, "expected {\"consumers\": [...], \"misses_over\": N}");
             for (const auto &[k, v] : value.items()) {
                 if (k == "consumers" && v.is_array()) {
                     for (const json &c : v) {
                         if (!c.is_string())
-                            fail(file, "stop_when.consumers", "expected consumer names");
+                            r.fail("stop_when.consumers", "expected consumer names");
                         stop.consumers.push_back(c.get<std::string>());
                     }
                 } else if (k == "misses_over" && v.is_number_unsigned()) {
                     stop.missesOver = v.get<uint64_t>();
                 } else {
-                    fail(file, "stop_when." + k,
-                         "unknown or malformed (takes consumers: [names], misses_over: N >= 0)");
+                    r.fail("stop_when." + k,
+                           "unknown or malformed (takes consumers: [names], misses_over: N >= 0)");
                 }
             }
             if (stop.consumers.empty())
-                fail(file, "stop_when.consumers", "name at least one consumer, e.g. [\"audio\"]");
+                r.fail("stop_when.consumers", "name at least one consumer, e.g. [\"audio\"]");
             s.stopWhen = stop;
         } else if (key == "steps") {
             if (!value.is_array() || value.empty())
-                fail(file, key, "expected a non-empty array of steps");
+                r.fail(key, "expected a non-empty array of steps");
         } else {
-            fail(file, key,
-                 "unknown field (a scenario has scenario_version, name, description, preset, "
-                 "stop_when, steps)");
+            r.fail(key,
+                   "unknown field (a scenario has scenario_version, name, description, preset, "
+                   "stop_when, steps)");
         }
     }
     if (!findPreset(s.preset))
-        fail(file, "preset", fmt::format("unknown consumer preset \"{}\"", s.preset));
+        r.fail("preset", fmt::format("unknown consumer preset \"{}\"", s.preset));
     it = j.find("steps");
     if (it == j.end())
-        fail(file, "steps", "missing: a scenario needs at least one step");
+        r.fail("steps", "missing: a scenario needs at least one step");
 
     for (size_t i = 0; i < it->size(); ++i) {
         const json &step = (*it)[i];
         const std::string where = fmt::format("steps[{}]", i);
         if (!step.is_object())
-            fail(file, where, "expected {\"duration_s\": S, \"loads\": [...]}");
+            r.fail(where, "expected {\"duration_s\": S, \"loads\": [...]}");
         ScenarioStep st;
         for (const auto &[key, value] : step.items()) {
             if (key == "name" && value.is_string()) {
@@ -122,26 +101,26 @@ Scenario parseScenario(const std::string &text, const std::string &file)
             } else if (key == "duration_s" && value.is_number()) {
                 st.durationS = value.get<double>();
                 if (!(st.durationS > 0 && st.durationS <= 7 * 24 * 3600))
-                    fail(file, where + ".duration_s", "must be > 0 and at most a week");
+                    r.fail(where + ".duration_s", "must be > 0 and at most a week");
             } else if (key == "loads" && value.is_array()) {
                 for (size_t k = 0; k < value.size(); ++k) {
                     const std::string lwhere = fmt::format("{}.loads[{}]", where, k);
                     if (!value[k].is_string())
-                        fail(file, lwhere, "expected \"KIND:N[:key=value...]\"");
+                        r.fail(lwhere, "expected \"KIND:N[:key=value...]\"");
                     LoadSpec spec;
                     std::string error;
                     if (!parseLoadSpec(value[k].get<std::string>(), spec, error))
-                        fail(file, lwhere, error);
+                        r.fail(lwhere, error);
                     st.loads.push_back(spec);
                 }
             } else {
-                fail(file, where + "." + key,
-                     "unknown or malformed (a step has name: text, duration_s: seconds, "
-                     "loads: [\"KIND:N\"])");
+                r.fail(where + "." + key,
+                       "unknown or malformed (a step has name: text, duration_s: seconds, "
+                       "loads: [\"KIND:N\"])");
             }
         }
         if (st.durationS <= 0)
-            fail(file, where + ".duration_s", "missing: how long the step lasts, in s");
+            r.fail(where + ".duration_s", "missing: how long the step lasts, in s");
         if (st.name.empty()) {
             for (const LoadSpec &l : st.loads)
                 st.name += (st.name.empty() ? "" : " + ") + l.label();
@@ -157,10 +136,8 @@ Scenario parseScenario(const std::string &text, const std::string &file)
 
 Scenario loadScenarioFile(const std::string &path)
 {
-    std::string text, error;
-    if (!readTextFile(path, kMaxScenarioFileBytes, text, error))
-        throw ScenarioError(fmt::format("{}: {}", path, error));
-    return parseScenario(text, path);
+    return parseScenario(
+        JsonReader(path, throwError<ScenarioError>).readWhole(kMaxScenarioFileBytes), path);
 }
 
 std::vector<std::string> builtinScenarioNames()

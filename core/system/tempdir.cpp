@@ -1,6 +1,7 @@
 #include "tempdir.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
@@ -12,6 +13,52 @@
 
 namespace latprobe {
 
+namespace {
+
+constexpr const char *kTempDirPrefix = "latprobe-";
+
+// The pid in "<pid>-XXXXXX", or 0 when `rest` is not that.
+pid_t ownerPid(const char *rest)
+{
+    const char *end = rest + std::strlen(rest);
+    pid_t pid = 0;
+    const auto [dash, ec] = std::from_chars(rest, end, pid);
+    if (ec != std::errc() || pid <= 0 || *dash != '-' || end - (dash + 1) != 6)
+        return 0;
+    return pid;
+}
+
+bool processGone(pid_t pid)
+{
+    // EPERM: it lives, as another user.
+    return kill(pid, 0) != 0 && errno != EPERM;
+}
+
+} // namespace
+
+std::string ownedTempTemplate(const std::string &prefix)
+{
+    return fmt::format("{}{}-XXXXXX", prefix, getpid());
+}
+
+int removeOrphanedTemps(const std::string &dirName, const std::string &prefix,
+                        const std::function<bool(int dirFd, const char *name)> &remove)
+{
+    DIR *dir = opendir(dirName.c_str());
+    if (!dir)
+        return 0;
+    int removed = 0;
+    while (dirent *e = readdir(dir)) {
+        if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) != 0)
+            continue;
+        const pid_t pid = ownerPid(e->d_name + prefix.size());
+        if (pid > 0 && processGone(pid) && remove(dirfd(dir), e->d_name))
+            ++removed;
+    }
+    closedir(dir);
+    return removed;
+}
+
 std::string tempBase()
 {
     const char *dir = std::getenv("TMPDIR");
@@ -20,7 +67,7 @@ std::string tempBase()
 
 std::string createPrivateTempDir(std::string &error)
 {
-    std::string path = fmt::format("{}/latprobe-{}-XXXXXX", tempBase(), getpid());
+    std::string path = ownedTempTemplate(tempBase() + "/" + kTempDirPrefix);
     if (!mkdtemp(path.data())) {
         error = fmt::format("cannot create a temp dir in {} ({}): set TMPDIR to a writable "
                             "directory",
@@ -47,22 +94,9 @@ bool removeTree(const std::string &path)
 
 int removeStaleTempDirs()
 {
-    DIR *dir = opendir(tempBase().c_str());
-    if (!dir)
-        return 0;
-    int removed = 0;
-    while (dirent *e = readdir(dir)) {
-        int pid = 0;
-        char suffix[16];
-        if (std::sscanf(e->d_name, "latprobe-%d-%15s", &pid, suffix) != 2 || pid <= 0)
-            continue;
-        if (kill(pid, 0) == 0 || errno == EPERM)
-            continue;
-        if (removeTree(tempBase() + "/" + e->d_name))
-            ++removed;
-    }
-    closedir(dir);
-    return removed;
+    const std::string base = tempBase();
+    return removeOrphanedTemps(
+        base, kTempDirPrefix, [&](int, const char *name) { return removeTree(base + "/" + name); });
 }
 
 } // namespace latprobe

@@ -1,12 +1,26 @@
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace latprobe {
 
+// latprobe's temp files and dirs carry the pid of the process that made
+// them, "<prefix><pid>-XXXXXX", so that a later latprobe can tell whether
+// their owner still lives, and remove what a killed one (a crash, kill -9)
+// left.
+
+// "<prefix><pid>-XXXXXX" with this process's pid, for mkstemp or mkdtemp.
+std::string ownedTempTemplate(const std::string &prefix);
+
+// For each entry of `dir` named "<prefix><pid>-" and six characters whose
+// process <pid> no longer exists, calls `remove` with `dir`'s descriptor and
+// the entry's name. Returns how many it removed (`remove` returned true).
+int removeOrphanedTemps(const std::string &dir, const std::string &prefix,
+                        const std::function<bool(int dirFd, const char *name)> &remove);
+
 // A private (0700, mkdtemp) directory under $TMPDIR or /tmp, named
-// latprobe-<pid>-XXXXXX so that a later latprobe can tell whether its owner
-// still lives. Returns "" and sets `error` on failure.
+// latprobe-<pid>-XXXXXX. Returns "" and sets `error` on failure.
 std::string createPrivateTempDir(std::string &error);
 
 // rm -rf, without following symlinks. Returns false if anything was left.
