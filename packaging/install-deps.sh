@@ -21,7 +21,7 @@ apt-get install -y -qq --no-install-recommends \
     clang-14 libclang-rt-14-dev llvm-14 \
     qt6-base-dev qt6-base-dev-tools libqcustomplot-dev \
     libgl-dev \
-    libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev \
+    libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libboost-math-dev \
     xvfb xauth imagemagick \
     rt-tests stress-ng procps \
     dpkg-dev file desktop-file-utils appstream man-db bash-completion \
