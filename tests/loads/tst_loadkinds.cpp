@@ -96,6 +96,8 @@ private slots:
     void aWorkerFailingAtOnceIsARunTimeErrorNotARefusal();
     void aLeaderRefusingOrDyingIsARefusedStart_data();
     void aLeaderRefusingOrDyingIsARefusedStart();
+    void aStalledLeaderIsGivenUpASlowOneIsNot_data();
+    void aStalledLeaderIsGivenUpASlowOneIsNot();
 
 private:
     QTemporaryDir m_tmp;
@@ -416,6 +418,49 @@ void TestLoadKinds::aLeaderRefusingOrDyingIsARefusedStart()
     QVERIFY(manager.status().empty());
     QCOMPARE(manager.timeline().size(), size_t{0});
     QCOMPARE(latprobeTempDirs(m_tmp.path()), QStringList());
+}
+
+void TestLoadKinds::aStalledLeaderIsGivenUpASlowOneIsNot_data()
+{
+    QTest::addColumn<QByteArray>("standIn"); // runs before the real leader
+    QTest::addColumn<bool>("starts");
+    // Stopped: it neither runs nor waits to run, and is given up.
+    QTest::newRow("stopped leader") << QByteArray("kill -STOP $$\n") << false;
+    // Busy far past the stall bound before it gets to work: it runs, so
+    // it is waited for, as a starved leader on a saturated machine is.
+    QTest::newRow("slow leader") << QByteArray("i=0\n"
+                                               "while [ $i -lt 1000000 ]; do i=$((i + 1)); done\n")
+                                 << true;
+}
+
+void TestLoadKinds::aStalledLeaderIsGivenUpASlowOneIsNot()
+{
+    QFETCH(QByteArray, standIn);
+    QFETCH(bool, starts);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString leader =
+        writeScript(dir, "leader.sh", standIn + "exec \"$LP_LATPROBE\" \"$@\"\n");
+    QVERIFY(!leader.isEmpty());
+    LoadLimits limits;
+    limits.leaderStallNs = 1'000'000'000;
+    qputenv("LP_LATPROBE", QByteArray::fromStdString(m_binary));
+    LoadManager manager(limits, leader.toStdString());
+    std::string error;
+    const int id = manager.start(spec("burn:2"), error);
+    qunsetenv("LP_LATPROBE");
+    if (!starts) {
+        QCOMPARE(id, -1);
+        QVERIFY2(error.find("did not start") != std::string::npos &&
+                     error.find("state T") != std::string::npos &&
+                     error.find('\n') == std::string::npos,
+                 error.c_str());
+        QVERIFY(manager.status().empty());
+        return;
+    }
+    QVERIFY2(id > 0, error.c_str());
+    QCOMPARE(manager.status().at(0).workers.size(), size_t{2});
+    QVERIFY(manager.stop(id));
 }
 
 QTEST_GUILESS_MAIN(TestLoadKinds)
