@@ -3,6 +3,8 @@
 // Runs a program to its end the way the command-line tests need: its exit,
 // both outputs, optionally extra environment and a file-descriptor limit.
 
+#include "statewait.h"
+
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
@@ -30,9 +32,10 @@ struct Outcome
 };
 
 // `env` holds KEY=VALUE changes; `maxFds` > 0 sets RLIMIT_NOFILE, as
-// `ulimit -n` would. A program still running after `timeoutMs` is killed.
+// `ulimit -n` would. A program still running after `timeoutMs` (a bound on
+// waiting for its end, not how long it should take) is killed.
 inline Outcome runProgram(const QString &program, const QStringList &args,
-                          const QStringList &env = {}, int maxFds = 0, int timeoutMs = 60000)
+                          const QStringList &env = {}, int maxFds = 0, int timeoutMs = kStateWaitMs)
 {
     QProcess p;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
@@ -46,12 +49,12 @@ inline Outcome runProgram(const QString &program, const QStringList &args,
         });
     p.start(program, args);
     Outcome o;
-    if (!p.waitForStarted(5000))
+    if (!p.waitForStarted(kStateWaitMs))
         return o;
     o.finished = p.waitForFinished(timeoutMs);
     if (!o.finished) {
         p.kill();
-        p.waitForFinished(5000);
+        p.waitForFinished(kStateWaitMs);
     }
     o.status = p.exitStatus();
     o.exitCode = p.exitCode();

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -106,6 +107,7 @@ pid_t startCleaner(pid_t pgid, const std::string &dir, int &holdFd)
     const pid_t pid = fork();
     if (pid == 0) {
         close(hold[1]);
+        close(kLoadVerdictFd); // the verdict's end of file is the leader's alone
         prctl(PR_SET_NAME, "latprobe-clean");
         char c;
         while (read(hold[0], &c, 1) < 0 && errno == EINTR) {
@@ -129,8 +131,28 @@ pid_t startCleaner(pid_t pgid, const std::string &dir, int &holdFd)
 void setError(GroupHeader &header, const std::string &message)
 {
     int32_t expected = 0;
-    if (header.failed.compare_exchange_strong(expected, 1))
+    if (header.failed.compare_exchange_strong(expected, GroupHeader::kErrorClaimed)) {
         std::snprintf(header.error, sizeof header.error, "%s", message.c_str());
+        header.failed.store(GroupHeader::kErrorWritten);
+    }
+}
+
+// The verdict on the start, once (see loadleader.h). Closing the pipe after
+// it keeps latprobe's end of file for a leader that died undecided.
+void sendVerdict(char verdict)
+{
+    while (write(kLoadVerdictFd, &verdict, 1) < 0 && errno == EINTR) {
+    }
+    close(kLoadVerdictFd);
+}
+
+// A start that cannot happen: the reason first, then the verdict, so that
+// latprobe reads the reason once it has the verdict. No worker has been
+// released, so the reason is the leader's own.
+void refuseStart(GroupHeader &header, const std::string &message)
+{
+    setError(header, message);
+    sendVerdict(kVerdictRefused);
 }
 
 [[noreturn]] void workerMain(const LoadSpec &spec, const LoadKind &kind, GroupHeader &header,
@@ -141,6 +163,7 @@ void setError(GroupHeader &header, const std::string &message)
     // siblings meanwhile, and a fresh child's faults and syscalls compete
     // with it (800 workers: 1.4 s to fork with the set-up here, 1.1 s
     // with it after the signal).
+    close(kLoadVerdictFd); // inherited from the leader, which decides alone
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != leader)
         _exit(1);
@@ -197,6 +220,9 @@ int runLoadLeader(int argc, char **argv)
             removeTree(argv[3]);
         return 1;
     }
+    // Nothing the leader starts may hold the verdict pipe: its end of file
+    // tells latprobe the leader died undecided.
+    fcntl(kLoadVerdictFd, F_SETFD, FD_CLOEXEC);
     prctl(PR_SET_NAME, "latprobe-group");
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     setSlice(100'000);
@@ -217,11 +243,12 @@ int runLoadLeader(int argc, char **argv)
     std::string error;
     const LoadKind *kind = nullptr;
     if (!parseLoadSpec(argv[4], spec, error) || !(kind = findLoadKind(spec.kind))) {
-        setError(header, error);
+        refuseStart(header,
+                    error.empty() ? fmt::format("unknown load kind in {}", argv[4]) : error);
         return 2;
     }
     if (static_cast<uint32_t>(spec.count) != header.workers) {
-        setError(header, "worker count does not match the shared memory");
+        refuseStart(header, "worker count does not match the shared memory");
         return 2;
     }
 
@@ -229,8 +256,8 @@ int runLoadLeader(int argc, char **argv)
     if (!tempDir.empty()) {
         const pid_t cleaner = startCleaner(getpid(), tempDir, holdFd);
         if (cleaner < 0) {
-            setError(header,
-                     fmt::format("cannot start the temp dir's cleaner: {}", std::strerror(errno)));
+            refuseStart(header, fmt::format("cannot start the temp dir's cleaner: {}",
+                                            std::strerror(errno)));
             return 3;
         }
         header.cleanerPid.store(cleaner);
@@ -246,14 +273,14 @@ int runLoadLeader(int argc, char **argv)
     if (kind->prepare) {
         error = kind->prepare(spec, tempDir);
         if (!error.empty()) {
-            setError(header, error);
+            refuseStart(header, error);
             return 3;
         }
     }
 
     int go[2];
     if (pipe(go) != 0) {
-        setError(header, fmt::format("pipe: {}", std::strerror(errno)));
+        refuseStart(header, fmt::format("pipe: {}", std::strerror(errno)));
         return 3;
     }
     const pid_t self = getpid();
@@ -265,15 +292,23 @@ int runLoadLeader(int argc, char **argv)
             workerMain(spec, *kind, header, slots[i], i, tempDir, self, workerName.c_str(), go[0]);
         }
         if (pid < 0) {
-            setError(header, fmt::format("could not start worker {} of {}: {} (raise the process "
-                                         "limit, ulimit -u, or start fewer)",
-                                         i + 1, spec.count, std::strerror(errno)));
-            g_parentDied = 1; // tear down what was started
-            break;
+            refuseStart(header, fmt::format("could not start worker {} of {}: {} (raise the "
+                                            "process limit, ulimit -u, or start fewer)",
+                                            i + 1, spec.count, std::strerror(errno)));
+            // Tear down what was started, never released: latprobe reaps.
+            kill(0, SIGKILL);
+            return 3;
         }
         slots[i].pid.store(pid);
         header.started.fetch_add(1);
     }
+    if (g_parentDied) {
+        kill(0, SIGKILL); // latprobe is gone (the handler did this already)
+        return 1;
+    }
+    // Started, and said so before any worker can run: a worker that fails
+    // from here on is a run-time error of a started group.
+    sendVerdict(kVerdictStarted);
     close(go[0]);
     close(go[1]); // releases every worker at once
 
@@ -294,10 +329,8 @@ int runLoadLeader(int argc, char **argv)
                 --alive;
             }
     }
-    if (g_parentDied) {
-        // A start failed (latprobe lives and reaps): the same end.
+    if (g_parentDied)
         kill(0, SIGKILL);
-    }
     return 0;
 }
 

@@ -18,6 +18,10 @@ struct LoadLimits
     uint64_t ioMaxBytes = 1ull << 30; // io: all io groups' files
     double ioFreeShare = 0.25;        // io: of the temp dir's free space
     double spawnRateMax = 2000;       // spawn: processes per second, all groups
+    // A start is given up when its leader has neither run nor waited to run
+    // for this long (stopped, or stuck in the kernel). One that waits its
+    // turn on a saturated machine is waited for, however long.
+    int64_t leaderStallNs = 60'000'000'000;
 };
 
 // Processes a spec will run (hackbench forks senders and receivers).

@@ -10,11 +10,13 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <future>
 #include <new>
+#include <poll.h>
 #include <spdlog/spdlog.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -22,6 +24,92 @@
 #include <unistd.h>
 
 namespace latprobe {
+
+namespace {
+
+// What the leader is doing: its scheduler state ('R' runnable, 'S' asleep,
+// 'D' in the kernel, 'T' stopped, ...) and the CPU time it has had, in ns
+// (the scheduler's own count where the kernel shows it, else ticks).
+struct LeaderLook
+{
+    char state = '?';
+    int64_t cpuNs = -1;
+};
+
+LeaderLook lookAt(pid_t pid)
+{
+    LeaderLook look;
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    if (FILE *f = std::fopen(path, "re")) {
+        char buf[512];
+        const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+        std::fclose(f);
+        buf[n] = '\0';
+        // pid (comm) state ...: comm may hold spaces and ')'.
+        if (const char *close = std::strrchr(buf, ')'))
+            std::sscanf(close + 1, " %c", &look.state);
+    }
+    std::snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
+    if (FILE *f = std::fopen(path, "re")) {
+        unsigned long long ns = 0;
+        if (std::fscanf(f, "%llu", &ns) == 1)
+            look.cpuNs = static_cast<int64_t>(ns);
+        std::fclose(f);
+    }
+    if (look.cpuNs < 0)
+        look.cpuNs = processCpuNs(pid);
+    return look;
+}
+
+// Waits for the leader's verdict byte on `fd`. Returns it; 0 when the leader
+// ended without one (end of file); -1 with `error` when it went `stallNs`
+// neither running nor waiting to run: it is then stopped, or stuck in the
+// kernel. A leader that waits its turn is waited for however long that
+// takes: beside 1000 busy workers on 2 CPUs a runnable leader was seen to
+// wait over 100 s for the CPU (a 30 s deadline here refused such starts).
+int awaitVerdict(int fd, pid_t leader, const std::string &label, int64_t stallNs,
+                 std::string &error)
+{
+    int64_t cpu = lookAt(leader).cpuNs;
+    int64_t activeAt = RealClock::monotonicNow();
+    for (;;) {
+        pollfd p{fd, POLLIN, 0};
+        const int ready = poll(&p, 1, 1000);
+        if (ready > 0) {
+            char verdict = 0;
+            const ssize_t n = read(fd, &verdict, 1);
+            if (n == 1)
+                return static_cast<unsigned char>(verdict);
+            if (n == 0)
+                return 0;
+            if (errno != EINTR && errno != EAGAIN) {
+                error = fmt::format("cannot start {}: reading the leader's verdict: {}", label,
+                                    std::strerror(errno));
+                return -1;
+            }
+            continue;
+        }
+        if (ready < 0 && errno != EINTR) {
+            error = fmt::format("cannot start {}: poll: {}", label, std::strerror(errno));
+            return -1;
+        }
+        // Once a second without a verdict: is the leader getting anywhere?
+        const int64_t now = RealClock::monotonicNow();
+        const LeaderLook look = lookAt(leader);
+        if (look.cpuNs != cpu || look.state == 'R') {
+            cpu = look.cpuNs;
+            activeAt = now;
+        } else if (now - activeAt > stallNs) {
+            error = fmt::format("{} did not start: its leader (pid {}, state {}) has not run "
+                                "for {:.0f} s (stopped, or stuck in the kernel)",
+                                label, leader, look.state, static_cast<double>(stallNs) / 1e9);
+            return -1;
+        }
+    }
+}
+
+} // namespace
 
 struct LoadManager::Group
 {
@@ -174,17 +262,31 @@ bool LoadManager::launch(Group &g, std::string &error)
                           temp.c_str(),  specText.c_str(), nullptr};
     const bool ownSession = g.spec.ownSession;
 
+    // The leader's verdict on the start (loadleader.h), as one byte.
+    int verdict[2];
+    if (pipe2(verdict, O_CLOEXEC) != 0) {
+        error = fmt::format("cannot start {}: pipe: {}", g.spec.label(), std::strerror(errno));
+        close(fd);
+        return false;
+    }
+
     const pid_t pid = fork();
     if (pid == 0) {
         if (ownSession)
             setsid();
         else
             setpgid(0, 0);
-        if (fd == kLoadShmFd)
-            fcntl(fd, F_SETFD, 0);
-        else
-            dup2(fd, kLoadShmFd);
-        close_range(kLoadShmFd + 1, ~0U, CLOSE_RANGE_CLOEXEC);
+        // Out of the way of fds 3 and 4 first, then onto them (dup2 clears
+        // close-on-exec).
+        int shmFd = fd, verdictFd = verdict[1];
+        if (shmFd <= kLoadVerdictFd)
+            shmFd = fcntl(shmFd, F_DUPFD, kLoadVerdictFd + 1);
+        if (verdictFd <= kLoadVerdictFd)
+            verdictFd = fcntl(verdictFd, F_DUPFD, kLoadVerdictFd + 1);
+        if (shmFd < 0 || verdictFd < 0 || dup2(shmFd, kLoadShmFd) < 0 ||
+            dup2(verdictFd, kLoadVerdictFd) < 0)
+            _exit(126);
+        close_range(kLoadVerdictFd + 1, ~0U, CLOSE_RANGE_CLOEXEC);
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -192,8 +294,10 @@ bool LoadManager::launch(Group &g, std::string &error)
         _exit(127);
     }
     close(fd);
+    close(verdict[1]);
     if (pid < 0) {
         error = fmt::format("cannot start {}: fork: {}", g.spec.label(), std::strerror(errno));
+        close(verdict[0]);
         return false;
     }
     if (!ownSession)
@@ -201,31 +305,34 @@ bool LoadManager::launch(Group &g, std::string &error)
     g.leader = pid;
     g.startedAt = RealClock::monotonicNow();
 
-    // Wait until every worker exists, or the leader gives up.
-    const int64_t deadline = g.startedAt + 30'000'000'000LL;
-    for (;;) {
-        if (header->failed.load()) {
-            error = header->error;
-            return false;
-        }
-        if (header->started.load() == g.spec.count)
-            return true;
-        int status = 0;
-        if (waitpid(pid, &status, WNOHANG) == pid) {
-            g.leader = 0;
-            error = header->failed.load() ? std::string(header->error)
-                    : WIFEXITED(status) && WEXITSTATUS(status) == 127
-                        ? fmt::format("cannot run {} for the workers", m_binary)
-                        : fmt::format("{} failed to start (leader exit status {})", g.spec.label(),
-                                      status);
-            return false;
-        }
-        if (RealClock::monotonicNow() > deadline) {
-            error = fmt::format("{} did not start within 30 s", g.spec.label());
-            return false;
-        }
-        std::this_thread::sleep_for(std::chrono::microseconds(500));
+    // Wait for the verdict, not for time: on a saturated machine a leader
+    // may take minutes to fork its workers, and it is waited for.
+    const int said = awaitVerdict(verdict[0], pid, g.spec.label(), m_limits.leaderStallNs, error);
+    close(verdict[0]);
+    if (said == kVerdictStarted)
+        return true;
+    if (said == kVerdictRefused) {
+        // The leader wrote its reason before its verdict.
+        error = header->hasError() ? std::string(header->error)
+                                   : fmt::format("{} failed to start", g.spec.label());
+        return false;
     }
+    if (said == 0) {
+        // The leader ended without a verdict: its exit status says why.
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        // g.leader stays: the caller still empties its process group.
+        error =
+            header->hasError() ? std::string(header->error)
+            : WIFEXITED(status) && WEXITSTATUS(status) == 127
+                ? fmt::format("cannot run {} for the workers", m_binary)
+                : fmt::format("{} failed to start (leader exit status {})", g.spec.label(), status);
+    } else if (said > 0) {
+        error = fmt::format("{} failed to start (the leader answered '{}')", g.spec.label(),
+                            static_cast<char>(said));
+    }
+    return false;
 }
 
 void LoadManager::killGroup(Group &g)
@@ -338,7 +445,7 @@ std::vector<GroupStatus> LoadManager::status() const
         s.fairness = computeFairness(work);
         s.throughputPerS = static_cast<double>(total) / elapsed;
         s.cpuSharePct = totalCpu / static_cast<double>(std::max(1L, cpus));
-        if (g->header().failed.load())
+        if (g->header().hasError())
             s.error = g->header().error;
         out.push_back(std::move(s));
     }

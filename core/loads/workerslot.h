@@ -8,7 +8,9 @@ namespace latprobe {
 
 // Shared memory between latprobe and one load group: a header and a slot
 // per worker. Workers only ever write their own slot (single writer), and
-// latprobe only reads, so plain relaxed atomics are enough.
+// latprobe only reads, so plain relaxed atomics are enough. Whether the
+// group started is not read from here: the leader says so on a pipe
+// (loadleader.h), before any worker may run.
 enum class WorkerState : int32_t { Starting = 0, Running = 1, Failed = 2, Exited = 3 };
 
 struct alignas(64) WorkerSlot
@@ -25,10 +27,17 @@ struct GroupHeader
     uint32_t magic = kMagic;
     uint32_t workers = 0;
     std::atomic<int32_t> leaderPid{0};
-    std::atomic<int32_t> started{0};    // workers forked so far
-    std::atomic<int32_t> failed{0};     // the leader gave up; see `error`
+    std::atomic<int32_t> started{0}; // workers forked so far
+    // The group's first error: why the start was refused, or (once started)
+    // a worker's run-time error. Its writer claims it (kErrorClaimed),
+    // writes `error`, then publishes it (kErrorWritten): read `error` only
+    // after seeing kErrorWritten, never half-written.
+    static constexpr int32_t kErrorClaimed = 1, kErrorWritten = 2;
+    std::atomic<int32_t> failed{0};
     std::atomic<int32_t> cleanerPid{0}; // removes the temp dir if latprobe dies
     char error[512] = {};
+
+    bool hasError() const { return failed.load() == kErrorWritten; }
 };
 
 inline size_t groupShmSize(uint32_t workers)

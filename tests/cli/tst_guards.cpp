@@ -10,6 +10,7 @@
 #include "loadspec.h"
 #include "procscan.h"
 #include "runprogram.h"
+#include "statewait.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -137,15 +138,15 @@ void TestGuards::absurdMemloadIsRefusedByTheCap()
 {
     QFETCH(QStringList, loads);
     QFETCH(QStringList, says);
-    QStringList args{"run", "-d", "30", "--idle", "0.1", "-c", "wakeup", "--no-noise-check"};
+    // A run of an hour: only a refusal before measuring ends it in time,
+    // and then without a report.
+    QStringList args{"run", "-d", "3600", "--idle", "0.1", "-c", "wakeup", "--no-noise-check"};
     for (const QString &l : loads)
         args << "--load" << l;
-    QElapsedTimer timer;
-    timer.start();
     const Outcome o = runProgram(m_binary, args, {"TMPDIR=" + m_tmp.path()});
     QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(o.describe()));
     QVERIFY2(o.exitCode == 2, qPrintable(o.describe()));
-    QVERIFY2(timer.elapsed() < 10000, "refused only after measuring");
+    QVERIFY2(o.out.isEmpty(), qPrintable(o.describe()));
     QCOMPARE(errorLines(o.err).size(), 1);
     for (const QString &s : says)
         QVERIFY2(o.err.contains(s), qPrintable(s + " not in: " + o.err));
@@ -179,7 +180,7 @@ void TestGuards::unusableTempDirIsOneLine()
     }
     // io_write needs a temp dir; refused before anything is measured.
     const Outcome o = runProgram(m_binary,
-                                 {"run", "-d", "30", "--idle", "0.1", "-c", "wakeup",
+                                 {"run", "-d", "3600", "--idle", "0.1", "-c", "wakeup",
                                   "--no-noise-check", "--load", "io_write:1:mb=1"},
                                  {"TMPDIR=" + tmpdir});
     QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(o.describe()));
@@ -213,7 +214,7 @@ void TestGuards::fullTempDirIsOneLine()
     filler.close();
 
     const Outcome io = runProgram(m_binary,
-                                  {"run", "-d", "30", "--idle", "0.1", "-c", "wakeup",
+                                  {"run", "-d", "3600", "--idle", "0.1", "-c", "wakeup",
                                    "--no-noise-check", "--load", "io_write:1:mb=1"},
                                   {"TMPDIR=" + dir.path()});
     QVERIFY2(io.finished && io.status == QProcess::NormalExit && io.exitCode == 2,
@@ -308,7 +309,7 @@ void TestGuards::workerCapHoldsAcrossGroups()
     QVERIFY2(manager.start(spec("burn:4:nice=19"), error) > 0, error.c_str());
     QCOMPARE(manager.start(spec("burn:1:nice=19"), error), -1);
     QCOMPARE(manager.runningProcesses(), 10);
-    QTRY_COMPARE_WITH_TIMEOUT(workersOfThisProcess(), 10, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(workersOfThisProcess(), 10, kStateWaitMs);
     manager.stopAll();
     QCOMPARE(workersOfThisProcess(), 0);
     // Room again once they are gone.
@@ -330,8 +331,16 @@ void TestGuards::spawnCapHoldsAcrossGroups()
                  QString::fromStdString(error).contains("rate="),
              error.c_str());
     QVERIFY2(manager.start(spec("spawn:1:rate=40:nice=19"), error) > 0, error.c_str());
-    // And the rate holds: 100 processes a second, give or take the start.
-    QTest::qWait(500);
+    // They do run: every worker has started processes.
+    auto allStarted = [&] {
+        for (const GroupStatus &g : manager.status())
+            for (const WorkerStatus &w : g.workers)
+                if (w.progress == 0)
+                    return false;
+        return true;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allStarted(), kStateWaitMs);
+    // And the rate holds, over a window of running: 100 processes a second.
     auto started = [&] {
         uint64_t n = 0;
         for (const GroupStatus &g : manager.status())
@@ -346,7 +355,6 @@ void TestGuards::spawnCapHoldsAcrossGroups()
     const double rate = static_cast<double>(started() - before) * 1000.0 / timer.elapsed();
     qInfo("spawn groups at 30+30+40/s started %.0f processes/s", rate);
     QVERIFY2(rate <= 100 * 1.15, qPrintable(QString::number(rate)));
-    QVERIFY2(rate >= 50, qPrintable(QString::number(rate))); // they do run
     manager.stopAll();
 }
 

@@ -4,8 +4,8 @@
 // compiler or program, and malformed specs.
 
 #include "loadlimits.h"
+#include "statewait.h"
 
-#include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -111,23 +111,21 @@ void TestLoadCli::refused()
         else
             environment.insert(e.left(eq), e.mid(eq + 1));
     }
-    QStringList args{"run", "-d", "30", "--idle", "0.1", "-c", "wakeup", "--no-progress"};
+    // A run of an hour: only a refusal before measuring ends it in time.
+    QStringList args{"run", "-d", "3600", "--idle", "0.1", "-c", "wakeup", "--no-progress"};
     for (const QString &l : loads)
         args << "--load" << l;
 
     QProcess p;
     p.setProcessEnvironment(environment);
-    QElapsedTimer timer;
-    timer.start();
     p.start(m_binary, args);
-    QVERIFY2(p.waitForFinished(15000), "latprobe run did not refuse at once");
+    QVERIFY2(p.waitForFinished(kStateWaitMs), "latprobe run did not refuse");
     const QString err = QString::fromLocal8Bit(p.readAllStandardError());
     const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QVERIFY2(p.exitCode() == 2, qPrintable(QString("exit %1: %2").arg(p.exitCode()).arg(err)));
-    // Refused before measuring: no report, no load, at once.
+    // Refused before measuring: no report, no load.
     QVERIFY2(out.isEmpty(), qPrintable(out));
-    QVERIFY2(timer.elapsed() < 10000, "took as long as a run");
     // One line, saying what and how.
     QVERIFY2(err.endsWith('\n') && err.count('\n') == 1, qPrintable(err));
     for (const QString &s : says)

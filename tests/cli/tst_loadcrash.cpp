@@ -6,6 +6,7 @@
 // one second.
 
 #include "procscan.h"
+#include "statewait.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -81,7 +82,8 @@ void TestLoadCrash::killNineLeavesNothing()
     QVERIFY(tmp.isValid());
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("TMPDIR", tmp.path());
-    QStringList args{"run", "-d", "60", "--idle", "0.5", "-c", "wakeup", "--no-progress"};
+    // Killed long before its end, however slowly a busy machine starts it.
+    QStringList args{"run", "-d", "3600", "--idle", "0.5", "-c", "wakeup", "--no-progress"};
     for (const QString &l : loads)
         args << "--load" << l;
     QProcess p;
@@ -121,7 +123,7 @@ void TestLoadCrash::killNineLeavesNothing()
             ++expected[c.toStdString()];
         return helper && comms == expected && leaders.size() == size_t(loads.size());
     };
-    QTRY_VERIFY_WITH_TIMEOUT(look(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(look(), kStateWaitMs);
     QCOMPARE(p.state(), QProcess::Running);
     for (pid_t l : leaders)
         sessions.insert(l); // own session: sid == pgid == the leader's pid
@@ -135,9 +137,10 @@ void TestLoadCrash::killNineLeavesNothing()
     QElapsedTimer timer;
     timer.start();
     QCOMPARE(::kill(latprobe, SIGKILL), 0);
-    QVERIFY(p.waitForFinished(5000));
+    QVERIFY(p.waitForFinished(kStateWaitMs));
     QCOMPARE(p.exitStatus(), QProcess::CrashExit);
 
+    // DESIGN.md's bound, measured: not a wait for a state.
     auto workersLeft = [&] {
         int n = 0;
         for (pid_t w : workers)
@@ -156,9 +159,9 @@ void TestLoadCrash::killNineLeavesNothing()
                 left << QString("%1 %2").arg(q.pid).arg(QString::fromStdString(q.comm));
         return left;
     };
-    QTRY_COMPARE_WITH_TIMEOUT(sessionLeft(), QStringList(), 3000);
-    // The leaders removed their temp dirs on the way out.
-    QTRY_COMPARE_WITH_TIMEOUT(latprobeTempDirs(tmp.path()), QStringList(), 3000);
+    QTRY_COMPARE_WITH_TIMEOUT(sessionLeft(), QStringList(), kStateWaitMs);
+    // The leaders' cleaners removed their temp dirs on the way out.
+    QTRY_COMPARE_WITH_TIMEOUT(latprobeTempDirs(tmp.path()), QStringList(), kStateWaitMs);
 }
 
 namespace {
@@ -223,14 +226,15 @@ void TestLoadCrash::killNineAtRandomMoments()
         const QStringList loads{QString("massive_intr:%1:work_ms=1:sleep_ms=4").arg(kWorkers),
                                 "io_write:1:mb=4:sync_mb=1"};
         const QString out = tmp.filePath("run.json");
+        // Killed long before its end, however slowly a busy machine starts it.
         QStringList args{"-q"};
         if (gui)
             args << "--run-for"
-                 << "60";
+                 << "3600";
         else
             args << "run"
                  << "-d"
-                 << "60"
+                 << "3600"
                  << "-c"
                  << "wakeup"
                  << "--no-progress"
@@ -278,14 +282,11 @@ void TestLoadCrash::killNineAtRandomMoments()
         if (duringStart) {
             QTest::qWait(static_cast<int>(random.bounded(gui ? 2500 : 1500)));
         } else {
-            QElapsedTimer waiting;
-            waiting.start();
-            while (workersNow() < kWorkers + 1 && waiting.elapsed() < 60000 &&
-                   p.state() == QProcess::Running)
-                QTest::qWait(50);
+            QTRY_VERIFY_WITH_TIMEOUT(workersNow() >= kWorkers + 1 || p.state() != QProcess::Running,
+                                     kStateWaitMs);
             QVERIFY2(p.state() == QProcess::Running, p.readAllStandardError().constData());
-            QVERIFY2(workersNow() == kWorkers + 1, "the workers did not all start within 60 s");
-            QTRY_VERIFY_WITH_TIMEOUT(leadersAsleep(), 30000);
+            QVERIFY2(workersNow() == kWorkers + 1, "the workers did not all start");
+            QTRY_VERIFY_WITH_TIMEOUT(leadersAsleep(), kStateWaitMs);
             QTest::qWait(static_cast<int>(random.bounded(1000)));
         }
         QVERIFY2(p.state() == QProcess::Running, p.readAllStandardError().constData());
@@ -335,10 +336,10 @@ void TestLoadCrash::killNineAtRandomMoments()
                                 .arg(msSince(killed))
                                 .arg(leftText)));
         QVERIFY2(allGone >= 0, qPrintable("still running 5 s after kill -9:" + leftText));
-        QVERIFY(p.waitForFinished(5000));
+        QVERIFY(p.waitForFinished(kStateWaitMs));
         QCOMPARE(p.exitStatus(), QProcess::CrashExit);
         // No temp dir, no file in it, no half-saved run file.
-        QTRY_COMPARE_WITH_TIMEOUT(entriesOf(tmp.path()), QStringList(), 3000);
+        QTRY_COMPARE_WITH_TIMEOUT(entriesOf(tmp.path()), QStringList(), kStateWaitMs);
         allTimes.push_back(workersGone);
         if (!duringStart)
             loadedTimes.push_back(workersGone);

@@ -4,6 +4,7 @@
 // stopAll() leaves no process in the group and no temp dir behind.
 
 #include "procscan.h"
+#include "statewait.h"
 
 #include "loadkind.h"
 #include "loadlimits.h"
@@ -11,6 +12,7 @@
 #include "loadspec.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -19,6 +21,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <set>
+#include <unistd.h>
 
 using namespace latprobe;
 
@@ -64,6 +67,18 @@ std::set<pid_t> groupProcesses(pid_t pgid, const std::string &comm, pid_t parent
     return out;
 }
 
+// An executable shell script `name` in `dir` holding `body`.
+QString writeScript(const QTemporaryDir &dir, const QString &name, const QByteArray &body)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write("#!/bin/sh\n" + body) < 0)
+        return {};
+    f.close();
+    f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
+    return path;
+}
+
 } // namespace
 
 class TestLoadKinds : public QObject
@@ -78,6 +93,11 @@ private slots:
     void workersRunAndStop();
     void stopAllEmptiesEveryGroup();
     void compilerFailureIsOneLine();
+    void aWorkerFailingAtOnceIsARunTimeErrorNotARefusal();
+    void aLeaderRefusingOrDyingIsARefusedStart_data();
+    void aLeaderRefusingOrDyingIsARefusedStart();
+    void aStalledLeaderIsGivenUpASlowOneIsNot_data();
+    void aStalledLeaderIsGivenUpASlowOneIsNot();
 
 private:
     QTemporaryDir m_tmp;
@@ -183,18 +203,18 @@ void TestLoadKinds::workersRunAndStop()
 
     // The workers are the leader's children in its process group, named
     // after the kind (custom: the command it became).
-    QTRY_COMPARE_WITH_TIMEOUT(groupProcesses(pgid, comm, pgid), workers, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(groupProcesses(pgid, comm, pgid), workers, kStateWaitMs);
     // Released together once all exist, then each marks itself running.
     auto allRunning = [&] {
         const std::vector<GroupStatus> now = manager.status();
         return std::all_of(now[0].workers.begin(), now[0].workers.end(),
                            [](const WorkerStatus &w) { return w.state == WorkerState::Running; });
     };
-    QTRY_VERIFY_WITH_TIMEOUT(allRunning(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(allRunning(), kStateWaitMs);
     // hackbench's senders and receivers carry the worker's name too.
     if (perWorker > 1)
         QTRY_COMPARE_WITH_TIMEOUT(static_cast<int>(groupProcesses(pgid, comm).size()),
-                                  s.count * perWorker, 10000);
+                                  s.count * perWorker, kStateWaitMs);
 
     if (progress) {
         std::vector<uint64_t> before;
@@ -208,7 +228,7 @@ void TestLoadKinds::workersRunAndStop()
                     return false;
             return true;
         };
-        QTRY_VERIFY_WITH_TIMEOUT(allRose(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(allRose(), kStateWaitMs);
     }
     QCOMPARE(manager.status()[0].error, std::string());
 
@@ -244,9 +264,17 @@ void TestLoadKinds::stopAllEmptiesEveryGroup()
     }
     QCOMPARE(pgids.size(), texts.size());
     // The groups with a temp dir have one each, all in our TMPDIR.
-    QTRY_VERIFY(latprobeTempDirs(m_tmp.path()).size() >= 3);
-    // Let the compilers and the spawn storm get going.
-    QTest::qWait(500);
+    QTRY_VERIFY_WITH_TIMEOUT(latprobeTempDirs(m_tmp.path()).size() >= 3, kStateWaitMs);
+    // Let the compilers and the spawn storm get going: every group that
+    // counts has counted, so each is past its start and busy.
+    auto allCounted = [&] {
+        for (const GroupStatus &g : manager.status())
+            for (const WorkerStatus &w : g.workers)
+                if (g.spec.kind != "custom" && w.progress == 0)
+                    return false;
+        return true;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allCounted(), kStateWaitMs);
 
     QElapsedTimer timer;
     timer.start();
@@ -275,7 +303,7 @@ void TestLoadKinds::compilerFailureIsOneLine()
     const int id = manager.start(spec("compile:1:files=2"), error);
     qunsetenv("CC");
     QVERIFY2(id > 0, error.c_str());
-    QTRY_VERIFY_WITH_TIMEOUT(!manager.status()[0].error.empty(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!manager.status()[0].error.empty(), kStateWaitMs);
     const std::string message = manager.status()[0].error;
     QVERIFY2(message.find('\n') == std::string::npos, message.c_str());
     QVERIFY2(message.find("compile") != std::string::npos &&
@@ -284,6 +312,155 @@ void TestLoadKinds::compilerFailureIsOneLine()
              message.c_str());
     QVERIFY(manager.stop(id));
     QCOMPARE(latprobeTempDirs(m_tmp.path()), QStringList());
+}
+
+void TestLoadKinds::aWorkerFailingAtOnceIsARunTimeErrorNotARefusal()
+{
+    // The interleaving a saturated machine makes: latprobe looks only after
+    // the group has started *and* its worker has already failed (CC=false
+    // fails at once). That is a started group with a run-time error, not a
+    // refused start. Forced here: a stand-in for the leader stops this test
+    // process (so latprobe cannot look) before the real leader runs, and a
+    // helper lets it go on only once the worker has said it failed.
+    qputenv("CC", "false");
+    const bool haveFalse = precheckCompileOk();
+    qunsetenv("CC");
+    if (!haveFalse)
+        QSKIP("no false program here");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString log = dir.filePath("leader.log");
+    // The helper gives up after ~2 minutes of polls whatever happens, so
+    // that a broken leader cannot leave this test stopped for good.
+    const QString standIn = writeScript(
+        dir, "leader.sh",
+        "kill -STOP \"$LP_RACE_TEST_PID\"\n"
+        "(\n"
+        "  i=0\n"
+        "  until grep -q 'compile:' \"$LP_RACE_LOG\" 2>/dev/null || [ $i -ge 12000 ]; do\n"
+        "    sleep 0.01; i=$((i + 1))\n"
+        "  done\n"
+        "  kill -CONT \"$LP_RACE_TEST_PID\"\n"
+        ") </dev/null 3>&- 4>&- &\n"
+        "exec \"$LP_RACE_LATPROBE\" \"$@\" 2>>\"$LP_RACE_LOG\"\n");
+    QVERIFY(!standIn.isEmpty());
+    qputenv("CC", "false");
+    qputenv("LP_RACE_TEST_PID", QByteArray::number(getpid()));
+    qputenv("LP_RACE_LOG", log.toLocal8Bit());
+    qputenv("LP_RACE_LATPROBE", QByteArray::fromStdString(m_binary));
+    LoadManager manager(LoadLimits{}, standIn.toStdString());
+    std::string error;
+    const int id = manager.start(spec("compile:1:files=2"), error);
+    for (const char *name : {"CC", "LP_RACE_TEST_PID", "LP_RACE_LOG", "LP_RACE_LATPROBE"})
+        qunsetenv(name);
+
+    // The worker had failed before latprobe looked (the helper waited for it).
+    QFile leaderLog(log);
+    QVERIFY(leaderLog.open(QIODevice::ReadOnly));
+    const QByteArray said = leaderLog.readAll();
+    QVERIFY2(said.contains("compile:"), said.constData());
+    // Started all the same, with the worker's failure as its error.
+    QVERIFY2(id > 0, error.c_str());
+    const std::vector<GroupStatus> groups = manager.status();
+    QCOMPARE(groups.size(), size_t{1});
+    const std::string message = groups[0].error;
+    QVERIFY2(message.find('\n') == std::string::npos, message.c_str());
+    QVERIFY2(message.find("compile") != std::string::npos &&
+                 message.find("false") != std::string::npos,
+             message.c_str());
+    QVERIFY(manager.stop(id));
+    QCOMPARE(latprobeTempDirs(m_tmp.path()), QStringList());
+}
+
+void TestLoadKinds::aLeaderRefusingOrDyingIsARefusedStart_data()
+{
+    // What stands in for the leader (a script, "" for none at that path),
+    // and what the one-line error must say.
+    QTest::addColumn<QByteArray>("standIn");
+    QTest::addColumn<QStringList>("says");
+    // The real leader, whose preparation fails (the project's src/ exists):
+    // its verdict is a refusal, its reason the error.
+    QTest::newRow("leader refuses")
+        << QByteArray("mkdir \"$3/src\"\nexec \"$LP_LATPROBE\" \"$@\"\n")
+        << QStringList{"compile: cannot create", "/src", "File exists"};
+    // Ends before any verdict: its exit status is the error.
+    QTest::newRow("leader dies undecided")
+        << QByteArray("exit 3\n") << QStringList{"compile x1 failed to start", "exit status"};
+    QTest::newRow("no leader to run")
+        << QByteArray() << QStringList{"cannot run", "no-such-latprobe", "for the workers"};
+}
+
+void TestLoadKinds::aLeaderRefusingOrDyingIsARefusedStart()
+{
+    QFETCH(QByteArray, standIn);
+    QFETCH(QStringList, says);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString leader = standIn.isEmpty() ? dir.filePath("no-such-latprobe")
+                                             : writeScript(dir, "leader.sh", standIn);
+    QVERIFY(!leader.isEmpty());
+    qputenv("CC", "false"); // prepared, never run
+    qputenv("LP_LATPROBE", QByteArray::fromStdString(m_binary));
+    if (!precheckCompileOk()) {
+        qunsetenv("CC");
+        QSKIP("no false program here");
+    }
+    LoadManager manager(LoadLimits{}, leader.toStdString());
+    std::string error;
+    const int id = manager.start(spec("compile:1:files=1"), error);
+    qunsetenv("CC");
+    qunsetenv("LP_LATPROBE");
+    QCOMPARE(id, -1);
+    QVERIFY2(!error.empty() && error.find('\n') == std::string::npos, error.c_str());
+    for (const QString &s : says)
+        QVERIFY2(QString::fromStdString(error).contains(s),
+                 qPrintable(s + " not in: " + QString::fromStdString(error)));
+    QVERIFY(manager.status().empty());
+    QCOMPARE(manager.timeline().size(), size_t{0});
+    QCOMPARE(latprobeTempDirs(m_tmp.path()), QStringList());
+}
+
+void TestLoadKinds::aStalledLeaderIsGivenUpASlowOneIsNot_data()
+{
+    QTest::addColumn<QByteArray>("standIn"); // runs before the real leader
+    QTest::addColumn<bool>("starts");
+    // Stopped: it neither runs nor waits to run, and is given up.
+    QTest::newRow("stopped leader") << QByteArray("kill -STOP $$\n") << false;
+    // Busy far past the stall bound before it gets to work: it runs, so
+    // it is waited for, as a starved leader on a saturated machine is.
+    QTest::newRow("slow leader") << QByteArray("i=0\n"
+                                               "while [ $i -lt 1000000 ]; do i=$((i + 1)); done\n")
+                                 << true;
+}
+
+void TestLoadKinds::aStalledLeaderIsGivenUpASlowOneIsNot()
+{
+    QFETCH(QByteArray, standIn);
+    QFETCH(bool, starts);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString leader =
+        writeScript(dir, "leader.sh", standIn + "exec \"$LP_LATPROBE\" \"$@\"\n");
+    QVERIFY(!leader.isEmpty());
+    LoadLimits limits;
+    limits.leaderStallNs = 1'000'000'000;
+    qputenv("LP_LATPROBE", QByteArray::fromStdString(m_binary));
+    LoadManager manager(limits, leader.toStdString());
+    std::string error;
+    const int id = manager.start(spec("burn:2"), error);
+    qunsetenv("LP_LATPROBE");
+    if (!starts) {
+        QCOMPARE(id, -1);
+        QVERIFY2(error.find("did not start") != std::string::npos &&
+                     error.find("state T") != std::string::npos &&
+                     error.find('\n') == std::string::npos,
+                 error.c_str());
+        QVERIFY(manager.status().empty());
+        return;
+    }
+    QVERIFY2(id > 0, error.c_str());
+    QCOMPARE(manager.status().at(0).workers.size(), size_t{2});
+    QVERIFY(manager.stop(id));
 }
 
 QTEST_GUILESS_MAIN(TestLoadKinds)

@@ -1,13 +1,17 @@
 // The real probe on this machine: threads, clock_nanosleep, the collector
-// thread. Loose bounds only: the test machine may be loaded.
+// thread. The test machine may be saturated by other work: the tests wait
+// for states (so many samples, the stop flag seen), with generous bounds,
+// and check what holds on any machine rather than how fast it is.
 
 #include "presets.h"
 #include "probe.h"
 #include "realclock.h"
+#include "statewait.h"
 #include "sysinfo.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -39,68 +43,93 @@ private slots:
 
 void TestProbe::wakeupConsumerTwoSecondsGetsItsSamples()
 {
-    // A machine busy with other work may take more than 10 % of the periods
-    // of one run: a second chance tells a busy moment from a broken loop.
-    std::unique_ptr<Probe> probe;
-    ConsumerStats w;
-    QString summary;
-    for (int attempt = 1; attempt <= 2; ++attempt) {
-        probe = std::make_unique<Probe>(std::vector<ConsumerConfig>{wakeupConsumer(1000)},
-                                        ThreadParams{});
-        const int64_t started = RealClock::monotonicNow();
-        probe->start();
-        QVERIFY(probe->running());
-        // Nothing is measured while latprobe's own start-up settles.
-        QVERIFY(probe->collector().runStart() >= started + Probe::kSettleNs);
-        if (const int64_t now = RealClock::monotonicNow(); now < probe->collector().runStart())
-            QCOMPARE(probe->collector().phases(now)[0].consumers[0].samples, 0u);
-        std::this_thread::sleep_until(std::chrono::steady_clock::time_point(
-            std::chrono::nanoseconds(probe->collector().runStart() + 2'000'000'000)));
-        probe->stop();
-        QVERIFY(!probe->running());
+    // Measures until the consumer has 2000 samples, however long a busy
+    // machine makes that take, rather than for a fixed 2 s.
+    Probe probe(std::vector<ConsumerConfig>{wakeupConsumer(1000)}, ThreadParams{});
+    const int64_t started = RealClock::monotonicNow();
+    probe.start();
+    QVERIFY(probe.running());
+    Collector &collector = probe.collector();
+    // Nothing is measured while latprobe's own start-up settles.
+    QVERIFY(collector.runStart() >= started + Probe::kSettleNs);
+    if (const int64_t now = RealClock::monotonicNow(); now < collector.runStart())
+        QCOMPARE(collector.phases(now)[0].consumers[0].samples, 0u);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        collector.phases(RealClock::monotonicNow())[0].consumers[0].samples >= 2000, kStateWaitMs);
+    probe.stop();
+    QVERIFY(!probe.running());
 
-        const std::vector<PhaseResult> phases =
-            probe->collector().phases(RealClock::monotonicNow());
-        QCOMPARE(phases.size(), 1u);
-        QVERIFY2(phases[0].durationS >= 2.0 && phases[0].durationS < 3.0,
-                 qPrintable(QString::number(phases[0].durationS)));
-        w = phases[0].consumers.at(0);
-        summary = QString("attempt %1: samples %2 of %3 (%4 %), p50 %5 us, p99 %6 us, "
-                          "max %7 us; loadavg %8")
-                      .arg(attempt)
-                      .arg(w.samples)
-                      .arg(w.expected)
-                      .arg(w.sampledPct)
-                      .arg(w.p50Us)
-                      .arg(w.p99Us)
-                      .arg(w.maxUs)
-                      .arg(QString::fromStdString(readFirstLine("/proc/loadavg")));
-        qInfo("%s", qPrintable(summary));
-        if (w.sampledPct >= 90.0)
-            break;
-    }
+    const std::vector<PhaseResult> phases = collector.phases(RealClock::monotonicNow());
+    QCOMPARE(phases.size(), 1u);
+    const ConsumerStats w = phases[0].consumers.at(0);
+    const QString summary = QString("%1 s: samples %2 of %3 (%4 %), p50 %5 us, p99 %6 us, "
+                                    "max %7 us; loadavg %8")
+                                .arg(phases[0].durationS)
+                                .arg(w.samples)
+                                .arg(w.expected)
+                                .arg(w.sampledPct)
+                                .arg(w.p50Us)
+                                .arg(w.p99Us)
+                                .arg(w.maxUs)
+                                .arg(QString::fromStdString(readFirstLine("/proc/loadavg")));
 
     QCOMPARE(w.name, std::string("wakeup"));
     QVERIFY(!w.hasDeadline);
-    QVERIFY2(w.expected >= 2000 && w.expected < 3000, qPrintable(summary));
-    QVERIFY2(w.samples >= 1800, qPrintable(summary));
-    QVERIFY2(w.samples <= w.expected, qPrintable(summary));
-    QVERIFY2(w.sampledPct >= 90.0 && w.sampledPct <= 100.0, qPrintable(summary));
+    QVERIFY2(w.samples >= 2000 && w.samples <= w.expected, qPrintable(summary));
+    // One period expected per ms measured.
+    const double expectedPerS = static_cast<double>(w.expected) / phases[0].durationS;
+    QVERIFY2(expectedPerS > 990 && expectedPerS <= 1000.5, qPrintable(summary));
+
+    // Every period lost is one a late wakeup skipped: a wakeup L us late
+    // skips floor(L / 1000) periods (cyclictest's resync), whatever else
+    // the machine runs. A loop that sleeps too long or miscounts breaks
+    // this; a busy machine only makes wakeups later. Past the histogram's
+    // limit only the bounds of a value are known; the periods after the
+    // last sample (the stop) are bounded by its 100 ms bucket.
+    uint64_t skippedLow = 0, skippedHigh = 0;
+    for (const auto &[us, count] : w.histogram)
+        if (us < static_cast<int64_t>(w.histogramLimitUs)) {
+            skippedLow += count * static_cast<uint64_t>(us / 1000);
+            skippedHigh += count * static_cast<uint64_t>(us / 1000);
+        }
+    skippedLow += w.histogramOverflow * (w.histogramLimitUs / 1000);
+    skippedHigh += w.histogramOverflow * static_cast<uint64_t>(w.maxUs / 1000);
+    const std::vector<FineBucket> fine = collector.fineSeries(0, 0);
+    int64_t lastIndex = 0;
+    for (const FineBucket &b : fine)
+        if (b.maxUs >= 0)
+            lastIndex = std::max(lastIndex, b.index);
+    const auto tail = static_cast<uint64_t>(
+        std::max<int64_t>(0, static_cast<int64_t>(phases[0].durationS * 1000) - lastIndex * 100));
+    const uint64_t lost = w.expected - w.samples;
+    const QString accounting = QString("%1 lost, %2..%3 skipped by late wakeups, up to %4 at the "
+                                       "end; %5")
+                                   .arg(lost)
+                                   .arg(skippedLow)
+                                   .arg(skippedHigh)
+                                   .arg(tail)
+                                   .arg(summary);
+    qInfo("%s", qPrintable(accounting));
+    // A few periods of slack: a wakeup exactly on a period's edge, the
+    // period under way at the stop.
+    QVERIFY2(lost + 3 >= skippedLow, qPrintable(accounting));
+    QVERIFY2(lost <= skippedHigh + tail + 3, qPrintable(accounting));
+
     QVERIFY(w.minUs <= w.p50Us && w.p50Us <= w.p90Us && w.p90Us <= w.p99Us && w.p99Us <= w.p999Us &&
             w.p999Us <= w.maxUs);
     QVERIFY(w.meanUs >= static_cast<double>(w.minUs) && w.meanUs <= static_cast<double>(w.maxUs));
     QCOMPARE(w.misses, 0u);
     QCOMPARE(w.ringOverflows, 0u);
-    QVERIFY(probe->collector().missLog().empty());
+    QVERIFY(collector.missLog().empty());
 
     // The per-second series holds every sample once.
-    const std::vector<std::vector<SecondBucket>> series = probe->collector().series();
+    const std::vector<std::vector<SecondBucket>> series = collector.series();
     uint64_t inSeries = 0;
     for (const SecondBucket &b : series.at(0))
         inSeries += b.samples;
     QCOMPARE(inSeries, w.samples);
 
-    const ThreadGrant &g = probe->setups().at(0).grant;
+    const ThreadGrant &g = probe.setups().at(0).grant;
     QCOMPARE(g.policy, SchedPolicy::Other);
     QVERIFY2(g.refusal.empty(), g.refusal.c_str());
     QVERIFY(g.timerSlackNs > 0);
@@ -138,8 +167,9 @@ void TestProbe::grantRecordsWhatTheKernelGave()
 
     Probe probe({wakeupConsumer(1000)}, params);
     probe.start();
-    std::this_thread::sleep_for(std::chrono::milliseconds(200) +
-                                std::chrono::nanoseconds(Probe::kSettleNs));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        probe.collector().phases(RealClock::monotonicNow())[0].consumers[0].samples > 100,
+        kStateWaitMs);
     probe.stop();
     const ThreadGrant &g = probe.setups().at(0).grant;
 
@@ -254,18 +284,23 @@ void TestProbe::anAlignedProbeStartsOnItsSecondAndOffset()
     probe.alignToSecond(250'000);
     const int64_t started = RealClock::monotonicNow();
     probe.start();
+    const int64_t returned = RealClock::monotonicNow();
     const int64_t runStart = probe.collector().runStart();
     probe.stop();
     QCOMPARE(runStart % 1'000'000'000, int64_t{250'000});
+    // The first such instant after the settle, wherever in start() (which a
+    // busy machine may stretch) the settle was counted from.
     QVERIFY(runStart >= started + Probe::kSettleNs);
-    QVERIFY(runStart < started + Probe::kSettleNs + 1'000'000'000 + 100'000'000);
+    QVERIFY(runStart < returned + Probe::kSettleNs + 1'000'000'000);
 }
 
 void TestProbe::aLongSleepEndsSoonAfterTheStopFlag()
 {
-    // A consumer with a 2 s period must not hold up stop() for 2 s: long
-    // sleeps are sliced to look at the flag, the first one as every later
-    // one.
+    // A consumer with a long period must not hold up stop() for that long:
+    // long sleeps are sliced to look at the flag, the first one as every
+    // later one. The sleep is long enough that ending at its end cannot be
+    // mistaken for a busy machine's late wakeup after the flag.
+    constexpr int64_t kSleepNs = 60'000'000'000;
     RealClock clock;
     std::atomic<bool> stop{false};
     clock.setAbortFlag(&stop);
@@ -276,9 +311,9 @@ void TestProbe::aLongSleepEndsSoonAfterTheStopFlag()
             stop = true;
         });
         const int64_t before = RealClock::monotonicNow();
-        const int64_t woke = clock.sleepUntil(before + 2'000'000'000);
+        const int64_t woke = clock.sleepUntil(before + kSleepNs);
         stopper.join();
-        QVERIFY2(woke - before < 1'000'000'000, qPrintable(QString::number(woke - before)));
+        QVERIFY2(woke - before < kSleepNs / 2, qPrintable(QString::number(woke - before)));
         QVERIFY(woke >= before + 50'000'000);
     }
 }
@@ -286,18 +321,22 @@ void TestProbe::aLongSleepEndsSoonAfterTheStopFlag()
 void TestProbe::stopDoesNotWaitOutTheDrainInterval()
 {
     // A headless run drains every 250 ms; stop() wakes the drain thread
-    // rather than waiting for it, here with an interval of 20 s.
+    // rather than waiting for it, here with an interval of 2 minutes: even
+    // a saturated machine stops in far less.
+    constexpr int64_t kIntervalNs = 120'000'000'000;
     Probe probe(std::vector<ConsumerConfig>{wakeupConsumer(1000)}, ThreadParams{});
-    probe.setDrainInterval(20'000'000'000);
+    probe.setDrainInterval(kIntervalNs);
     probe.start();
     std::this_thread::sleep_until(std::chrono::steady_clock::time_point(
         std::chrono::nanoseconds(probe.collector().runStart() + 200'000'000)));
     const int64_t before = RealClock::monotonicNow();
     probe.stop();
     const int64_t took = RealClock::monotonicNow() - before;
-    QVERIFY2(took < 5'000'000'000, qPrintable(QString::number(took)));
-    // ...and the samples since the last drain are still counted.
-    QVERIFY(probe.collector().phases(RealClock::monotonicNow())[0].consumers[0].samples > 100);
+    QVERIFY2(took < kIntervalNs / 2, qPrintable(QString::number(took)));
+    // ...and the samples since the last drain (none ran) are still counted.
+    const ConsumerStats w = probe.collector().phases(RealClock::monotonicNow())[0].consumers[0];
+    QVERIFY2(w.samples > 0 && w.samples <= w.expected,
+             qPrintable(QString("%1 of %2").arg(w.samples).arg(w.expected)));
 }
 
 void TestProbe::unknownPresetIsNotFound()
