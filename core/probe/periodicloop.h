@@ -10,7 +10,7 @@
 
 namespace latprobe {
 
-// The measuring loop of a periodic consumer (DESIGN.md, "Consumers").
+// The measuring loop of a periodic consumer (docs/DESIGN.md, "Consumers").
 // Boring on purpose: no allocation, no lock, no logging; what it learns goes
 // into its ring.
 class PeriodicLoop

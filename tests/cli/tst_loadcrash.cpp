@@ -2,7 +2,7 @@
 // it (each group's leader gets its death signal and kills its workers; the
 // workers' own children die with them), and the leader removes the group's
 // temp dir. Then the same at random moments, 400 workers, headless and the
-// GUI, with the time until no worker is left measured against DESIGN.md's
+// GUI, with the time until no worker is left measured against docs/DESIGN.md's
 // one second.
 
 #include "procscan.h"
@@ -273,7 +273,7 @@ void TestLoadCrash::killNineAtRandomMoments()
         // During the start, a leader that forked 400 workers may wait its
         // turn among them for over a second before its death signal runs
         // (it is runnable, not asleep, so it gets no wakeup preference):
-        // those kills are held to 5 s. DESIGN.md's bound for the running
+        // those kills are held to 5 s. docs/DESIGN.md's bound for the running
         // ones is 1 s, but on a 2-vCPU VM shared with other work the 400
         // killed workers each still need the CPU to exit: the last one went
         // 0.4-1.5 s after the kill. A kill fails past 2 s (before the fix:

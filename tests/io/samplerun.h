@@ -21,7 +21,7 @@ inline ConsumerStats stats(const std::string &name, bool deadline)
 }
 
 // A run as `latprobe run` writes it after an idle phase and 55 s of
-// massive_intr x8, with DESIGN.md's figures; every field set, and no two
+// massive_intr x8, with docs/DESIGN.md's figures; every field set, and no two
 // numeric fields equal, so a field read into the wrong place shows.
 inline Run realisticRun()
 {
@@ -119,7 +119,7 @@ inline Run realisticRun()
             p->consumers.push_back(st);
         }
     }
-    // DESIGN.md's example line for audio under massive_intr x8.
+    // docs/DESIGN.md's example lines for audio and video under massive_intr x8.
     ConsumerStats &a = loaded.consumers[0];
     a.p50Us = 120;
     a.p99Us = 3960;

@@ -75,7 +75,7 @@ private slots:
         QCOMPARE(row(c, "idle", "audio", 1)->ratio, 0.5);
 
         const std::string table = formatComparison(c);
-        QVERIFY(table.find("0.11") != std::string::npos); // the DESIGN.md example's ratio
+        QVERIFY(table.find("0.11") != std::string::npos); // the docs/DESIGN.md example's ratio
         for (const auto &line : QString::fromStdString(table).split('\n'))
             QVERIFY2(line.size() <= static_cast<int>(kReportWidth), qPrintable(line));
     }
