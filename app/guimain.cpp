@@ -26,6 +26,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -166,12 +167,15 @@ int main(int argc, char **argv)
         else if (playScenario)
             window.runScenario(plan.scenario, true);
     });
-    QObject::connect(&signals_, &SignalWatcher::received, &window, [&window, unattendedRun](int) {
-        if (unattendedRun)
-            unattendedRun->interrupt();
-        else
-            window.close();
-    });
+    QObject::connect(&signals_, &SignalWatcher::received, &window,
+                     [&window, &session, unattendedRun](int signal) {
+                         if (signal == SIGUSR1)
+                             session.captureNow(); // as `latprobe run` does
+                         else if (unattendedRun)
+                             unattendedRun->interrupt();
+                         else
+                             window.close();
+                     });
     const int code = QApplication::exec();
     session.shutdown();
     return code;

@@ -37,6 +37,9 @@ SignalWatcher::SignalWatcher(QObject *parent) : QObject(parent)
     sa.sa_flags = SA_RESETHAND | SA_RESTART;
     for (int sig : {SIGINT, SIGTERM, SIGHUP})
         sigaction(sig, &sa, nullptr);
+    // SIGUSR1 asks for a state capture, as often as it is sent.
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGUSR1, &sa, nullptr);
 }
 
 SignalWatcher::~SignalWatcher()
@@ -44,7 +47,7 @@ SignalWatcher::~SignalWatcher()
     struct sigaction sa
     {};
     sa.sa_handler = SIG_DFL;
-    for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGUSR1})
         sigaction(sig, &sa, nullptr);
     delete m_notifier;
     m_notifier = nullptr;

@@ -6,9 +6,10 @@ class QSocketNotifier;
 
 namespace latprobe {
 
-// SIGINT, SIGTERM and SIGHUP as a Qt signal, through a self-pipe: the
-// handler only writes a byte, the event loop does the rest (close the
-// window, stop the loads). A second signal kills the default way.
+// SIGINT, SIGTERM, SIGHUP and SIGUSR1 as a Qt signal, through a self-pipe:
+// the handler only writes a byte, the event loop does the rest (close the
+// window, stop the loads; capture the state for SIGUSR1). A second SIGINT,
+// SIGTERM or SIGHUP kills the default way.
 class SignalWatcher : public QObject
 {
     Q_OBJECT

@@ -65,6 +65,7 @@ private slots:
     void unattendedRunWritesTheRun();
     void sigtermStopsLoadsAndWritesTheRun();
     void sigtermClosesTheWindow();
+    void sigusr1CapturesTheState();
     void helpAndVersionNeedNoDisplay();
     void runOptionsAreCheckedAsLatprobeRunChecksThem_data();
     void runOptionsAreCheckedAsLatprobeRunChecksThem();
@@ -142,6 +143,23 @@ void TestGuiProcess::sigtermClosesTheWindow()
     QVERIFY(p->waitForFinished(10000));
     QCOMPARE(p->exitStatus(), QProcess::NormalExit);
     QCOMPARE(p->exitCode(), 0);
+}
+
+// kill -USR1 captures the system's state, as it does for `latprobe run`:
+// sent before SIGTERM, the capture is in the run that SIGTERM writes.
+void TestGuiProcess::sigusr1CapturesTheState()
+{
+    const QString out = m_dir.filePath(QStringLiteral("captured.json"));
+    QProcess *p = start({"--run-for", "600", "--no-auto-capture", "--out", out});
+    QVERIFY(p->waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(hasThread(p->processId(), "lp-audio"), 60000);
+    ::kill(static_cast<pid_t>(p->processId()), SIGUSR1);
+    ::kill(static_cast<pid_t>(p->processId()), SIGTERM);
+    QVERIFY(p->waitForFinished(60000));
+    QCOMPARE(p->exitCode(), 130);
+    const Run run = readRunFile(out.toStdString());
+    QCOMPARE(run.states.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(run.states[0].reason), QStringLiteral("on demand"));
 }
 
 // Parsed before Qt looks for a display: a window user's --help works over
