@@ -48,6 +48,45 @@ json toJson(const ConsumerSetup &s)
               {"refusal", g.refusal}}}};
 }
 
+// Compact rows, a phase can hold hundreds: [start_s, duration_s, samples,
+// misses, p50_us, p99_us, p999_us, met_pct].
+json blocksToJson(const std::vector<BlockStats> &blocks)
+{
+    json out = json::array();
+    for (const BlockStats &b : blocks)
+        out.push_back(
+            {b.startS, b.durationS, b.samples, b.misses, b.p50Us, b.p99Us, b.p999Us, b.metPct});
+    return out;
+}
+
+std::vector<BlockStats> blocksFromJson(const JsonReader &r, const json &j, const std::string &path)
+{
+    std::vector<BlockStats> out;
+    if (!j.contains("blocks"))
+        return out; // before 1.2
+    const json &rows = r.array(j, path, "blocks");
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const std::string where = fmt::format("{}.blocks[{}]", path, i);
+        const json &row = rows[i];
+        if (!row.is_array() || row.size() != 8)
+            r.fail(where, "expected [start_s, duration_s, samples, misses, p50_us, p99_us, "
+                          "p999_us, met_pct]");
+        BlockStats b;
+        b.startS = r.value<double>(row[0], where);
+        b.durationS = r.value<double>(row[1], where);
+        b.samples = r.value<uint64_t>(row[2], where);
+        b.misses = r.value<uint64_t>(row[3], where);
+        b.p50Us = r.value<int64_t>(row[4], where);
+        b.p99Us = r.value<int64_t>(row[5], where);
+        b.p999Us = r.value<int64_t>(row[6], where);
+        b.metPct = r.value<double>(row[7], where);
+        if (b.durationS <= 0)
+            r.fail(where, "a block lasts more than 0 s");
+        out.push_back(b);
+    }
+    return out;
+}
+
 json toJson(const ConsumerStats &s)
 {
     json hist = json::array();
@@ -78,6 +117,7 @@ json toJson(const ConsumerStats &s)
             {"ib_latency_max_us", s.ibLatencyMaxUs},
             {"ring_overflows", s.ringOverflows},
             {"failures", s.failures},
+            {"blocks", blocksToJson(s.blocks)},
             {"histogram",
              {{"bucket_us", 1},
               {"limit_us", s.histogramLimitUs},
@@ -114,6 +154,7 @@ ConsumerStats statsFromJson(const JsonReader &r, const json &j, const std::strin
     s.ringOverflows = r.get<uint64_t>(j, path, "ring_overflows");
     // Optional: files written before it was counted have none.
     s.failures = r.get<uint64_t>(j, path, "failures", 0);
+    s.blocks = blocksFromJson(r, j, path);
     const std::string hpath = path + ".histogram";
     const json &h = r.field(j, path, "histogram");
     s.histogramLimitUs = r.get<uint32_t>(h, hpath, "limit_us");
@@ -174,6 +215,8 @@ std::string runToJson(const Run &run)
                           {"start_s", p.startS},
                           {"duration_s", p.durationS},
                           {"loads", p.loads},
+                          {"step", p.step},
+                          {"round", p.round},
                           {"consumers", stats}});
     }
     json series = json::object();
@@ -375,6 +418,11 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         for (const json &load : r.array(p, path, "loads"))
             if (load.is_string())
                 phase.loads.push_back(load.get<std::string>());
+        // Before 1.2: a phase begun by hand, as far as anyone knows.
+        phase.step = r.get<int>(p, path, "step", -1);
+        phase.round = r.get<int>(p, path, "round", 0);
+        if (phase.step < -1 || phase.round < 0)
+            r.fail(path, "step is -1 or more and round 0 or more");
         const json &stats = r.array(p, path, "consumers");
         for (size_t k = 0; k < stats.size(); ++k)
             phase.consumers.push_back(

@@ -11,7 +11,9 @@ namespace latprobe {
 // The run file: JSON with a "file_version" of MAJOR.MINOR. A reader takes
 // any minor version of its major and rejects the rest.
 inline constexpr int kRunFileMajor = 1;
-inline constexpr int kRunFileMinor = 1; // 1.1: per-consumer "failures"
+// 1.1: per-consumer "failures"; 1.2: each phase's "step" and "round", and
+// its consumers' 5 s "blocks" (older files read as one round without blocks)
+inline constexpr int kRunFileMinor = 2;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".
 class RunFileError : public std::runtime_error

@@ -26,6 +26,15 @@ std::string joinLabels(const std::vector<std::string> &labels)
     return out.empty() ? "idle" : out;
 }
 
+// What runs now, each group as KIND:N:key=value: a phase's load signature.
+std::vector<std::string> specsOf(const std::vector<GroupStatus> &groups)
+{
+    std::vector<std::string> specs;
+    for (const GroupStatus &g : groups)
+        specs.push_back(g.spec.toString());
+    return specs;
+}
+
 } // namespace
 
 Session::Session(SessionOptions options, SessionObserver *observer)
@@ -259,12 +268,13 @@ void Session::notifyLoadsChanged()
 
 // --- Phases: every one begins in openPhase().
 
-void Session::openPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at)
+void Session::openPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at,
+                        PhasePlace place)
 {
     PhaseMark mark;
     {
         std::lock_guard phaseLock(m_phaseMutex);
-        const int64_t start = m_probe->collector().beginPhase(name, loads, at);
+        const int64_t start = m_probe->collector().beginPhase(name, loads, at, place);
         std::lock_guard lock(m_stateMutex);
         m_phase = {name, start};
         mark = m_phase;
@@ -275,11 +285,11 @@ void Session::openPhase(const std::string &name, const std::vector<std::string> 
 
 void Session::openPhaseForLoads()
 {
-    const std::vector<std::string> labels = m_loads->activeLabels();
-    const std::string name = joinLabels(labels);
+    const std::string name = joinLabels(m_loads->activeLabels());
     if (!m_running || m_scenarioActive || name == currentPhase().name)
         return;
-    openPhase(name, labels, m_probe->collector().fineBoundary(RealClock::monotonicNow()));
+    openPhase(name, specsOf(m_loads->status()),
+              m_probe->collector().fineBoundary(RealClock::monotonicNow()));
 }
 
 void Session::reset()
@@ -287,12 +297,11 @@ void Session::reset()
     if (!m_running || m_scenarioActive)
         return;
     const int64_t at = m_probe->collector().fineBoundary(RealClock::monotonicNow());
-    const std::vector<std::string> labels = m_loads->activeLabels();
     {
         std::lock_guard lock(m_stateMutex);
         m_resets.push_back(at);
     }
-    openPhase(joinLabels(labels), labels, at);
+    openPhase(joinLabels(m_loads->activeLabels()), specsOf(m_loads->status()), at);
 }
 
 PhaseMark Session::currentPhase() const

@@ -151,7 +151,9 @@ private:
     void takeCaptureRequests();
     void capture(const std::string &reason, double timeS, const std::string &phase);
     void notifyLoadsChanged();
-    void openPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at);
+    // `loads`: each group's KIND:N:key=value, the phase's load signature.
+    void openPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at,
+                   PhasePlace place = {});
     void openPhaseForLoads();
     void recordFinishedLoads(const std::vector<GroupStatus> &groups, int64_t now);
     void stopEveryLoad();

@@ -122,18 +122,19 @@ bool Session::beginStep(int index)
         p.leftAtStepS -= p.scenario.steps[static_cast<size_t>(index - 1)].durationS;
     p.step = index;
     stopEveryLoad();
-    std::vector<std::string> labels;
+    std::vector<std::string> specs;
     for (const LoadSpec &spec : step.loads) {
         if (m_loads->start(spec, p.error) < 0) {
             endScenario(RunEnd::LoadFailed);
             return false;
         }
-        labels.push_back(spec.label());
+        specs.push_back(spec.toString());
     }
     p.stepStart = RealClock::monotonicNow();
     p.stepEnd = p.stepStart + static_cast<int64_t>(step.durationS * 1e9);
     m_stepEnd = p.stepEnd;
-    openPhase(step.name, labels, index == 0 && p.joinsRunStart ? runStart() : p.stepStart);
+    openPhase(step.name, specs, index == 0 && p.joinsRunStart ? runStart() : p.stepStart,
+              {index, 1});
     if (index == 0)
         p.firstStepS = static_cast<double>(currentPhase().start - runStart()) / 1e9;
     if (m_observer)

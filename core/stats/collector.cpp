@@ -39,16 +39,16 @@ void returnFreedMemory()
 } // namespace
 
 int64_t Collector::beginPhase(const std::string &name, const std::vector<std::string> &loads,
-                              int64_t at)
+                              int64_t at, PhasePlace place)
 {
     int64_t start = at;
-    if (openPhase(name, loads, at, start))
+    if (openPhase(name, loads, at, place, start))
         returnFreedMemory();
     return start;
 }
 
 bool Collector::openPhase(const std::string &name, const std::vector<std::string> &loads,
-                          int64_t at, int64_t &start)
+                          int64_t at, PhasePlace place, int64_t &start)
 {
     std::lock_guard lock(m_mutex);
     // Samples still in the rings belong to the phase before `at`: take them
@@ -64,10 +64,12 @@ bool Collector::openPhase(const std::string &name, const std::vector<std::string
         if (at <= last.start || unused) {
             last.name = name;
             last.loads = loads;
+            last.place = place;
             start = last.start;
             return false;
         }
         last.end = at;
+        closeBlocks(last);
         // Finished phases only answer queries from now on; a straggler
         // sample makes one dense again, so look at all of them.
         for (Phase &done : m_phases)
@@ -78,9 +80,11 @@ bool Collector::openPhase(const std::string &name, const std::vector<std::string
     Phase p;
     p.name = name;
     p.loads = loads;
+    p.place = place;
     p.start = at;
     for (const ConsumerConfig &c : m_configs)
         p.stats.emplace_back(c);
+    p.blocks.resize(m_configs.size());
     p.ringOverflows.assign(m_configs.size(), 0);
     const bool closedOne = !m_phases.empty();
     m_phases.push_back(std::move(p));
@@ -124,6 +128,7 @@ void Collector::addLocked(size_t consumer, const Sample &s)
     const size_t phaseIndex = phaseAt(s.periodStart);
     Phase &phase = m_phases[phaseIndex];
     phase.stats[consumer].add(s);
+    addToBlock(phase, consumer, s);
 
     const ConsumerConfig &config = m_configs[consumer];
     const uint32_t lost = config.hasDeadline() ? s.missedDeadline + s.periodsSkipped : 0;
@@ -180,11 +185,58 @@ void Collector::addLocked(size_t consumer, const Sample &s)
          lost, static_cast<uint32_t>(phaseIndex), static_cast<uint16_t>(consumer)});
 }
 
+void Collector::addToBlock(Phase &phase, size_t consumer, const Sample &s)
+{
+    BlockTrack &track = phase.blocks[consumer];
+    const int64_t index = std::max<int64_t>(0, (s.periodStart - phase.start) / kBlockNs);
+    // Samples come in order per consumer; a straggler joins the open block.
+    if (index > track.index) {
+        if (track.open)
+            closeBlock(phase, consumer, phase.start + index * kBlockNs);
+        track.index = index;
+        track.open.emplace(m_configs[consumer]);
+    }
+    // A straggler for a block already closed (its phase ended) only counts
+    // in the phase's totals.
+    if (track.open)
+        track.open->add(s);
+}
+
+void Collector::closeBlock(Phase &phase, size_t consumer, int64_t end)
+{
+    BlockTrack &track = phase.blocks[consumer];
+    if (!track.open)
+        return;
+    const int64_t start = phase.start + track.index * kBlockNs;
+    end = std::min(end, start + kBlockNs);
+    if (end - start >= kBlockNs / 2) {
+        const ConsumerStats s = track.open->result(start, end, m_runStart);
+        BlockStats b;
+        b.startS = static_cast<double>(start - m_runStart) / 1e9;
+        b.durationS = static_cast<double>(end - start) / 1e9;
+        b.samples = s.samples;
+        b.misses = s.misses;
+        b.p50Us = s.p50Us;
+        b.p99Us = s.p99Us;
+        b.p999Us = s.p999Us;
+        b.metPct = s.deadlinesMetPct;
+        track.done.push_back(b);
+    }
+    track.open.reset();
+}
+
+void Collector::closeBlocks(Phase &phase)
+{
+    for (size_t i = 0; i < phase.blocks.size(); ++i)
+        closeBlock(phase, i, phase.end);
+}
+
 void Collector::finish(int64_t end)
 {
     drain();
     std::lock_guard lock(m_mutex);
     m_phases.back().end = end;
+    closeBlocks(m_phases.back());
 }
 
 std::vector<PhaseResult> Collector::phases(int64_t now) const
@@ -196,11 +248,14 @@ std::vector<PhaseResult> Collector::phases(int64_t now) const
         PhaseResult r;
         r.name = p.name;
         r.loads = p.loads;
+        r.step = p.place.step;
+        r.round = p.place.round;
         r.startS = static_cast<double>(p.start - m_runStart) / 1e9;
         r.durationS = static_cast<double>(end - p.start) / 1e9;
         for (size_t i = 0; i < p.stats.size(); ++i) {
             ConsumerStats s = p.stats[i].result(p.start, end, m_runStart);
             s.ringOverflows = p.ringOverflows[i];
+            s.blocks = p.blocks[i].done;
             r.consumers.push_back(std::move(s));
         }
         out.push_back(std::move(r));

@@ -9,6 +9,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,11 @@ public:
     static size_t ringCapacity(const ConsumerConfig &config);
     static constexpr size_t kMissLogLimit = 100000;
 
+    // Each phase is also cut into blocks of kBlockNs from its start, each
+    // with its own percentiles and misses: a comparison's samples when a
+    // run has no rounds. A last block shorter than half of that is dropped.
+    static constexpr int64_t kBlockNs = 5'000'000'000;
+
     Collector(std::vector<ConsumerConfig> configs, int64_t runStart);
 
     SpscRing<Sample> &ring(size_t consumer) { return *m_rings[consumer]; }
@@ -42,7 +48,8 @@ public:
     // `at` no later than the current phase's start renames that phase, as
     // does any `at` while that phase has no sample yet. Returns where the
     // phase now open begins.
-    int64_t beginPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at);
+    int64_t beginPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at,
+                       PhasePlace place = {});
     size_t drain();
     // Closes the last phase at `end`.
     void finish(int64_t end);
@@ -86,14 +93,23 @@ private:
     size_t drainLocked(); // with m_mutex held: the rings' one reader at a time
     // Takes m_mutex; true when it closed a phase. `start`: where the open one begins.
     bool openPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at,
-                   int64_t &start);
+                   PhasePlace place, int64_t &start);
+    // The block of one consumer that samples are going into, and those done.
+    struct BlockTrack
+    {
+        int64_t index = -1; // from the phase's start, in kBlockNs
+        std::optional<StatsAccumulator> open;
+        std::vector<BlockStats> done;
+    };
     struct Phase
     {
         std::string name;
         std::vector<std::string> loads;
+        PhasePlace place;
         int64_t start = 0;
         int64_t end = 0; // 0 while open
         std::vector<StatsAccumulator> stats;
+        std::vector<BlockTrack> blocks;
         std::vector<uint64_t> ringOverflows;
         bool missSeen = false;
     };
@@ -110,6 +126,10 @@ private:
     };
 
     void addLocked(size_t consumer, const Sample &sample);
+    void addToBlock(Phase &phase, size_t consumer, const Sample &sample);
+    // Closes the block at `end` (the next block's start, or the phase's end).
+    void closeBlock(Phase &phase, size_t consumer, int64_t end);
+    void closeBlocks(Phase &phase);
     size_t phaseAt(int64_t t) const;
 
     const std::vector<ConsumerConfig> m_configs;

@@ -7,6 +7,17 @@
 
 namespace latprobe {
 
+// A fixed stretch of one consumer in one phase (Collector::kBlockNs): the
+// samples a comparison draws on when a run has no rounds of the phase.
+struct BlockStats
+{
+    double startS = 0, durationS = 0; // since the run started
+    uint64_t samples = 0;
+    uint64_t misses = 0;
+    int64_t p50Us = 0, p99Us = 0, p999Us = 0;
+    double metPct = 100;
+};
+
 // Everything a report says about one consumer in one phase. Latencies are
 // in µs, truncated as cyclictest does. Plain value: formatting lives in
 // report.cpp, persistence in runfile.cpp.
@@ -42,6 +53,8 @@ struct ConsumerStats
 
     uint64_t ringOverflows = 0; // samples dropped because the collector fell behind
     uint64_t failures = 0;      // start consumer: starts that failed outright (also misses)
+
+    std::vector<BlockStats> blocks; // the whole blocks of the phase, in order
 };
 
 } // namespace latprobe

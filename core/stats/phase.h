@@ -7,13 +7,24 @@
 
 namespace latprobe {
 
+// Where a scenario played a phase: its step (0-based) and round (1-based).
+struct PhasePlace
+{
+    int step = -1; // -1: begun by hand
+    int round = 0;
+};
+
 // A stretch of a run with one set of loads: "idle", "massive_intr x8", ...
 struct PhaseResult
 {
     std::string name;
     double startS = 0; // since the run started
     double durationS = 0;
-    std::vector<std::string> loads; // what was running, as the user named it
+    std::vector<std::string> loads; // what was running: each group's KIND:N:key=value
+    // Where a scenario played it: its step (0-based) and round (1-based);
+    // -1 and 0 for a phase begun by hand.
+    int step = -1;
+    int round = 0;
     std::vector<ConsumerStats> consumers;
 };
 

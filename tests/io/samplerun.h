@@ -84,6 +84,8 @@ inline Run realisticRun()
     loaded.startS = 10.25;
     loaded.durationS = 55.5;
     loaded.loads = {"massive_intr:8", "burn:2:nice=19"};
+    loaded.step = 1;
+    loaded.round = 1;
 
     int k = 0;
     for (PhaseResult *p : {&idle, &loaded}) {
@@ -106,6 +108,10 @@ inline Run realisticRun()
             st.histogramOverflow = 3 + k;
             st.histogram = {{3, 17}, {120, 5000 + static_cast<uint64_t>(k)}, {250000, 1}};
             st.ringOverflows = static_cast<uint64_t>(k - 1);
+            for (int b = 0; b < 2; ++b)
+                st.blocks.push_back({p->startS + 5.0 * b, 5.0, 5000u + static_cast<uint64_t>(b),
+                                     static_cast<uint64_t>(b + k), 120 + b, 900 + b, 1900 + k,
+                                     99.5 + b / 10.0});
             if (st.hasDeadline) {
                 st.misses = 2 + k;
                 st.deadlinesMet = 9990 + k;

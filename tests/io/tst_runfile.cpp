@@ -128,6 +128,18 @@ void compareStats(const ConsumerStats &a, const ConsumerStats &b)
     QCOMPARE(a.ibLatencyMaxUs, b.ibLatencyMaxUs);
     QCOMPARE(a.ringOverflows, b.ringOverflows);
     QCOMPARE(a.failures, b.failures);
+    QCOMPARE(a.blocks.size(), b.blocks.size());
+    for (size_t i = 0; i < a.blocks.size(); ++i) {
+        const BlockStats &x = a.blocks[i], &y = b.blocks[i];
+        QCOMPARE(x.startS, y.startS);
+        QCOMPARE(x.durationS, y.durationS);
+        QCOMPARE(x.samples, y.samples);
+        QCOMPARE(x.misses, y.misses);
+        QCOMPARE(x.p50Us, y.p50Us);
+        QCOMPARE(x.p99Us, y.p99Us);
+        QCOMPARE(x.p999Us, y.p999Us);
+        QCOMPARE(x.metPct, y.metPct);
+    }
 }
 
 void compareSetups(const ConsumerSetup &a, const ConsumerSetup &b)
@@ -193,6 +205,8 @@ void compareRuns(const Run &a, const Run &b)
         QCOMPARE(p.startS, q.startS);
         QCOMPARE(p.durationS, q.durationS);
         QCOMPARE(p.loads, q.loads);
+        QCOMPARE(p.step, q.step);
+        QCOMPARE(p.round, q.round);
         QCOMPARE(p.consumers.size(), q.consumers.size());
         for (size_t k = 0; k < p.consumers.size(); ++k) {
             compareStats(p.consumers[k], q.consumers[k]);
@@ -291,6 +305,7 @@ private slots:
     void perSecondSampleCountsSurviveARoundTrip();
     void startConsumerKeepsItsKindInARoundTrip();
     void newerMinorVersionIsRead();
+    void aFileBefore12ReadsAsOneRoundWithoutBlocks();
     void rejectsNamingFileAndField_data();
     void rejectsNamingFileAndField();
     void rejectsWhatIsNotARunFile_data();
@@ -373,6 +388,25 @@ void TestRunFile::startConsumerKeepsItsKindInARoundTrip()
     QCOMPARE(runFromJson(j.dump(), "old.json").phases[1].consumers[3].failures, 0u);
 }
 
+void TestRunFile::aFileBefore12ReadsAsOneRoundWithoutBlocks()
+{
+    nlohmann::json j = nlohmann::json::parse(runToJson(test::realisticRun()));
+    j["file_version"] = "1.1";
+    for (auto &p : j["phases"]) {
+        p.erase("step");
+        p.erase("round");
+        for (auto &c : p["consumers"])
+            c.erase("blocks");
+    }
+    const Run old = runFromJson(j.dump(), "old.json");
+    for (const PhaseResult &p : old.phases) {
+        QCOMPARE(p.step, -1);
+        QCOMPARE(p.round, 0);
+        for (const ConsumerStats &c : p.consumers)
+            QVERIFY(c.blocks.empty());
+    }
+}
+
 void TestRunFile::newerMinorVersionIsRead()
 {
     json j = json::parse(runToJson(test::realisticRun()));
@@ -424,6 +458,12 @@ void TestRunFile::rejectsNamingFileAndField_data()
     QTest::newRow("p99 as a string") << "/phases/1/consumers/0/p99_us"
                                      << "\"3.96\""
                                      << "phases[1].consumers[0].p99_us";
+    QTest::newRow("a block row cut short") << "/phases/1/consumers/0/blocks/1"
+                                           << "[10.25, 5.0, 5000]"
+                                           << "phases[1].consumers[0].blocks[1]";
+    QTest::newRow("a round below 0") << "/phases/1/round"
+                                     << "-2"
+                                     << "phases[1]";
     QTest::newRow("mean as a string") << "/phases/0/consumers/1/mean_us"
                                       << "\"150\""
                                       << "phases[0].consumers[1].mean_us";

@@ -125,7 +125,9 @@ void TestSession::aScenarioFromTheRunStartIsTheWholeRun()
     QCOMPARE(run.phases[0].name, std::string("idle"));
     QCOMPARE(run.phases[0].startS, 0.0); // the first step is the run's first phase
     QCOMPARE(run.phases[1].name, std::string("light"));
-    QCOMPARE(run.phases[1].loads, std::vector<std::string>{lightLoad().label()});
+    QCOMPARE(run.phases[1].loads, std::vector<std::string>{lightLoad().toString()});
+    QCOMPARE(run.phases[1].step, 1);
+    QCOMPARE(run.phases[1].round, 1);
     QVERIFY(!run.partial);
     QCOMPARE(run.endReason, std::string("completed"));
     QCOMPARE(run.loads.size(), size_t(1));

@@ -45,6 +45,53 @@ private slots:
         QCOMPARE(phases[1].loads, std::vector<std::string>{"burn x2"});
     }
 
+    void aPhaseIsCutIntoWholeBlocks()
+    {
+        // 12.4 s of 100 ms periods: blocks [0, 5) and [5, 10) are whole,
+        // [10, 12.4) is under half a block and is dropped. Block 2 has the
+        // late periods, one of them straggling in after block 3 began.
+        ConsumerConfig audio = audioConsumerByPeriod(100 * kMs, 2, 5);
+        Collector c({audio}, kStart);
+        const int64_t blockNs = Collector::kBlockNs;
+        for (int64_t t = 0; t < 124; ++t) {
+            const int64_t start = kStart + t * 100 * kMs;
+            const bool late = t == 60 || t == 61;
+            if (t == 99)
+                c.add(0, sample(kStart + 62 * 100 * kMs, 300 * kMs, true, 1)); // straggler
+            c.add(0, sample(start, late ? 300 * kMs : 2 * kMs, late, late ? 1 : 0));
+        }
+        c.finish(kStart + 12'400 * kMs);
+        const auto phases = c.phases(kStart + 12'400 * kMs);
+        const std::vector<BlockStats> &blocks = phases[0].consumers[0].blocks;
+        QCOMPARE(blocks.size(), size_t{2});
+        QCOMPARE(blocks[0].startS, 0.0);
+        QCOMPARE(blocks[0].durationS, 5.0);
+        QCOMPARE(blocks[0].samples, uint64_t{50});
+        QCOMPARE(blocks[0].misses, uint64_t{0});
+        QCOMPARE(blocks[0].p99Us, int64_t{2000});
+        QCOMPARE(blocks[1].startS, static_cast<double>(blockNs) / 1e9);
+        QCOMPARE(blocks[1].samples, uint64_t{51});
+        QCOMPARE(blocks[1].misses, uint64_t{6}); // 3 late periods, each also losing 1
+        QVERIFY(blocks[1].metPct < 100);
+        QCOMPARE(blocks[1].p99Us, int64_t{300000});
+        // A straggler once the phase has ended counts in its totals alone.
+        c.add(0, sample(kStart + 50 * kMs, 2 * kMs));
+        QCOMPARE(c.phases(kStart + 12'400 * kMs)[0].consumers[0].samples, uint64_t{126});
+        QCOMPARE(c.phases(kStart + 12'400 * kMs)[0].consumers[0].blocks.size(), size_t{2});
+    }
+
+    void aPhaseBegunByAScenarioKeepsItsPlace()
+    {
+        Collector c({wakeupConsumer(1000)}, kStart);
+        c.add(0, sample(kStart + 1 * kMs, 50000));
+        c.beginPhase("burn x2", {"burn:2"}, kStart + 2 * kMs, {3, 2});
+        const auto phases = c.phases(kStart + 4 * kMs);
+        QCOMPARE(phases[0].step, -1);
+        QCOMPARE(phases[0].round, 0);
+        QCOMPARE(phases[1].step, 3);
+        QCOMPARE(phases[1].round, 2);
+    }
+
     void everyRingOutlastsEightSecondsWithoutADrain_data()
     {
         QTest::addColumn<qint64>("periodNs");
