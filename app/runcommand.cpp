@@ -7,6 +7,7 @@
 #include "rootwarning.h"
 #include "runconclusion.h"
 #include "runfile.h"
+#include "scenario.h"
 #include "session.h"
 
 #include <CLI/CLI.hpp>
@@ -40,8 +41,11 @@ public:
         if (!m_enabled || !m_session || now - m_last < 1'000'000'000)
             return;
         m_last = now;
-        fmt::print(stderr, "\r[{}/{} {} {:.0f}/{:.0f} s, {:.0f} s left]{}\033[K", p.step + 1,
-                   p.steps, p.stepName.substr(0, 24), p.stepElapsedS, p.stepS, p.leftS, counters());
+        const std::string round =
+            p.rounds > 1 ? fmt::format(" r{}/{}", p.round, p.rounds) : std::string();
+        fmt::print(stderr, "\r[{}/{}{} {} {:.0f}/{:.0f} s, {:.0f} s left]{}\033[K", p.step + 1,
+                   p.steps, round, p.stepName.substr(0, 24), p.stepElapsedS, p.stepS, p.leftS,
+                   counters());
         m_shown = true;
     }
     void clear() const
@@ -112,8 +116,7 @@ int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
             spdlog::warn("{}: {}", s.config.name, s.grant.refusal);
             break;
         }
-    spdlog::info("running {}: {} step(s), {:.0f} s", plan.scenario.name, plan.scenario.steps.size(),
-                 plan.scenario.totalS());
+    spdlog::info("{}", describePlay(plan.scenario));
     if (std::string refusal = session.playScenario(plan.scenario, {true, true}); !refusal.empty()) {
         fmt::print(stderr, "latprobe run: {}\n", refusal);
         return 2;

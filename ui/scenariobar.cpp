@@ -54,11 +54,13 @@ QString ScenarioBar::minutes(double seconds)
 
 void ScenarioBar::showRunning(const QString &scenario, const ScenarioProgress &p, double totalS)
 {
-    const QString text = tr("Scenario <b>%1</b> · step %2 of %3: <b>%4</b> · %5 of %6")
+    const QString round =
+        p.rounds > 1 ? tr(" (round %1 of %2)").arg(p.round).arg(p.rounds) : QString();
+    const QString text = tr("Scenario <b>%1</b> · step %2 of %3%4: <b>%5</b> · %6 of %7")
                              .arg(scenario.toHtmlEscaped())
                              .arg(p.step + 1)
                              .arg(p.steps)
-                             .arg(QString::fromStdString(p.stepName).toHtmlEscaped(),
+                             .arg(round, QString::fromStdString(p.stepName).toHtmlEscaped(),
                                   minutes(p.stepElapsedS), minutes(p.stepS));
     if (m_label->text() != text)
         m_label->setText(text);

@@ -12,12 +12,36 @@ namespace latprobe {
 
 using nlohmann::json;
 
-double Scenario::totalS() const
+double Scenario::roundS() const
 {
     double total = 0;
     for (const ScenarioStep &s : steps)
         total += s.durationS;
     return total;
+}
+
+double Scenario::totalS() const
+{
+    return roundS() * rounds;
+}
+
+std::string formatDuration(double seconds)
+{
+    const auto s = static_cast<int64_t>(seconds + 0.5);
+    if (s >= 3600)
+        return fmt::format("{} h {} min", s / 3600, (s % 3600 + 30) / 60);
+    if (s >= 60)
+        return s % 60 ? fmt::format("{} min {} s", s / 60, s % 60) : fmt::format("{} min", s / 60);
+    return fmt::format("{} s", s);
+}
+
+std::string describePlay(const Scenario &s)
+{
+    const size_t n = s.steps.size();
+    std::string what = fmt::format("{} step{}", n, n == 1 ? "" : "s");
+    if (s.rounds > 1)
+        what += fmt::format(" x {} rounds, interleaved", s.rounds);
+    return fmt::format("playing {}: {}, {}", s.name, what, formatDuration(s.totalS()));
 }
 
 bool Scenario::runsCommands() const
@@ -74,13 +98,18 @@ Scenario parseScenario(const std::string &text, const std::string &file)
             if (stop.consumers.empty())
                 r.fail("stop_when.consumers", "name at least one consumer, e.g. [\"audio\"]");
             s.stopWhen = stop;
+        } else if (key == "rounds") {
+            if (!value.is_number_unsigned() || value.get<uint64_t>() < 1 ||
+                value.get<uint64_t>() > kMaxRounds)
+                r.fail(key, fmt::format("expected a whole number from 1 to {}", kMaxRounds));
+            s.rounds = static_cast<int>(value.get<uint64_t>());
         } else if (key == "steps") {
             if (!value.is_array() || value.empty())
                 r.fail(key, "expected a non-empty array of steps");
         } else {
             r.fail(key,
                    "unknown field (a scenario has scenario_version, name, description, preset, "
-                   "stop_when, steps)");
+                   "rounds, stop_when, steps)");
         }
     }
     if (!findPreset(s.preset))

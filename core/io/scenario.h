@@ -13,6 +13,7 @@ namespace latprobe {
 // A scenario file (JSON, documented in docs/scenarios.md):
 //   {"scenario_version": 1, "name": "ramp", "description": "...",
 //    "preset": "default",                       optional consumer preset
+//    "rounds": 3,                               optional, default 1
 //    "stop_when": {"consumers": ["audio", "video"], "misses_over": 0},
 //    "steps": [{"name": "idle", "duration_s": 10, "loads": []},
 //              {"duration_s": 30, "loads": ["massive_intr:10"]}]}
@@ -36,8 +37,13 @@ struct Scenario
     std::string preset = "default";
     std::optional<StopCondition> stopWhen;
     std::vector<ScenarioStep> steps;
+    // Every step played this many times, interleaved (idle, A, B, idle, A,
+    // B, ...) so that slow drift hits every step alike: each step's phases
+    // are the rounds a comparison draws its samples from.
+    int rounds = 1;
 
-    double totalS() const;
+    double roundS() const;     // one round
+    double totalS() const;     // every round
     bool runsCommands() const; // a custom load: needs the user's consent
 };
 
@@ -49,9 +55,16 @@ public:
 };
 
 inline constexpr int kScenarioVersion = 1;
+inline constexpr int kMaxRounds = 1000;
 
 Scenario parseScenario(const std::string &text, const std::string &fileName);
 Scenario loadScenarioFile(const std::string &path);
+
+// "playing quick: 5 steps x 3 rounds, interleaved, 6 min 15 s": what a run
+// is about to do.
+std::string describePlay(const Scenario &scenario);
+// "1 h 2 min", "6 min 15 s", "40 s".
+std::string formatDuration(double seconds);
 
 // Built-in presets from resources/scenarios, compiled in.
 std::vector<std::string> builtinScenarioNames();

@@ -79,6 +79,11 @@ void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
         ->check(CLI::Range(0.0, 3600.0));
     app.add_option("-s,--scenario", o.scenario,
                    "Play a scenario: a file, or built-in quick, ramp, contest, interbench");
+    app.add_option("-r,--rounds", o.rounds,
+                   "Play the steps this many times, interleaved (idle, A, idle, A, ...):\n"
+                   "each round of a step is one sample when runs are compared.\n"
+                   "With --load, each round lasts --duration")
+        ->check(CLI::Range(1, kMaxRounds));
     if (headless)
         app.add_flag("--allow-commands", o.allowCommands,
                      "Let a scenario's custom loads run their commands");
@@ -216,11 +221,14 @@ bool resolveSteps(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, std:
             return false;
         }
         plan.scenarioChosen = true;
+        if (o.rounds > 0)
+            scenario.rounds = o.rounds;
         return true;
     }
     scenario = Scenario{};
     scenario.name = "run";
     scenario.preset = o.preset;
+    scenario.rounds = std::max(1, o.rounds);
     ScenarioStep idle;
     idle.name = "idle";
     idle.durationS = o.loads.empty() ? o.durationS : o.idleS;

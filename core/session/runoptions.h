@@ -43,6 +43,7 @@ struct RunOptions
     double idleS = 5;               // lead-in before the loads start
     int maxWorkers = 2048;
     std::string scenario;       // a built-in name or a file
+    int rounds = 0;             // 0: the scenario's own (1 for --load runs)
     bool allowCommands = false; // a scenario's custom loads may run
     bool noNoiseCheck = false;
     bool noAutoCapture = false;

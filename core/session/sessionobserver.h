@@ -27,8 +27,10 @@ struct RunMarker
 
 struct ScenarioProgress
 {
-    int step = 0; // 0-based
+    int step = 0; // 0-based, within the round
     int steps = 0;
+    int round = 1; // 1-based
+    int rounds = 1;
     std::string stepName;
     double stepElapsedS = 0, stepS = 0;
     double leftS = 0; // until the whole scenario ends
@@ -39,8 +41,9 @@ struct ScenarioOutcome
     std::string name;
     RunEnd end = RunEnd::Completed;
     int step = 0, steps = 0; // where it ended
-    std::string error;       // why a load failed
-    int thresholdStep = -1;  // the step that passed the stop condition
+    int round = 1, rounds = 1;
+    std::string error;      // why a load failed
+    int thresholdStep = -1; // the phase of its run that passed the stop condition
     // The scenario's own run, as `latprobe run --scenario` writes it; only
     // when the measurement goes on after it (the window).
     std::optional<Run> run;

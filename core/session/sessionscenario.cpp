@@ -23,8 +23,9 @@ struct Session::Playing
     Play play;
     bool joinsRunStart = false;
     int step = -1;
+    int round = 1;
     int64_t stepStart = 0, stepEnd = 0;
-    double leftAtStepS = 0; // of the whole scenario, when this step began
+    double playedS = 0;     // the steps played before this one, every round
     int64_t askedAt = 0;    // when playScenario() was called
     double firstStepS = -1; // where its first phase begins, since the run started
     std::string startTime;  // ISO, for its own run
@@ -58,6 +59,8 @@ std::string Session::playScenario(const Scenario &scenario, Play play)
         m_lastScenario.reset();
         m_progress = {0,
                       static_cast<int>(scenario.steps.size()),
+                      1,
+                      scenario.rounds,
                       scenario.steps[0].name,
                       0,
                       scenario.steps[0].durationS,
@@ -110,7 +113,6 @@ void Session::beginScenario(std::shared_ptr<Playing> playing)
     // The first step starts with the measurement (see Probe::kSettleNs).
     if (const int64_t wait = runStart() - RealClock::monotonicNow(); wait > 0)
         std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
-    m_playing->leftAtStepS = m_playing->scenario.totalS();
     beginStep(0);
 }
 
@@ -118,8 +120,8 @@ bool Session::beginStep(int index)
 {
     Playing &p = *m_playing;
     const ScenarioStep &step = p.scenario.steps[static_cast<size_t>(index)];
-    if (index > 0)
-        p.leftAtStepS -= p.scenario.steps[static_cast<size_t>(index - 1)].durationS;
+    if (p.step >= 0)
+        p.playedS += p.scenario.steps[static_cast<size_t>(p.step)].durationS;
     p.step = index;
     stopEveryLoad();
     std::vector<std::string> specs;
@@ -133,9 +135,10 @@ bool Session::beginStep(int index)
     p.stepStart = RealClock::monotonicNow();
     p.stepEnd = p.stepStart + static_cast<int64_t>(step.durationS * 1e9);
     m_stepEnd = p.stepEnd;
-    openPhase(step.name, specs, index == 0 && p.joinsRunStart ? runStart() : p.stepStart,
-              {index, 1});
-    if (index == 0)
+    const bool first = index == 0 && p.round == 1;
+    openPhase(step.name, specs, first && p.joinsRunStart ? runStart() : p.stepStart,
+              {index, p.round});
+    if (first)
         p.firstStepS = static_cast<double>(currentPhase().start - runStart()) / 1e9;
     if (m_observer)
         m_observer->loadsChanged();
@@ -155,23 +158,33 @@ void Session::tickScenario(int64_t now)
         if (p.scenario.stopWhen) {
             const std::vector<PhaseResult> phases = m_probe->collector().phases(now);
             if (thresholdStep(*p.scenario.stopWhen, {phases.back()}) == 0) {
-                p.thresholdStep = p.step;
+                p.thresholdStep =
+                    (p.round - 1) * static_cast<int>(p.scenario.steps.size()) + p.step;
                 endScenario(RunEnd::Threshold);
                 return;
             }
         }
-        if (p.step + 1 >= static_cast<int>(p.scenario.steps.size())) {
+        if (p.step + 1 < static_cast<int>(p.scenario.steps.size())) {
+            beginStep(p.step + 1); // ticks the new step itself, or ends the scenario
+        } else if (p.round < p.scenario.rounds) {
+            ++p.round;
+            beginStep(0);
+        } else {
             endScenario(RunEnd::Completed);
-            return;
         }
-        beginStep(p.step + 1); // ticks the new step itself, or ends the scenario
         return;
     }
     const ScenarioStep &step = p.scenario.steps[static_cast<size_t>(p.step)];
     const double elapsed = static_cast<double>(now - p.stepStart) / 1e9;
-    const ScenarioProgress progress{p.step,         static_cast<int>(p.scenario.steps.size()),
-                                    step.name,      elapsed,
-                                    step.durationS, p.leftAtStepS - elapsed};
+    ScenarioProgress progress;
+    progress.step = p.step;
+    progress.steps = static_cast<int>(p.scenario.steps.size());
+    progress.round = p.round;
+    progress.rounds = p.scenario.rounds;
+    progress.stepName = step.name;
+    progress.stepElapsedS = elapsed;
+    progress.stepS = step.durationS;
+    progress.leftS = p.scenario.totalS() - p.playedS - elapsed;
     {
         std::lock_guard lock(m_stateMutex);
         m_progress = progress;
@@ -194,6 +207,8 @@ void Session::endScenario(RunEnd end)
     outcome.end = end;
     outcome.step = std::max(0, p.step);
     outcome.steps = static_cast<int>(p.scenario.steps.size());
+    outcome.round = p.round;
+    outcome.rounds = p.scenario.rounds;
     outcome.error = p.error;
     outcome.thresholdStep = p.thresholdStep;
     if (!p.play.endsRun)
