@@ -1,9 +1,9 @@
 #pragma once
 
+#include "consumersetup.h"
 #include "loadresult.h"
 #include "noisecheck.h"
 #include "phase.h"
-#include "consumersetup.h"
 #include "statecapture.h"
 #include "sysinfo.h"
 #include "threadparams.h"
