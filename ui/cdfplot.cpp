@@ -133,10 +133,10 @@ void CdfPlot::setCurves(std::vector<Curve> curves)
         g->setName(c.name);
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setAdaptiveSampling(false); // kPointsPerDecade already
-        QVector<QCPGraphData> data;
+        QVector<QCPGraphData> points;
         for (const auto &[x, y] : tailPoints(c.histogram, floor))
-            data.append(QCPGraphData(x, y));
-        g->data()->set(data, true);
+            points.append(QCPGraphData(x, y));
+        g->data()->set(points, true);
         m_graphs.push_back(g);
     }
     // Room below the text: packed rows would clip the "_" of massive_intr.

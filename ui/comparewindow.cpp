@@ -196,7 +196,7 @@ QStringList askForRunFiles(QWidget *parent)
     QString dir = settings.value(QStringLiteral("run/dir")).toString();
     if (dir.isEmpty())
         dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    const QStringList paths = QFileDialog::getOpenFileNames(
+    QStringList paths = QFileDialog::getOpenFileNames(
         parent, CompareWindow::tr("Open runs to compare"), dir,
         CompareWindow::tr("Runs and cyclictest JSON (*.json);;All files (*)"));
     if (!paths.isEmpty())
@@ -403,7 +403,7 @@ QString CompareWindow::saveScreenshot(const QString &directory)
 {
     const QString dir = screenshotDirectory(directory);
     const QImage image = screenshotImage();
-    const QString path = QDir(dir).filePath(
+    QString path = QDir(dir).filePath(
         QStringLiteral("latprobe-compare-%1.png")
             .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
     if (!image.save(path, "PNG")) {

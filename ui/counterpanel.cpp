@@ -111,7 +111,7 @@ CounterCard *CounterPanel::card(const QString &key) const
     return nullptr;
 }
 
-void CounterPanel::refresh(const LiveData &data)
+void CounterPanel::refresh(const LiveData &live)
 {
     ++m_refreshes;
     for (Entry &e : m_entries) {
@@ -120,8 +120,8 @@ void CounterPanel::refresh(const LiveData &data)
         bool rose = false;
         if (e.key == QLatin1String("p99") || e.key == QLatin1String("max")) {
             const bool p99 = e.key == QLatin1String("p99");
-            const int64_t since = p99 ? data.p99SinceResetUs() : data.maxSinceResetUs(c);
-            const int64_t window = p99 ? data.p99LastWindowUs() : data.maxLastWindowUs(c);
+            const int64_t since = p99 ? live.p99SinceResetUs() : live.maxSinceResetUs(c);
+            const int64_t window = p99 ? live.p99LastWindowUs() : live.maxLastWindowUs(c);
             e.card->setValues(formatLatencyMs(since),
                               tr("last 10 s: %1").arg(formatLatencyMs(window)));
             value = static_cast<double>(since);
@@ -129,9 +129,9 @@ void CounterPanel::refresh(const LiveData &data)
             // a jump later on is news. p99 wanders: a 10 % rise is.
             rose = m_refreshes > 12 && e.last >= 0 && value > e.last * (p99 ? 1.1 : 1.0);
         } else {
-            const uint64_t since = data.missesSinceReset(c);
+            const uint64_t since = live.missesSinceReset(c);
             e.card->setValues(QString::number(since),
-                              tr("last 10 s: %1").arg(data.missesLastWindow(c)));
+                              tr("last 10 s: %1").arg(live.missesLastWindow(c)));
             value = static_cast<double>(since);
             rose = e.last >= 0 && value > e.last;
         }

@@ -23,7 +23,7 @@ class CounterPanel : public QWidget
 public:
     CounterPanel(const std::vector<ConsumerConfig> &consumers, QWidget *parent = nullptr);
 
-    void refresh(const LiveData &data);
+    void refresh(const LiveData &live);
     void setResetTime(const QString &since);
     CounterCard *card(const QString &key) const; // "audio", "video", "gui", "start", "p99", "max"
     QPushButton *resetButton() const { return m_reset; }

@@ -104,11 +104,11 @@ void LatencyPlot::applyPalette()
     }
 }
 
-void LatencyPlot::updateData(const LiveData &data, double lo)
+void LatencyPlot::updateData(const LiveData &live, double lo)
 {
     double maxMs = 0;
-    for (size_t c = 0; c < m_graphs.size() && c < data.consumerCount(); ++c) {
-        const auto &recent = data.recent(c);
+    for (size_t c = 0; c < m_graphs.size() && c < live.consumerCount(); ++c) {
+        const auto &recent = live.recent(c);
         QCPGraphDataContainer &container = *m_graphs[c]->data();
         if (!recent.empty()) {
             // Rewrite from the bucket that may have grown since the last tick;

@@ -23,7 +23,7 @@ public:
     int pointCount(size_t consumer) const;
 
 protected:
-    void updateData(const LiveData &data, double lo) override;
+    void updateData(const LiveData &live, double lo) override;
     void applyPalette() override;
 
 private:

@@ -44,11 +44,11 @@ QString LoadChoice::specText() const
     return text;
 }
 
-QString LoadChoice::extrasSummary(const LoadKind &kind) const
+QString LoadChoice::extrasSummary(const LoadKind &loadKind) const
 {
     QStringList parts;
-    for (size_t i = 1; i < kind.params.size(); ++i) {
-        const LoadParam &p = kind.params[i];
+    for (size_t i = 1; i < loadKind.params.size(); ++i) {
+        const LoadParam &p = loadKind.params[i];
         parts << QStringLiteral("%1=%2").arg(QString::fromStdString(p.key),
                                              number(params.at(p.key)));
     }

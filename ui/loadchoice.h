@@ -28,7 +28,7 @@ struct LoadChoice
     static LoadChoice defaults(const LoadKind &kind);
     QString specText() const;
     // Beyond count, nice and the first parameter: what the editor holds.
-    QString extrasSummary(const LoadKind &kind) const;
+    QString extrasSummary(const LoadKind &loadKind) const;
 
     void save(QSettings &settings) const;
     void load(QSettings &settings, const LoadKind &kind);

@@ -26,7 +26,7 @@ namespace latprobe {
 
 LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
     : QWidget(parent), m_session(session), m_banner(new MessageBanner(this)),
-      m_groupsLayout(nullptr), m_noGroups(nullptr), m_stopAll(new QPushButton(this))
+      m_stopAll(new QPushButton(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -79,8 +79,8 @@ private:
     LiveSession &m_session;
     MessageBanner *m_banner;
     std::vector<Row> m_rows;
-    QVBoxLayout *m_groupsLayout;
-    QLabel *m_noGroups;
+    QVBoxLayout *m_groupsLayout = nullptr;
+    QLabel *m_noGroups = nullptr;
     QPushButton *m_stopAll;
     std::map<int, LoadGroupView *> m_views;
     bool m_scenarioActive = false;

@@ -70,7 +70,7 @@ void MissesPlot::applyPalette()
     m_empty->setFont(font());
 }
 
-void MissesPlot::updateData(const LiveData &data, double lo)
+void MissesPlot::updateData(const LiveData &live, double lo)
 {
     m_total = 0;
     double stackMax = 0;
@@ -78,7 +78,7 @@ void MissesPlot::updateData(const LiveData &data, double lo)
     stack.reserve(64);
     const int64_t firstSecond = static_cast<int64_t>(std::floor(lo));
     for (size_t b = 0; b < m_bars.size(); ++b) {
-        const auto &recent = data.recent(m_consumers[b]);
+        const auto &recent = live.recent(m_consumers[b]);
         QCPBarsDataContainer &container = *m_bars[b]->data();
         if (!recent.empty()) {
             const int64_t from = m_openSecond[b];

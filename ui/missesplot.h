@@ -21,7 +21,7 @@ public:
     double totalInWindow() const { return m_total; }
 
 protected:
-    void updateData(const LiveData &data, double lo) override;
+    void updateData(const LiveData &live, double lo) override;
     void applyPalette() override;
 
 private:

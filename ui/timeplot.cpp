@@ -23,12 +23,12 @@ TimePlot::TimePlot(const QString &title, QWidget *parent)
 
 TimePlot::~TimePlot() = default;
 
-void TimePlot::refresh(const LiveData &data)
+void TimePlot::refresh(const LiveData &live)
 {
     // The first minute fills the plot from the left; then it slides.
-    const double hi = std::max(kWindowS, data.nowS());
+    const double hi = std::max(kWindowS, live.nowS());
     const double lo = hi - kWindowS;
-    updateData(data, lo);
+    updateData(live, lo);
     plot()->xAxis->setRange(lo, hi);
     m_markers->setWindow(lo, hi);
     requestReplot();

@@ -23,14 +23,14 @@ public:
     ~TimePlot() override;
 
     // Takes the buckets that arrived since the last call, slides the
-    // window to `data.nowS()` and asks for one replot.
-    void refresh(const LiveData &data);
+    // window to `live.nowS()` and asks for one replot.
+    void refresh(const LiveData &live);
     void setMarkers(const std::vector<MarkerEvent> &events);
     size_t markerCount() const;
 
 protected:
     // Appends (or rewrites, from `fromIndex` on) the data of the window.
-    virtual void updateData(const LiveData &data, double lo) = 0;
+    virtual void updateData(const LiveData &live, double lo) = 0;
     void applyPalette() override;
 
 private:

@@ -104,10 +104,10 @@ std::vector<std::pair<double, double>> WakeupHistogram::bin(const SparseHistogra
     return out;
 }
 
-void WakeupHistogram::refresh(const LiveData &data)
+void WakeupHistogram::refresh(const LiveData &live)
 {
-    const auto phase = bin(data.phaseHistogram());
-    const auto window = bin(data.windowHistogram());
+    const auto phase = bin(live.phaseHistogram());
+    const auto window = bin(live.windowHistogram());
     // Bars and points sit at the geometric middle of their bin.
     const double mid = std::pow(10.0, 0.5 / kBinsPerDecade);
     double maxCount = 1, maxUs = 10;
@@ -154,12 +154,12 @@ void WakeupHistogram::refresh(const LiveData &data)
         if (!plot()->legend->hasItemWithPlottable(g))
             g->addToLegend();
     };
-    const int c = data.histogramConsumer();
+    const int c = live.histogramConsumer();
     // Two columns of "max 127.4 ms" need ~250 px; narrower, the values go
     // (the counters above show them) rather than overlap.
     const bool roomy = plot()->width() >= 290;
-    place(m_p99, data.p99SinceResetUs(), roomy ? tr("p99 %1") : tr("p99"));
-    place(m_max, c >= 0 ? data.maxSinceResetUs(static_cast<size_t>(c)) : -1,
+    place(m_p99, live.p99SinceResetUs(), roomy ? tr("p99 %1") : tr("p99"));
+    place(m_max, c >= 0 ? live.maxSinceResetUs(static_cast<size_t>(c)) : -1,
           roomy ? tr("max %1") : tr("max"));
     requestReplot();
 }

@@ -22,7 +22,7 @@ class WakeupHistogram : public PlotPanel
 public:
     explicit WakeupHistogram(QWidget *parent = nullptr);
 
-    void refresh(const LiveData &data);
+    void refresh(const LiveData &live);
     // Bins as drawn, for tests: (bin lower edge µs, count).
     static std::vector<std::pair<double, double>> bin(const SparseHistogram &h);
 

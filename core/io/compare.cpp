@@ -66,7 +66,7 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
             if (!findPhase(r, p.name, 0, false))
                 byPosition = true;
     if (byPosition && runs.size() > 1)
-        c.warnings.push_back("phase names differ: phases lined up by position");
+        c.warnings.emplace_back("phase names differ: phases lined up by position");
 
     size_t phaseCount = 0;
     for (const Run &r : runs)

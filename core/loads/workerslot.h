@@ -47,9 +47,11 @@ inline size_t groupShmSize(uint32_t workers)
 
 inline WorkerSlot *groupSlots(void *base)
 {
-    auto addr = reinterpret_cast<uintptr_t>(base) + sizeof(GroupHeader);
-    addr = (addr + 63) & ~uintptr_t{63};
-    return reinterpret_cast<WorkerSlot *>(addr);
+    // Round up by offsetting the pointer, not by casting an integer back to
+    // one, which would lose what the compiler knows about where it points.
+    const auto addr = reinterpret_cast<uintptr_t>(base) + sizeof(GroupHeader);
+    const uintptr_t pad = ((addr + 63) & ~uintptr_t{63}) - addr;
+    return reinterpret_cast<WorkerSlot *>(static_cast<char *>(base) + sizeof(GroupHeader) + pad);
 }
 
 } // namespace latprobe

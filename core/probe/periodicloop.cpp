@@ -1,9 +1,11 @@
 #include "periodicloop.h"
 
+#include <utility>
+
 namespace latprobe {
 
-PeriodicLoop::PeriodicLoop(const ConsumerConfig &config, Clock &clock, SpscRing<Sample> &ring)
-    : m_config(config), m_clock(clock), m_ring(ring)
+PeriodicLoop::PeriodicLoop(ConsumerConfig config, Clock &clock, SpscRing<Sample> &ring)
+    : m_config(std::move(config)), m_clock(clock), m_ring(ring)
 {}
 
 uint64_t PeriodicLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles)

@@ -16,7 +16,7 @@ namespace latprobe {
 class PeriodicLoop
 {
 public:
-    PeriodicLoop(const ConsumerConfig &config, Clock &clock, SpscRing<Sample> &ring);
+    PeriodicLoop(ConsumerConfig config, Clock &clock, SpscRing<Sample> &ring);
 
     // First period starts at `start`+period. Runs until `stop` is set or
     // `maxCycles` cycles are done; returns the cycles run.

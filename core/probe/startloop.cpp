@@ -1,10 +1,12 @@
 #include "startloop.h"
 
+#include <utility>
+
 namespace latprobe {
 
-StartLoop::StartLoop(const ConsumerConfig &config, Clock &clock, ProcessStarter &starter,
+StartLoop::StartLoop(ConsumerConfig config, Clock &clock, ProcessStarter &starter,
                      SpscRing<Sample> &ring)
-    : m_config(config), m_clock(clock), m_starter(starter), m_ring(ring)
+    : m_config(std::move(config)), m_clock(clock), m_starter(starter), m_ring(ring)
 {}
 
 uint64_t StartLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles)

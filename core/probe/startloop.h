@@ -17,8 +17,7 @@ namespace latprobe {
 class StartLoop
 {
 public:
-    StartLoop(const ConsumerConfig &config, Clock &clock, ProcessStarter &starter,
-              SpscRing<Sample> &ring);
+    StartLoop(ConsumerConfig config, Clock &clock, ProcessStarter &starter, SpscRing<Sample> &ring);
 
     uint64_t run(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles = UINT64_MAX);
 

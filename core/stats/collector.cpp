@@ -11,8 +11,9 @@ Collector::Collector(std::vector<ConsumerConfig> configs, int64_t runStart)
     : m_configs(std::move(configs)), m_runStart(runStart), m_series(m_configs.size()),
       m_fine(m_configs.size()), m_seenOverflows(m_configs.size(), 0)
 {
-    for (size_t i = 0; i < m_configs.size(); ++i)
-        m_rings.push_back(std::make_unique<SpscRing<Sample>>(ringCapacity(m_configs[i])));
+    m_rings.reserve(m_configs.size());
+    for (const ConsumerConfig &config : m_configs)
+        m_rings.push_back(std::make_unique<SpscRing<Sample>>(ringCapacity(config)));
     beginPhase("idle", {}, runStart);
 }
 

@@ -12,7 +12,9 @@ Histogram::Histogram(uint32_t limitUs) : m_limitUs(limitUs) {}
 namespace {
 constexpr size_t kPendingLimit = 512;
 
-// For lower_bound over the sorted (µs, count) list.
+// For lower_bound over the sorted (µs, count) list. A lambda, as the bucket
+// type is private, but named as the function it is.
+// NOLINTNEXTLINE(readability-identifier-naming)
 constexpr auto bucketBelow = [](const auto &bucket, uint32_t us) { return bucket.us < us; };
 
 [[noreturn]] void refuseBucket(size_t us)

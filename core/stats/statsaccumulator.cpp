@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace latprobe {
 
-StatsAccumulator::StatsAccumulator(const ConsumerConfig &config) : m_config(config) {}
+StatsAccumulator::StatsAccumulator(ConsumerConfig config) : m_config(std::move(config)) {}
 
 void StatsAccumulator::add(const Sample &s)
 {

@@ -11,7 +11,7 @@ namespace latprobe {
 class StatsAccumulator
 {
 public:
-    explicit StatsAccumulator(const ConsumerConfig &config);
+    explicit StatsAccumulator(ConsumerConfig config);
 
     void add(const Sample &sample);
     // Statistics over [phaseStart, phaseEnd) (ns, CLOCK_MONOTONIC); periods

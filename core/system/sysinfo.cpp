@@ -15,7 +15,7 @@ namespace latprobe {
 
 namespace {
 
-std::string trim(std::string s)
+std::string trim(const std::string &s)
 {
     const auto first = s.find_first_not_of(" \t\n");
     const auto last = s.find_last_not_of(" \t\n");
@@ -98,9 +98,8 @@ std::string preemptionModel(const std::string &version, const KernelConfig &conf
         model = "voluntary";
     else if (isSet(config, "CONFIG_PREEMPT_LAZY"))
         model = "lazy";
-    else if (isSet(config, "CONFIG_PREEMPT"))
-        model = "full";
-    else if (!dynamic && version.find("PREEMPT") != std::string::npos)
+    else if (isSet(config, "CONFIG_PREEMPT") ||
+             (!dynamic && version.find("PREEMPT") != std::string::npos))
         model = "full";
     return model;
 }

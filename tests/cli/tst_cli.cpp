@@ -25,7 +25,7 @@ namespace {
 
 QString binary()
 {
-    const QString fromCTest = qEnvironmentVariable("LATPROBE_BINARY");
+    QString fromCTest = qEnvironmentVariable("LATPROBE_BINARY");
     if (!fromCTest.isEmpty())
         return fromCTest;
     return QCoreApplication::applicationDirPath() + "/../../app/latprobe";

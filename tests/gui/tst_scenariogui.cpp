@@ -89,7 +89,7 @@ private:
 
 QString TestScenarioGui::writeScenario(const QString &name, const QByteArray &steps)
 {
-    const QString path = m_dir.filePath(name + QStringLiteral(".json"));
+    QString path = m_dir.filePath(name + QStringLiteral(".json"));
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return {};

@@ -20,7 +20,7 @@ ConsumerStats stats(const std::string &name, uint64_t misses, int64_t p99, int64
 }
 
 Run run(const std::string &scheduler,
-        std::vector<std::pair<std::string, std::vector<ConsumerStats>>> phases)
+        const std::vector<std::pair<std::string, std::vector<ConsumerStats>>> &phases)
 {
     Run r;
     r.version = "0.1.0";

@@ -275,19 +275,19 @@ void compareRuns(const Run &a, const Run &b)
 
     QCOMPARE(a.states.size(), b.states.size());
     for (size_t i = 0; i < a.states.size(); ++i) {
-        const StateCapture &s = a.states[i], &t = b.states[i];
-        QCOMPARE(s.timeS, t.timeS);
-        QCOMPARE(s.phase, t.phase);
-        QCOMPARE(s.reason, t.reason);
-        QCOMPARE(s.schedDebug, t.schedDebug);
-        QCOMPARE(s.schedDebugSource, t.schedDebugSource);
-        QCOMPARE(s.schedstat, t.schedstat);
-        QCOMPARE(s.loadavg, t.loadavg);
-        QCOMPARE(s.top.size(), t.top.size());
-        for (size_t k = 0; k < s.top.size(); ++k) {
-            QCOMPARE(s.top[k].pid, t.top[k].pid);
-            QCOMPARE(s.top[k].comm, t.top[k].comm);
-            QCOMPARE(s.top[k].cpuPct, t.top[k].cpuPct);
+        const StateCapture &ca = a.states[i], &cb = b.states[i];
+        QCOMPARE(ca.timeS, cb.timeS);
+        QCOMPARE(ca.phase, cb.phase);
+        QCOMPARE(ca.reason, cb.reason);
+        QCOMPARE(ca.schedDebug, cb.schedDebug);
+        QCOMPARE(ca.schedDebugSource, cb.schedDebugSource);
+        QCOMPARE(ca.schedstat, cb.schedstat);
+        QCOMPARE(ca.loadavg, cb.loadavg);
+        QCOMPARE(ca.top.size(), cb.top.size());
+        for (size_t k = 0; k < ca.top.size(); ++k) {
+            QCOMPARE(ca.top[k].pid, cb.top[k].pid);
+            QCOMPARE(ca.top[k].comm, cb.top[k].comm);
+            QCOMPARE(ca.top[k].cpuPct, cb.top[k].cpuPct);
         }
     }
 }

@@ -173,6 +173,7 @@ private slots:
         QFETCH(int, over);
         QFETCH(int, expectedStep);
         std::vector<PhaseResult> phases;
+        phases.reserve(static_cast<size_t>(audioMisses.size()));
         for (int i = 0; i < audioMisses.size(); ++i)
             phases.push_back(phase("step", audioMisses[i], videoMisses[i]));
         StopCondition stop;

@@ -86,6 +86,7 @@ void TestFairness::scaleDoesNotChangeFairness()
     // Loops or bytes, the same spread is the same fairness.
     const std::vector<double> loops{90, 105, 100, 105};
     std::vector<double> bytes;
+    bytes.reserve(loops.size());
     for (double x : loops)
         bytes.push_back(x * 1048576);
     const Fairness a = computeFairness(loops), b = computeFairness(bytes);

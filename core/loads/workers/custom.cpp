@@ -42,6 +42,7 @@ int runCustom(WorkerContext &ctx)
         return 2;
     }
     std::vector<char *> argv;
+    argv.reserve(command.size() + 1);
     for (const std::string &w : command)
         argv.push_back(const_cast<char *>(w.c_str()));
     argv.push_back(nullptr);

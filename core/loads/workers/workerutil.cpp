@@ -76,11 +76,11 @@ int openAnonymousFile(const std::string &dir)
 void fillRandom(std::vector<unsigned char> &buf, uint64_t seed)
 {
     uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-    for (size_t i = 0; i < buf.size(); ++i) {
+    for (unsigned char &byte : buf) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        buf[i] = static_cast<unsigned char>(x >> 32);
+        byte = static_cast<unsigned char>(x >> 32);
     }
 }
 
