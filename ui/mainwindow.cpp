@@ -350,16 +350,16 @@ void MainWindow::onFineTick()
 {
     if (!m_session.running())
         return;
-    LiveData &data = m_session.data();
+    LiveData &live = m_session.data();
     const int64_t now = RealClock::monotonicNow();
-    data.pollFine(now);
-    m_latency->refresh(data);
-    m_misses->refresh(data);
+    live.pollFine(now);
+    m_latency->refresh(live);
+    m_misses->refresh(live);
     if (++m_fineTicks % 10 == 1) {
-        data.pollPhases(now);
-        m_histogram->refresh(data);
-        m_phases->setPhases(data.phases(),
-                            static_cast<double>(data.resetAt() - m_session.runStart()) / 1e9);
+        live.pollPhases(now);
+        m_histogram->refresh(live);
+        m_phases->setPhases(live.phases(),
+                            static_cast<double>(live.resetAt() - m_session.runStart()) / 1e9);
         updatePhaseLabel();
     }
 }

@@ -508,14 +508,14 @@ Run runFromJson(const std::string &text, const std::string &fileName)
     const json &states = r.array(j, "", "states");
     for (size_t i = 0; i < states.size(); ++i) {
         const std::string path = fmt::format("states[{}]", i);
-        StateCapture s;
-        s.timeS = r.get<double>(states[i], path, "t_s");
-        s.phase = r.get<std::string>(states[i], path, "phase");
-        s.reason = r.get<std::string>(states[i], path, "reason");
-        s.schedDebug = r.get<std::string>(states[i], path, "sched_debug");
-        s.schedDebugSource = r.get<std::string>(states[i], path, "sched_debug_source");
-        s.schedstat = r.get<std::string>(states[i], path, "schedstat");
-        s.loadavg = r.get<std::string>(states[i], path, "loadavg");
+        StateCapture capture;
+        capture.timeS = r.get<double>(states[i], path, "t_s");
+        capture.phase = r.get<std::string>(states[i], path, "phase");
+        capture.reason = r.get<std::string>(states[i], path, "reason");
+        capture.schedDebug = r.get<std::string>(states[i], path, "sched_debug");
+        capture.schedDebugSource = r.get<std::string>(states[i], path, "sched_debug_source");
+        capture.schedstat = r.get<std::string>(states[i], path, "schedstat");
+        capture.loadavg = r.get<std::string>(states[i], path, "loadavg");
         const json &top = r.array(states[i], path, "top");
         for (size_t k = 0; k < top.size(); ++k) {
             const std::string tpath = fmt::format("{}.top[{}]", path, k);
@@ -523,9 +523,9 @@ Run runFromJson(const std::string &text, const std::string &fileName)
             p.pid = r.get<int>(top[k], tpath, "pid");
             p.comm = r.get<std::string>(top[k], tpath, "comm");
             p.cpuPct = r.get<double>(top[k], tpath, "cpu_pct");
-            s.top.push_back(std::move(p));
+            capture.top.push_back(std::move(p));
         }
-        run.states.push_back(std::move(s));
+        run.states.push_back(std::move(capture));
     }
     run.thresholdStep = r.get<int>(j, "", "threshold_step");
     if (run.thresholdStep < -1 || run.thresholdStep >= static_cast<int>(run.phases.size()))
