@@ -22,12 +22,14 @@ CLI::App *addReportCommand(CLI::App &app, ReportOptions &o)
 
 CLI::App *addCompareCommand(CLI::App &app, CompareOptions &o)
 {
-    CLI::App *cmd =
-        app.add_subcommand("compare", "Line runs up by phase, with ratios against the first");
+    CLI::App *cmd = app.add_subcommand(
+        "compare", "Line runs up by what ran in each phase and compare each with the first");
     cmd->add_option("runs", o.files,
                     "Run files (or cyclictest --json outputs); the first is the reference")
         ->required()
         ->expected(1, -1);
+    cmd->add_option("-f,--format", o.format, "text (72 columns, default), md, csv or json")
+        ->check(CLI::IsMember({"text", "md", "csv", "json"}));
     return cmd;
 }
 
@@ -51,7 +53,7 @@ int executeReport(const ReportOptions &o)
         }
     } catch (const RunFileError &e) {
         fmt::print(stderr, "latprobe report: {}\n", e.what());
-        return 1;
+        return 2;
     }
     return 0;
 }
@@ -63,10 +65,19 @@ int executeCompare(const CompareOptions &o)
         for (const std::string &file : o.files)
             runs.push_back(readAnyRunFile(file));
     } catch (const RunFileError &e) {
+        // A file it cannot use is a bad argument (README, exit codes).
         fmt::print(stderr, "latprobe compare: {}\n", e.what());
-        return 1;
+        return 2;
     }
-    fmt::print("{}", formatComparison(compareRuns(runs, o.files)));
+    const Comparison c = compareRuns(runs, o.files);
+    if (o.format == "md")
+        fmt::print("{}", formatComparisonMarkdown(c));
+    else if (o.format == "csv")
+        fmt::print("{}", formatComparisonCsv(c));
+    else if (o.format == "json")
+        fmt::print("{}", formatComparisonJson(c));
+    else
+        fmt::print("{}", formatComparison(c));
     return 0;
 }
 

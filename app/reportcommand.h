@@ -19,6 +19,7 @@ struct ReportOptions
 struct CompareOptions
 {
     std::vector<std::string> files;
+    std::string format = "text";
 };
 
 CLI::App *addReportCommand(CLI::App &app, ReportOptions &options);

@@ -5,6 +5,7 @@
 #include "cdfplot.h"
 #include "cyclictestimport.h"
 #include "messagebanner.h"
+#include "ratioplot.h"
 #include "screenshot.h"
 
 #include <QAction>
@@ -38,11 +39,22 @@ namespace latprobe {
 
 namespace {
 
-enum Column { PhaseCol, ConsumerCol, RunCol, MissesCol, P99Col, MaxCol, MetCol, RatioCol, Columns };
+enum Column {
+    PhaseCol,
+    ConsumerCol,
+    MetricCol,
+    RunCol,
+    BaseCol,
+    ValueCol,
+    ChangeCol,
+    VerdictCol,
+    Columns
+};
 
-QString ms(int64_t us)
+QString valueText(CompareMetric metric, double v)
 {
-    return QString::number(static_cast<double>(us) / 1000.0, 'f', 3);
+    const bool latency = metric == CompareMetric::P99 || metric == CompareMetric::P999;
+    return QString::number(latency ? v / 1000.0 : v, 'f', latency ? 3 : 2);
 }
 
 } // namespace
@@ -50,7 +62,8 @@ QString ms(int64_t us)
 CompareWindow::CompareWindow(QWidget *parent)
     : QMainWindow(parent), m_banner(new MessageBanner(this)), m_runsLabel(new QLabel(this)),
       m_warnings(new QLabel(this)), m_consumerBox(new QComboBox(this)),
-      m_phaseBox(new QComboBox(this)), m_plot(new CdfPlot(this)), m_table(new QTableWidget(this))
+      m_phaseBox(new QComboBox(this)), m_plot(new CdfPlot(this)), m_ratios(new RatioPlot(this)),
+      m_table(new QTableWidget(this)), m_summary(new QLabel(this))
 {
     setWindowTitle(tr("latprobe — compare runs"));
     QIcon fallback;
@@ -133,15 +146,29 @@ CompareWindow::CompareWindow(QWidget *parent)
 
     auto *split = new QSplitter(Qt::Vertical, central);
     split->setChildrenCollapsible(false);
-    m_plot->setMinimumHeight(220);
-    split->addWidget(m_plot);
+    auto *plots = new QSplitter(Qt::Horizontal, split);
+    plots->setChildrenCollapsible(false);
+    m_plot->setMinimumSize(260, 220);
+    m_ratios->setMinimumSize(220, 220);
+    plots->addWidget(m_plot);
+    plots->addWidget(m_ratios);
+    plots->setStretchFactor(0, 3);
+    plots->setStretchFactor(1, 2);
+    split->addWidget(plots);
     m_table->setColumnCount(Columns);
-    m_table->setHorizontalHeaderLabels({tr("phase"), tr("consumer"), tr("run"), tr("misses"),
-                                        tr("p99 ms"), tr("max ms"), tr("met %"), tr("ratio")});
-    m_table->horizontalHeaderItem(RatioCol)->setToolTip(
-        tr("p99 ÷ the first run's p99 in the same phase"));
-    m_table->horizontalHeaderItem(MissesCol)->setToolTip(
-        tr("Periods lost: audio skips, dropped frames, GUI stalls, slow starts"));
+    m_table->setHorizontalHeaderLabels({tr("phase"), tr("consumer"), tr("metric"), tr("run"),
+                                        tr("run 1"), tr("this run"), tr("change [95 %]"),
+                                        tr("verdict")});
+    m_table->horizontalHeaderItem(ChangeCol)->setToolTip(
+        tr("This run against run 1: a ratio (x or %) or a difference (pt, /min), with its 95 % "
+           "interval"));
+    m_table->horizontalHeaderItem(VerdictCol)
+        ->setToolTip(
+            tr("better or worse: a Mann-Whitney U test at 5 % and a change large enough to name "
+               "(10 % on a percentile, x1.5 on misses, 0.5 pt of deadlines met); ~ otherwise; too "
+               "few: under 4 rounds or blocks a side"));
+    m_table->horizontalHeaderItem(BaseCol)->setToolTip(
+        tr("The median of run 1's samples (rounds, or 5 s blocks)"));
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -152,8 +179,12 @@ CompareWindow::CompareWindow(QWidget *parent)
     split->addWidget(m_table);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    split->setSizes({480, 280}); // the plot first: its size hint is tiny
+    split->setSizes({420, 300}); // the plots first: their size hint is tiny
     layout->addWidget(split, 1);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setVisible(false);
+    layout->addWidget(m_summary);
     setCentralWidget(central);
 
     connect(m_consumerBox, &QComboBox::currentIndexChanged, this, &CompareWindow::updatePlot);
@@ -235,9 +266,11 @@ void CompareWindow::rebuild()
     QSignalBlocker b1(m_consumerBox), b2(m_phaseBox);
     m_consumerBox->clear();
     QStringList consumers;
-    for (const CompareRow &r : m_comparison.rows)
-        if (!consumers.contains(QString::fromStdString(r.consumer)))
-            consumers << QString::fromStdString(r.consumer);
+    for (const PhaseComparison &ph : m_comparison.phases)
+        for (const auto &run : ph.runs)
+            for (const ConsumerComparison &cc : run)
+                if (!consumers.contains(QString::fromStdString(cc.consumer)))
+                    consumers << QString::fromStdString(cc.consumer);
     m_consumerBox->addItems(consumers);
     const int ci = consumers.indexOf(consumer);
     // wakeup is what cyclictest measures too: the one every run has.
@@ -248,8 +281,8 @@ void CompareWindow::rebuild()
     m_consumerBox->setCurrentIndex(ci >= 0 ? ci : wakeup >= 0 ? wakeup : 0);
     m_phaseBox->clear();
     m_phaseBox->addItem(tr("every phase"), QString());
-    for (const std::string &p : m_comparison.phases)
-        m_phaseBox->addItem(QString::fromStdString(p), QString::fromStdString(p));
+    for (const PhaseComparison &ph : m_comparison.phases)
+        m_phaseBox->addItem(QString::fromStdString(ph.name), QString::fromStdString(ph.name));
     const int pi = m_phaseBox->findData(phase);
     m_phaseBox->setCurrentIndex(pi >= 0 ? pi : 0);
 
@@ -293,38 +326,100 @@ void CompareWindow::updateRunsLabel()
 void CompareWindow::fillTable()
 {
     m_table->setRowCount(0);
-    m_table->setRowCount(static_cast<int>(m_comparison.rows.size()));
     const QColor worse = QColor(0xc0, 0x30, 0x20), better = QColor(0x00, 0x80, 0x40);
-    std::string lastPhase, lastConsumer;
-    int row = 0;
-    for (const CompareRow &r : m_comparison.rows) {
-        auto set = [&](int column, const QString &text, bool number = true) {
-            auto *item = new QTableWidgetItem(text);
-            if (number)
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            m_table->setItem(row, column, item);
-            return item;
-        };
-        const bool newPhase = r.phase != lastPhase;
-        set(PhaseCol, newPhase ? QString::fromStdString(r.phase) : QString(), false);
-        set(ConsumerCol,
-            newPhase || r.consumer != lastConsumer ? QString::fromStdString(r.consumer) : QString(),
-            false);
-        lastPhase = r.phase;
-        lastConsumer = r.consumer;
-        set(RunCol, QString::fromStdString(m_comparison.runLabels[r.run]), false)
-            ->setForeground(CdfPlot::seriesColour(static_cast<int>(r.run), palette()));
-        const QString none = QStringLiteral("–");
-        set(MissesCol, r.present && r.hasDeadline ? QString::number(r.misses) : none);
-        set(P99Col, r.present ? ms(r.p99Us) : none);
-        set(MaxCol, r.present ? ms(r.maxUs) : none);
-        set(MetCol, r.present && r.hasDeadline ? QString::number(r.metPct, 'f', 2) : none);
-        QTableWidgetItem *ratio =
-            set(RatioCol, r.ratio > 0 ? QString::number(r.ratio, 'f', 2) : none);
-        if (r.run > 0 && r.ratio > 0 && (r.ratio >= 1.2 || r.ratio <= 1 / 1.2))
-            ratio->setForeground(r.ratio > 1 ? worse : better);
-        ++row;
+    const QColor dim = palette().color(QPalette::Disabled, QPalette::Text);
+    const bool single = m_runs.size() == 1;
+    auto addRow = [this]() {
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        return row;
+    };
+    auto set = [this](int row, int column, const QString &text, bool number = true) {
+        auto *item = new QTableWidgetItem(text);
+        if (number)
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_table->setItem(row, column, item);
+        return item;
+    };
+    QStringList summaries;
+    for (const PhaseComparison &ph : m_comparison.phases) {
+        const QString phase = QString::fromStdString(ph.name);
+        if (!single && !ph.inEveryRun()) {
+            QStringList in;
+            for (size_t ri = 0; ri < ph.sides.size(); ++ri)
+                if (ph.sides[ri].present)
+                    in << QString::number(ri + 1);
+            const int row = addRow();
+            set(row, PhaseCol, phase, false)->setForeground(dim);
+            set(row, MetricCol,
+                tr("only in run %1: not compared").arg(in.join(QStringLiteral(", "))), false)
+                ->setForeground(dim);
+            continue;
+        }
+        bool firstOfPhase = true;
+        for (size_t ri = single ? 0 : 1; ri < ph.runs.size(); ++ri) {
+            for (const ConsumerComparison &cc : ph.runs[ri]) {
+                bool firstOfConsumer = true;
+                auto head = [&](int row) {
+                    set(row, PhaseCol, firstOfPhase ? phase : QString(), false);
+                    set(row, ConsumerCol,
+                        firstOfConsumer ? QString::fromStdString(cc.consumer) : QString(), false);
+                    set(row, RunCol, QString::fromStdString(m_comparison.runLabels[ri]), false)
+                        ->setForeground(CdfPlot::seriesColour(static_cast<int>(ri), palette()));
+                    firstOfPhase = firstOfConsumer = false;
+                };
+                if (!cc.refusal.empty() || !cc.present) {
+                    const int row = addRow();
+                    head(row);
+                    QTableWidgetItem *why =
+                        set(row, MetricCol,
+                            cc.refusal.empty() ? tr("not in run 1") : tr("not compared"), false);
+                    why->setToolTip(QString::fromStdString(cc.refusal));
+                    why->setForeground(dim);
+                    continue;
+                }
+                for (const MetricComparison &m : cc.metrics) {
+                    const int row = addRow();
+                    head(row);
+                    set(row, MetricCol,
+                        QString::fromLatin1(toString(m.metric)) +
+                            (m.metric == CompareMetric::P99 || m.metric == CompareMetric::P999
+                                 ? tr(" ms")
+                                 : QString()),
+                        false);
+                    set(row, BaseCol, valueText(m.metric, m.base));
+                    set(row, ValueCol, single ? QString() : valueText(m.metric, m.value));
+                    if (single)
+                        continue;
+                    QTableWidgetItem *change =
+                        set(row, ChangeCol, QString::fromStdString(formatChange(m)));
+                    QTableWidgetItem *verdict =
+                        set(row, VerdictCol, QString::fromLatin1(toString(m.verdict)), false);
+                    verdict->setToolTip(tr("p = %1, %2 against %3 samples")
+                                            .arg(m.p, 0, 'g', 3)
+                                            .arg(m.samples)
+                                            .arg(m.baseSamples));
+                    // Only what is significant gets a colour.
+                    if (m.verdict == Verdict::Better || m.verdict == Verdict::Worse) {
+                        const QColor c = m.verdict == Verdict::Worse ? worse : better;
+                        change->setForeground(c);
+                        verdict->setForeground(c);
+                        QFont bold = verdict->font();
+                        bold.setBold(true);
+                        verdict->setFont(bold);
+                    } else {
+                        change->setForeground(dim);
+                    }
+                }
+            }
+            if (ri < ph.summaries.size() && !ph.summaries[ri].empty())
+                summaries << QStringLiteral("<b>%1</b>: %2")
+                                 .arg(phase.toHtmlEscaped(),
+                                      QString::fromStdString(ph.summaries[ri]).toHtmlEscaped());
+        }
     }
+    m_summary->setText(summaries.join(QStringLiteral("<br>")));
+    m_summary->setVisible(!summaries.isEmpty());
     m_table->resizeColumnsToContents();
     for (int c = 0; c < Columns; ++c)
         m_table->setColumnWidth(c, m_table->columnWidth(c) + 12);
@@ -337,15 +432,35 @@ void CompareWindow::updatePlot()
     std::vector<CdfPlot::Curve> curves;
     static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
                                           Qt::DashDotDotLine};
+    std::vector<RatioPlot::Point> points;
     for (size_t pi = 0; pi < m_comparison.phases.size(); ++pi) {
-        const QString phase = QString::fromStdString(m_comparison.phases[pi]);
+        const PhaseComparison &ph = m_comparison.phases[pi];
+        const QString phase = QString::fromStdString(ph.name);
         if (!only.isEmpty() && phase != only)
             continue;
+        // The changes of the phase chosen (or, for every phase, of the
+        // chosen consumer in each), the ratios only.
+        for (size_t ri = 1; ri < ph.runs.size(); ++ri)
+            for (const ConsumerComparison &cc : ph.runs[ri]) {
+                if (only.isEmpty() && cc.consumer != consumer)
+                    continue;
+                for (const MetricComparison &m : cc.metrics) {
+                    if (!m.asRatio || m.verdict == Verdict::TooFewSamples)
+                        continue;
+                    const QString what = QString::fromLatin1(toString(m.metric));
+                    points.push_back(
+                        {only.isEmpty() ? QStringLiteral("%1 %2").arg(phase, what)
+                                        : QStringLiteral("%1 %2").arg(
+                                              QString::fromStdString(cc.consumer), what),
+                         static_cast<int>(ri), m.change.estimate, m.change.low, m.change.high,
+                         m.verdict == Verdict::Better || m.verdict == Verdict::Worse});
+                }
+            }
         for (size_t ri = 0; ri < m_runs.size(); ++ri) {
-            const int index = m_comparison.phaseIndex[pi][ri];
-            if (index < 0)
+            if (!ph.sides[ri].present)
                 continue;
-            for (const ConsumerStats &s : m_runs[ri].phases[static_cast<size_t>(index)].consumers) {
+            const size_t index = ph.sides[ri].phases.front();
+            for (const ConsumerStats &s : m_runs[ri].phases[index].consumers) {
                 if (s.name != consumer || s.histogram.empty())
                     continue;
                 CdfPlot::Curve c;
@@ -359,6 +474,10 @@ void CompareWindow::updatePlot()
         }
     }
     m_plot->setCurves(std::move(curves));
+    m_ratios->setPoints(std::move(points));
+    m_ratios->setTitle(
+        only.isEmpty() ? tr("%1 against run 1, every phase").arg(QString::fromStdString(consumer))
+                       : tr("%1 against run 1").arg(only));
     m_plot->setTitle(consumer.empty() ? tr("Latency distribution")
                                       : tr("%1 latency, %2")
                                             .arg(QString::fromStdString(consumer),

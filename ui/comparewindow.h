@@ -18,6 +18,7 @@ namespace latprobe {
 
 class CdfPlot;
 class MessageBanner;
+class RatioPlot;
 
 // Asks for run files to compare, starting where the last ones were found;
 // empty when the user cancels.
@@ -25,8 +26,10 @@ QStringList askForRunFiles(QWidget *parent);
 
 // Runs side by side (File ▸ Compare runs…, latprobe-gui --compare A B ...):
 // each consumer's latency distribution per phase overlaid, one curve per
-// run × phase, and the table of `latprobe compare`, computed by the same
-// compareRuns() and copied as the same text.
+// run × phase; the changes against run 1 with their intervals as whiskers;
+// the table of `latprobe compare` with its verdicts (coloured only where
+// significant), phases only some runs have, and each phase's one-line
+// verdict; computed by the same compareRuns() and copied as the same text.
 class CompareWindow : public QMainWindow
 {
     Q_OBJECT
@@ -56,6 +59,8 @@ public:
     QLabel *warningLabel() const { return m_warnings; }
     QTableWidget *table() const { return m_table; }
     CdfPlot *cdfPlot() const { return m_plot; }
+    RatioPlot *ratioPlot() const { return m_ratios; }
+    QLabel *summaryLabel() const { return m_summary; }
     QComboBox *consumerBox() const { return m_consumerBox; }
     QComboBox *phaseBox() const { return m_phaseBox; }
     QAction *copyAction() const { return m_copy; }
@@ -77,7 +82,9 @@ private:
     QComboBox *m_consumerBox;
     QComboBox *m_phaseBox;
     CdfPlot *m_plot;
+    RatioPlot *m_ratios;
     QTableWidget *m_table;
+    QLabel *m_summary;
     QAction *m_open = nullptr;
     QAction *m_copy = nullptr;
     QAction *m_screenshot = nullptr;

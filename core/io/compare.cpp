@@ -1,10 +1,15 @@
 #include "compare.h"
 
+#include "phasematch.h"
 #include "report.h"
 #include "texttable.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
 
 namespace latprobe {
 
@@ -12,27 +17,324 @@ namespace {
 
 std::string runLabel(const Run &run)
 {
-    // "6.18.44-fc-v782" -> "6.18.44": the local suffix rarely tells kernels apart.
-    std::string release = run.system.kernelRelease.substr(0, run.system.kernelRelease.find('-'));
     std::string sched = run.system.scheduler;
     if (sched.rfind("sched_ext:", 0) == 0)
         sched = sched.substr(10);
     if (run.version.rfind("cyclictest", 0) == 0)
         sched = "cyclictest";
+    const std::string &release = run.system.kernelRelease;
     return sched.empty() || sched == "unknown" ? release : release + " (" + sched + ")";
 }
 
-const PhaseResult *findPhase(const Run &run, const std::string &name, size_t index, bool byPosition)
+// One run's samples of one consumer in one phase, a value per round or block.
+struct Samples
 {
-    if (byPosition)
-        return index < run.phases.size() ? &run.phases[index] : nullptr;
-    for (const PhaseResult &p : run.phases)
-        if (p.name == name)
-            return &p;
+    std::vector<double> p99, p999, missesPerMin, met;
+};
+
+const ConsumerStats *findConsumer(const PhaseResult &p, const std::string &name)
+{
+    for (const ConsumerStats &c : p.consumers)
+        if (c.name == name)
+            return &c;
     return nullptr;
 }
 
+Samples samplesOf(const Run &run, const PhaseSide &side, const std::string &consumer, bool byRound)
+{
+    Samples s;
+    auto add = [&s](double p99, double p999, uint64_t misses, double durationS, double met) {
+        s.p99.push_back(p99);
+        s.p999.push_back(p999);
+        s.missesPerMin.push_back(durationS > 0 ? 60.0 * static_cast<double>(misses) / durationS
+                                               : 0);
+        s.met.push_back(met);
+    };
+    for (size_t index : side.phases) {
+        const PhaseResult &p = run.phases[index];
+        const ConsumerStats *c = findConsumer(p, consumer);
+        if (!c || c->samples == 0)
+            continue;
+        if (byRound || c->blocks.empty()) {
+            add(static_cast<double>(c->p99Us), static_cast<double>(c->p999Us), c->misses,
+                p.durationS, c->deadlinesMetPct);
+            continue;
+        }
+        for (const BlockStats &b : c->blocks)
+            if (b.samples > 0)
+                add(static_cast<double>(b.p99Us), static_cast<double>(b.p999Us), b.misses,
+                    b.durationS, b.metPct);
+    }
+    return s;
+}
+
+std::string samplingOf(const Run &run, const PhaseSide &side, bool byRound)
+{
+    if (byRound)
+        return fmt::format("{} rounds", side.phases.size());
+    size_t blocks = 0;
+    for (size_t index : side.phases) {
+        const PhaseResult &p = run.phases[index];
+        size_t most = 0;
+        for (const ConsumerStats &c : p.consumers)
+            most = std::max(most, c.blocks.size());
+        blocks += most ? most : 1;
+    }
+    return fmt::format("{} block{} of 5 s", blocks, blocks == 1 ? "" : "s");
+}
+
+MetricComparison compareMetric(CompareMetric metric, const std::vector<double> &a,
+                               const std::vector<double> &b)
+{
+    MetricComparison m;
+    m.metric = metric;
+    m.base = median(a);
+    m.value = median(b);
+    m.baseSamples = a.size();
+    m.samples = b.size();
+    if (a.empty() || b.empty() || smallestPossibleP(a.size(), b.size()) > kSignificance) {
+        m.verdict = Verdict::TooFewSamples;
+        m.asRatio = metric != CompareMetric::MetPct;
+        m.change = {m.asRatio && m.base > 0 ? m.value / m.base : m.value - m.base, 0, 0};
+        return m;
+    }
+    m.p = mannWhitneyU(a, b).pTwoSided;
+    bool bigEnough = false;
+    switch (metric) {
+    case CompareMetric::P99:
+    case CompareMetric::P999: {
+        // On a log scale the Hodges-Lehmann shift is a ratio.
+        std::vector<double> la, lb;
+        for (double x : a)
+            la.push_back(std::log(std::max(1.0, x)));
+        for (double y : b)
+            lb.push_back(std::log(std::max(1.0, y)));
+        const Interval shift = hodgesLehmannShift(la, lb);
+        m.change = {std::exp(shift.estimate), std::exp(shift.low), std::exp(shift.high)};
+        bigEnough =
+            m.change.estimate >= kMinLatencyRatio || m.change.estimate <= 1 / kMinLatencyRatio;
+        break;
+    }
+    case CompareMetric::MissesPerMin:
+        if (m.base > 0) {
+            m.change = bootstrapRatioOfMedians(a, b);
+            bigEnough =
+                (m.change.estimate >= kMinMissRatio || m.change.estimate <= 1 / kMinMissRatio) &&
+                std::abs(m.value - m.base) >= kMinMissRateChange;
+        } else {
+            m.asRatio = false;
+            m.change = hodgesLehmannShift(a, b);
+            bigEnough = std::abs(m.change.estimate) >= kMinMissRateChange;
+        }
+        break;
+    case CompareMetric::MetPct:
+        m.asRatio = false;
+        m.change = hodgesLehmannShift(a, b);
+        bigEnough = std::abs(m.change.estimate) >= kMinMetChange;
+        break;
+    }
+    const double none = m.asRatio ? 1.0 : 0.0;
+    const bool excludesNone = m.change.low > none || m.change.high < none;
+    if (m.p < kSignificance && excludesNone && bigEnough) {
+        const bool higher = m.change.estimate > none;
+        // More deadlines met is better; more latency or misses is worse.
+        m.verdict = (metric == CompareMetric::MetPct) == higher ? Verdict::Better : Verdict::Worse;
+    }
+    return m;
+}
+
+// Consumer settings that make two runs' numbers of it incomparable.
+std::string settingsDiffer(const Run &a, const Run &b, const std::string &consumer, size_t run)
+{
+    auto find = [&](const Run &r) -> const ConsumerConfig * {
+        for (const ConsumerSetup &s : r.consumers)
+            if (s.config.name == consumer)
+                return &s.config;
+        return nullptr;
+    };
+    const ConsumerConfig *x = find(a), *y = find(b);
+    if (!x || !y)
+        return {};
+    auto ms = [](int64_t ns) { return fmt::format("{:.2f} ms", static_cast<double>(ns) / 1e6); };
+    std::string why;
+    auto differ = [&](const char *what, const std::string &u, const std::string &v) {
+        if (u != v)
+            why += fmt::format("{}{} {} vs {}", why.empty() ? "" : ", ", what, u, v);
+    };
+    differ("period", ms(x->periodNs), ms(y->periodNs));
+    differ("work", ms(x->workNs), ms(y->workNs));
+    differ("deadline", ms(x->slackNs), ms(y->slackNs));
+    differ("work mode", toString(x->workMode), toString(y->workMode));
+    return why.empty() ? std::string()
+                       : fmt::format("{}: not compared, run 1 and run {} differ in {}", consumer,
+                                     run + 1, why);
+}
+
+// Every difference in what the runs ran on, beside the noise checks.
+void describeRuns(const std::vector<Run> &runs, Comparison &c)
+{
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const NoiseCheck &n = runs[i].noise;
+        c.notes.push_back(fmt::format("run {}: {}  noise check: {}", i + 1, c.runLabels[i],
+                                      n.ran ? n.summary() : "not run"));
+        if (n.ran && !n.trustMax())
+            c.warnings.push_back(fmt::format(
+                "run {}'s machine was {}: differences may be the host's, not the kernel's", i + 1,
+                n.verdict));
+    }
+    for (size_t i = 1; i < runs.size(); ++i)
+        if (runs[i].scenario != runs[0].scenario)
+            c.warnings.push_back(fmt::format("run {} played scenario \"{}\", run 1 \"{}\": only "
+                                             "phases that ran the same loads are compared",
+                                             i + 1, runs[i].scenario, runs[0].scenario));
+    using Field = std::function<std::string(const Run &)>;
+    auto grant = [](const Run &r) {
+        if (r.consumers.empty())
+            return std::string("?");
+        const ThreadGrant &g = r.consumers.front().grant;
+        return fmt::format(
+            "{} {} {}, slack {} us", toString(g.policy),
+            g.policy == SchedPolicy::Fifo || g.policy == SchedPolicy::RoundRobin ? "prio" : "nice",
+            g.policy == SchedPolicy::Fifo || g.policy == SchedPolicy::RoundRobin ? g.priority
+                                                                                 : g.nice,
+            g.timerSlackNs / 1000);
+    };
+    const std::vector<std::pair<const char *, Field>> fields = {
+        {"kernel", [](const Run &r) { return r.system.kernelRelease; }},
+        {"scheduler", [](const Run &r) { return r.system.scheduler; }},
+        {"HZ", [](const Run &r) { return r.system.hz; }},
+        {"preemption", [](const Run &r) { return r.system.preemption; }},
+        {"governor", [](const Run &r) { return r.system.governor; }},
+        {"autogroup", [](const Run &r) { return r.system.autogroup; }},
+        {"cpu",
+         [](const Run &r) { return fmt::format("{} x {}", r.system.cpuCount, r.system.cpuModel); }},
+        {"virtualization", [](const Run &r) { return r.system.virtualization; }},
+        {"cmdline", [](const Run &r) { return r.system.cmdline; }},
+        {"probe", grant},
+    };
+    for (const auto &[name, get] : fields) {
+        bool differs = false;
+        for (const Run &r : runs)
+            differs = differs || get(r) != get(runs[0]);
+        if (!differs)
+            continue;
+        std::string line = fmt::format("{} differs:", name);
+        for (size_t i = 0; i < runs.size(); ++i)
+            line += fmt::format(" {}{}", i ? "| " : "", get(runs[i]));
+        c.notes.push_back(line);
+    }
+}
+
+std::string summaryOf(size_t run, const std::vector<ConsumerComparison> &consumers)
+{
+    std::vector<std::string> better, worse, same;
+    bool tooFew = false, any = false;
+    for (const ConsumerComparison &cc : consumers) {
+        if (!cc.present || !cc.refusal.empty())
+            continue;
+        bool named = false;
+        for (const MetricComparison &m : cc.metrics) {
+            any = true;
+            tooFew = tooFew || m.verdict == Verdict::TooFewSamples;
+            const std::string what =
+                fmt::format("{} {} {}", cc.consumer, toString(m.metric), formatChange(m));
+            if (m.verdict == Verdict::Better)
+                better.push_back(what), named = true;
+            else if (m.verdict == Verdict::Worse)
+                worse.push_back(what), named = true;
+        }
+        if (!named)
+            same.push_back(cc.consumer);
+    }
+    if (!any)
+        return fmt::format("run {}: nothing to compare", run + 1);
+    if (tooFew)
+        return fmt::format("run {}: not enough rounds to tell (4 samples a side are the least; "
+                           "use --rounds or longer phases)",
+                           run + 1);
+    auto join = [](const std::vector<std::string> &v, const char *sep) {
+        std::string out;
+        for (const std::string &s : v)
+            out += (out.empty() ? "" : sep) + s;
+        return out;
+    };
+    if (better.empty() && worse.empty())
+        return fmt::format("run {}: ~ no significant difference", run + 1);
+    std::string line = fmt::format("run {} {}", run + 1,
+                                   worse.empty()    ? "better"
+                                   : better.empty() ? "worse"
+                                                    : "mixed");
+    if (!worse.empty() && !better.empty())
+        line += ": worse " + join(worse, ", ") + "; better " + join(better, ", ");
+    else
+        line += ": " + join(worse.empty() ? better : worse, ", ");
+    if (!same.empty())
+        line += "; " + join(same, ", ") + " ~";
+    return line;
+}
+
 } // namespace
+
+const char *toString(CompareMetric metric)
+{
+    switch (metric) {
+    case CompareMetric::P99:
+        return "p99";
+    case CompareMetric::P999:
+        return "p99.9";
+    case CompareMetric::MissesPerMin:
+        return "misses/min";
+    case CompareMetric::MetPct:
+        return "met%";
+    }
+    return "?";
+}
+
+const char *toString(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Better:
+        return "better";
+    case Verdict::Worse:
+        return "worse";
+    case Verdict::NoChange:
+        return "~";
+    case Verdict::TooFewSamples:
+        return "too few";
+    }
+    return "?";
+}
+
+bool PhaseComparison::inEveryRun() const
+{
+    return std::all_of(sides.begin(), sides.end(), [](const PhaseSide &s) { return s.present; });
+}
+
+std::string formatChange(const MetricComparison &m)
+{
+    const bool bounded = std::isfinite(m.change.low) && std::isfinite(m.change.high) &&
+                         m.verdict != Verdict::TooFewSamples;
+    if (m.asRatio && m.metric != CompareMetric::MissesPerMin) {
+        auto pct = [](double r) { return fmt::format("{:+.0f}", 100 * (r - 1)); };
+        if (!std::isfinite(m.change.estimate))
+            return "-";
+        return bounded ? fmt::format("{} % [{}, {}]", pct(m.change.estimate), pct(m.change.low),
+                                     pct(m.change.high))
+                       : fmt::format("{} %", pct(m.change.estimate));
+    }
+    if (m.asRatio) {
+        auto x = [](double r) {
+            return std::isfinite(r) ? fmt::format("{:.{}f}", r, r < 10 ? 2 : 1) : "inf";
+        };
+        return bounded ? fmt::format("x{} [{}, {}]", x(m.change.estimate), x(m.change.low),
+                                     x(m.change.high))
+                       : fmt::format("x{}", x(m.change.estimate));
+    }
+    const char *unit = m.metric == CompareMetric::MetPct ? " pt" : "/min";
+    return bounded ? fmt::format("{:+.2f}{} [{:+.2f}, {:+.2f}]", m.change.estimate, unit,
+                                 m.change.low, m.change.high)
+                   : fmt::format("{:+.2f}{}", m.change.estimate, unit);
+}
 
 Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::string> &fileNames)
 {
@@ -50,100 +352,280 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
                 label = file;
                 break;
             }
-        c.runLabels.push_back(label.substr(0, 22));
+        c.runLabels.push_back(label);
     }
-    for (size_t i = 1; i < runs.size(); ++i)
-        if (runs[i].scenario != runs[0].scenario)
-            c.warnings.push_back(fmt::format("run {} played scenario \"{}\", run 1 \"{}\": phases "
-                                             "may not match",
-                                             i + 1, runs[i].scenario, runs[0].scenario));
+    describeRuns(runs, c);
 
-    // Phases line up by name when every run has the first run's names;
-    // otherwise (e.g. renamed steps) by position.
-    bool byPosition = false;
+    // Every identity of every run, in the order each first appears.
+    std::vector<std::vector<PhaseGroup>> groups;
     for (const Run &r : runs)
-        for (const PhaseResult &p : runs[0].phases)
-            if (!findPhase(r, p.name, 0, false))
-                byPosition = true;
-    if (byPosition && runs.size() > 1)
-        c.warnings.emplace_back("phase names differ: phases lined up by position");
-
-    size_t phaseCount = 0;
-    for (const Run &r : runs)
-        phaseCount = std::max(phaseCount, r.phases.size());
-    for (size_t pi = 0; pi < (byPosition ? phaseCount : runs[0].phases.size()); ++pi) {
-        const std::string name =
-            pi < runs[0].phases.size() ? runs[0].phases[pi].name : fmt::format("phase {}", pi + 1);
-        c.phases.push_back(name);
-        std::vector<int> &indices = c.phaseIndex.emplace_back();
-        for (const Run &r : runs) {
-            const PhaseResult *p = findPhase(r, name, pi, byPosition);
-            indices.push_back(p ? static_cast<int>(p - r.phases.data()) : -1);
-        }
-        std::vector<std::string> consumers;
-        for (const Run &r : runs)
-            if (const PhaseResult *p = findPhase(r, name, pi, byPosition))
-                for (const ConsumerStats &s : p->consumers)
-                    if (std::find(consumers.begin(), consumers.end(), s.name) == consumers.end())
-                        consumers.push_back(s.name);
-        for (const std::string &consumer : consumers) {
-            int64_t baseP99 = -1;
-            for (size_t ri = 0; ri < runs.size(); ++ri) {
-                CompareRow row;
-                row.phase = name;
-                row.consumer = consumer;
-                row.run = ri;
-                if (const PhaseResult *p = findPhase(runs[ri], name, pi, byPosition))
-                    for (const ConsumerStats &s : p->consumers)
-                        if (s.name == consumer) {
-                            row.present = true;
-                            row.misses = s.misses;
-                            row.hasDeadline = s.hasDeadline;
-                            row.p99Us = s.p99Us;
-                            row.maxUs = s.maxUs;
-                            row.metPct = s.deadlinesMetPct;
-                        }
-                if (ri == 0)
-                    baseP99 = row.present ? row.p99Us : -1;
-                if (row.present && baseP99 > 0)
-                    row.ratio = static_cast<double>(row.p99Us) / static_cast<double>(baseP99);
-                c.rows.push_back(row);
+        groups.push_back(groupPhases(r));
+    for (size_t ri = 0; ri < runs.size(); ++ri)
+        for (const PhaseGroup &g : groups[ri]) {
+            if (std::any_of(c.phases.begin(), c.phases.end(),
+                            [&](const PhaseComparison &p) { return p.key == g.key; }))
+                continue;
+            PhaseComparison p;
+            p.key = g.key;
+            p.name = g.name;
+            for (size_t k = 0; k < runs.size(); ++k) {
+                PhaseSide side;
+                for (const PhaseGroup &other : groups[k])
+                    if (other.key == g.key) {
+                        side.present = true;
+                        side.phases = other.phases;
+                        for (size_t index : other.phases)
+                            side.durationS += runs[k].phases[index].durationS;
+                    }
+                p.sides.push_back(std::move(side));
             }
+            c.phases.push_back(std::move(p));
+        }
+
+    for (PhaseComparison &p : c.phases) {
+        const PhaseSide &base = p.sides[0];
+        p.runs.resize(runs.size());
+        p.summaries.resize(runs.size());
+        for (size_t ri = 0; ri < runs.size(); ++ri) {
+            PhaseSide &side = p.sides[ri];
+            if (!side.present)
+                continue;
+            // Rounds are the samples when both sides have enough of them.
+            const bool byRound = base.present && base.phases.size() >= kMinRoundsAsSamples &&
+                                 side.phases.size() >= kMinRoundsAsSamples;
+            side.sampling = samplingOf(runs[ri], side, byRound);
+            // The consumers of this side, in its first phase's order.
+            for (const ConsumerStats &s : runs[ri].phases[side.phases.front()].consumers) {
+                ConsumerComparison cc;
+                cc.consumer = s.name;
+                cc.hasDeadline = s.hasDeadline;
+                const bool inBase =
+                    base.present && findConsumer(runs[0].phases[base.phases.front()], s.name);
+                cc.present = ri == 0 || inBase;
+                if (ri > 0 && inBase)
+                    cc.refusal = settingsDiffer(runs[0], runs[ri], s.name, ri);
+                if (cc.present && cc.refusal.empty()) {
+                    const Samples a = samplesOf(
+                        runs[0], base, s.name,
+                        byRound || (ri == 0 && base.phases.size() >= kMinRoundsAsSamples));
+                    const Samples b = ri == 0 ? a : samplesOf(runs[ri], side, s.name, byRound);
+                    cc.metrics.push_back(compareMetric(CompareMetric::P99, a.p99, b.p99));
+                    cc.metrics.push_back(compareMetric(CompareMetric::P999, a.p999, b.p999));
+                    if (s.hasDeadline) {
+                        cc.metrics.push_back(compareMetric(CompareMetric::MissesPerMin,
+                                                           a.missesPerMin, b.missesPerMin));
+                        cc.metrics.push_back(compareMetric(CompareMetric::MetPct, a.met, b.met));
+                    }
+                }
+                if (!cc.refusal.empty() &&
+                    std::find(c.warnings.begin(), c.warnings.end(), cc.refusal) == c.warnings.end())
+                    c.warnings.push_back(cc.refusal);
+                p.runs[ri].push_back(std::move(cc));
+            }
+            if (ri > 0 && base.present)
+                p.summaries[ri] = summaryOf(ri, p.runs[ri]);
         }
     }
     return c;
 }
 
+namespace {
+
+std::string valueText(CompareMetric metric, double v)
+{
+    switch (metric) {
+    case CompareMetric::P99:
+    case CompareMetric::P999:
+        return fmt::format("{:.3f}", v / 1000.0);
+    case CompareMetric::MissesPerMin:
+    case CompareMetric::MetPct:
+        return fmt::format("{:.2f}", v);
+    }
+    return "?";
+}
+
+std::string metricTitle(CompareMetric metric)
+{
+    return metric == CompareMetric::P99 || metric == CompareMetric::P999
+               ? std::string(toString(metric)) + " ms"
+               : toString(metric);
+}
+
+std::string sidesText(const Comparison &c, const PhaseComparison &p)
+{
+    std::string out;
+    for (size_t i = 0; i < p.sides.size(); ++i) {
+        const PhaseSide &s = p.sides[i];
+        out += fmt::format("{}run {} ", i ? "; " : "", i + 1);
+        out += s.present ? fmt::format("{:.1f} s, {}", s.durationS, s.sampling) : "-";
+    }
+    (void)c;
+    return out;
+}
+
+} // namespace
+
 std::string formatComparison(const Comparison &c)
 {
     std::string out =
-        fmt::format("compare: {} runs, p99 ratio against run 1\n", c.runLabels.size());
-    for (size_t i = 0; i < c.runLabels.size(); ++i)
-        out += fmt::format("  run {}: {}\n", i + 1, c.runLabels[i]);
+        fmt::format("compare: {} run{}{}\n", c.runLabels.size(), c.runLabels.size() == 1 ? "" : "s",
+                    c.runLabels.size() > 1 ? ", each against run 1" : "");
+    auto fit = [](const std::string &line) { return line.substr(0, kReportWidth) + "\n"; };
+    for (const std::string &n : c.notes)
+        out += fit(n);
     for (const std::string &w : c.warnings)
-        out += "WARNING: " + w + "\n";
-    for (const std::string &phase : c.phases) {
-        out += "\nphase " + phase.substr(0, kReportWidth - 6) + "\n";
-        TextTable t({"consumer", "run", "misses", "p99 ms", "max ms", "met%", "ratio"});
-        std::string last;
-        for (const CompareRow &r : c.rows) {
-            if (r.phase != phase)
-                continue;
-            const std::string consumer = r.consumer == last ? "" : r.consumer;
-            last = r.consumer;
-            if (!r.present) {
-                t.addRow({consumer, c.runLabels[r.run], "-", "-", "-", "-", "-"});
-                continue;
-            }
-            t.addRow(
-                {consumer, c.runLabels[r.run], r.hasDeadline ? fmt::format("{}", r.misses) : "-",
-                 fmt::format("{:.3f}", r.p99Us / 1000.0), fmt::format("{:.3f}", r.maxUs / 1000.0),
-                 r.hasDeadline ? fmt::format("{:.2f}", r.metPct) : "-",
-                 r.ratio > 0 ? fmt::format("{:.2f}", r.ratio) : "-"});
+        out += fit("WARNING: " + w);
+    std::vector<const PhaseComparison *> partial;
+    for (const PhaseComparison &p : c.phases) {
+        if (c.runLabels.size() > 1 && !p.inEveryRun()) {
+            partial.push_back(&p);
+            continue;
         }
-        out += t.render(kReportWidth);
+        out += "\n" + fit("phase " + p.name);
+        out += fit("  " + sidesText(c, p));
+        for (size_t ri = c.runLabels.size() > 1 ? 1 : 0; ri < p.runs.size(); ++ri) {
+            if (c.runLabels.size() > 2)
+                out += fit(fmt::format("run {} against run 1", ri + 1));
+            const bool single = c.runLabels.size() == 1;
+            TextTable t = single ? TextTable({"consumer", "metric", "median"})
+                                 : TextTable({"consumer", "metric", "run 1",
+                                              fmt::format("run {}", ri + 1), "change", "verdict"});
+            for (const ConsumerComparison &cc : p.runs[ri]) {
+                if (!cc.refusal.empty()) {
+                    t.addRow(single ? std::vector<std::string>{cc.consumer, "not compared", ""}
+                                    : std::vector<std::string>{cc.consumer, "not compared", "", "",
+                                                               "settings", "-"});
+                    continue;
+                }
+                if (!cc.present) {
+                    t.addRow(single ? std::vector<std::string>{cc.consumer, "-", "-"}
+                                    : std::vector<std::string>{cc.consumer, "only here", "-", "-",
+                                                               "-", "-"});
+                    continue;
+                }
+                bool first = true;
+                for (const MetricComparison &m : cc.metrics) {
+                    const std::string name = first ? cc.consumer : "";
+                    first = false;
+                    if (single)
+                        t.addRow({name, metricTitle(m.metric), valueText(m.metric, m.value)});
+                    else
+                        t.addRow({name, metricTitle(m.metric), valueText(m.metric, m.base),
+                                  valueText(m.metric, m.value), formatChange(m),
+                                  toString(m.verdict)});
+                }
+            }
+            out += t.render(kReportWidth);
+            if (!p.summaries[ri].empty())
+                out += fit("=> " + p.summaries[ri]);
+        }
+    }
+    if (!partial.empty()) {
+        out += "\nphases only some runs have (not compared):\n";
+        for (const PhaseComparison *p : partial) {
+            std::string in;
+            for (size_t i = 0; i < p->sides.size(); ++i)
+                if (p->sides[i].present)
+                    in += fmt::format("{}{}", in.empty() ? "run " : ", ", i + 1);
+            out += fit(fmt::format("  {} ({})", p->name, in));
+        }
     }
     return out;
+}
+
+std::string formatComparisonMarkdown(const Comparison &c)
+{
+    std::string out = "# latprobe compare\n\n";
+    for (size_t i = 0; i < c.runLabels.size(); ++i)
+        out += fmt::format("- run {}: {}\n", i + 1, c.runLabels[i]);
+    for (const std::string &n : c.notes)
+        out += "- " + n + "\n";
+    for (const std::string &w : c.warnings)
+        out += "- **warning:** " + w + "\n";
+    for (const PhaseComparison &p : c.phases) {
+        out += fmt::format("\n## {}\n\n{}\n\n", p.name, sidesText(c, p));
+        if (!p.inEveryRun() && c.runLabels.size() > 1) {
+            out += "Only some runs have this phase: not compared.\n";
+            continue;
+        }
+        out += "| run | consumer | metric | run 1 | run | change | verdict |\n"
+               "|---|---|---|---:|---:|---|---|\n";
+        for (size_t ri = c.runLabels.size() > 1 ? 1 : 0; ri < p.runs.size(); ++ri)
+            for (const ConsumerComparison &cc : p.runs[ri])
+                for (const MetricComparison &m : cc.metrics)
+                    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", ri + 1,
+                                       cc.consumer, metricTitle(m.metric),
+                                       valueText(m.metric, m.base), valueText(m.metric, m.value),
+                                       ri ? formatChange(m) : "", ri ? toString(m.verdict) : "");
+        for (const std::string &s : p.summaries)
+            if (!s.empty())
+                out += "\n" + s + "\n";
+    }
+    return out;
+}
+
+std::string formatComparisonCsv(const Comparison &c)
+{
+    std::string out = "phase,run,label,consumer,metric,base,value,change,low,high,p,verdict,"
+                      "base_samples,samples\n";
+    auto quote = [](const std::string &s) {
+        std::string q = "\"";
+        for (char ch : s)
+            q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+        return q + "\"";
+    };
+    for (const PhaseComparison &p : c.phases)
+        for (size_t ri = 0; ri < p.runs.size(); ++ri)
+            for (const ConsumerComparison &cc : p.runs[ri])
+                for (const MetricComparison &m : cc.metrics)
+                    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", quote(p.name),
+                                       ri + 1, quote(c.runLabels[ri]), quote(cc.consumer),
+                                       quote(toString(m.metric)), m.base, m.value,
+                                       m.change.estimate, m.change.low, m.change.high, m.p,
+                                       quote(toString(m.verdict)), m.baseSamples, m.samples);
+    return out;
+}
+
+std::string formatComparisonJson(const Comparison &c)
+{
+    using nlohmann::json;
+    auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+    json phases = json::array();
+    for (const PhaseComparison &p : c.phases) {
+        json sides = json::array();
+        for (size_t ri = 0; ri < p.sides.size(); ++ri) {
+            const PhaseSide &s = p.sides[ri];
+            json consumers = json::array();
+            if (ri < p.runs.size())
+                for (const ConsumerComparison &cc : p.runs[ri]) {
+                    json metrics = json::array();
+                    for (const MetricComparison &m : cc.metrics)
+                        metrics.push_back({{"metric", toString(m.metric)},
+                                           {"base", num(m.base)},
+                                           {"value", num(m.value)},
+                                           {"as_ratio", m.asRatio},
+                                           {"change", num(m.change.estimate)},
+                                           {"low", num(m.change.low)},
+                                           {"high", num(m.change.high)},
+                                           {"p", num(m.p)},
+                                           {"verdict", toString(m.verdict)},
+                                           {"base_samples", m.baseSamples},
+                                           {"samples", m.samples}});
+                    consumers.push_back(
+                        {{"consumer", cc.consumer}, {"refusal", cc.refusal}, {"metrics", metrics}});
+                }
+            sides.push_back(
+                {{"present", s.present},
+                 {"duration_s", s.durationS},
+                 {"sampling", s.sampling},
+                 {"consumers", consumers},
+                 {"summary", p.summaries[ri].empty() ? json(nullptr) : json(p.summaries[ri])}});
+        }
+        phases.push_back({{"name", p.name}, {"key", p.key}, {"runs", sides}});
+    }
+    json out = {
+        {"runs", c.runLabels}, {"notes", c.notes}, {"warnings", c.warnings}, {"phases", phases}};
+    return out.dump(1) + "\n";
 }
 
 } // namespace latprobe

@@ -1,39 +1,95 @@
 #pragma once
 
 #include "run.h"
+#include "significance.h"
 
 #include <string>
 #include <vector>
 
 namespace latprobe {
 
-// One consumer of one run in one phase, beside the same in the first run.
-struct CompareRow
+// What a comparison looks at, per phase and consumer.
+enum class CompareMetric { P99, P999, MissesPerMin, MetPct };
+const char *toString(CompareMetric metric); // "p99 ms", "misses/min", ...
+
+// benchstat's answer: better, worse, or "~" (no difference larger than the
+// noise and the smallest effect worth naming).
+enum class Verdict { Better, Worse, NoChange, TooFewSamples };
+const char *toString(Verdict verdict); // "better", "worse", "~", "too few"
+
+// Below these a change is "~" however significant: a tenth on a
+// percentile, half again on a miss rate (and half a miss a minute), half a
+// point of deadlines met.
+inline constexpr double kMinLatencyRatio = 1.10;
+inline constexpr double kMinMissRatio = 1.5;
+inline constexpr double kMinMissRateChange = 0.5;
+inline constexpr double kMinMetChange = 0.5;
+inline constexpr double kSignificance = 0.05;
+// Rounds are the samples when both runs have at least this many of a
+// phase; otherwise its 5 s blocks are.
+inline constexpr size_t kMinRoundsAsSamples = 5;
+
+struct MetricComparison
 {
-    std::string phase;
+    CompareMetric metric = CompareMetric::P99;
+    double base = 0, value = 0; // the median of each run's samples
+    size_t baseSamples = 0, samples = 0;
+    bool asRatio = true; // change is value ÷ base; else value − base
+    Interval change;     // its estimate and 95 % interval
+    double p = 1;        // Mann-Whitney U, two-sided
+    Verdict verdict = Verdict::NoChange;
+};
+
+struct ConsumerComparison
+{
     std::string consumer;
-    size_t run = 0;
-    bool present = false; // the run has this phase and consumer
-    uint64_t misses = 0;
     bool hasDeadline = false;
-    int64_t p99Us = 0, maxUs = 0;
-    double metPct = 100;
-    double ratio = 0; // p99 ÷ the first run's p99 (0 when undefined)
+    bool present = false; // both runs measured it in this phase
+    std::string refusal;  // why its rows are not compared (different settings)
+    std::vector<MetricComparison> metrics;
+};
+
+// One run's side of a matched phase.
+struct PhaseSide
+{
+    bool present = false;
+    std::vector<size_t> phases; // into run.phases: its rounds
+    double durationS = 0;       // all of them
+    std::string sampling;       // "5 rounds", "11 blocks of 5 s", "1 phase"
+};
+
+struct PhaseComparison
+{
+    std::string key;              // what ran and its occurrence (phasematch.h)
+    std::string name;             // "idle", "idle 2", "burn x2"
+    std::vector<PhaseSide> sides; // one per run
+    // [run][consumer], against run 1; runs[0] holds run 1's own values
+    // (base == value) for the table.
+    std::vector<std::vector<ConsumerComparison>> runs;
+    std::vector<std::string> summaries; // per run: its verdict in one line ("" for run 1)
+    bool inEveryRun() const;
 };
 
 struct Comparison
 {
-    std::vector<std::string> runLabels;       // "6.18.44 eevdf", unique per run
-    std::vector<std::string> phases;          // in the first run's order, then new ones
-    std::vector<std::vector<int>> phaseIndex; // [phase][run]: into run.phases, -1 if absent
-    std::vector<CompareRow> rows;
-    std::vector<std::string> warnings; // different scenarios, missing phases
+    std::vector<std::string> runLabels;  // "6.19.0-rc1-bore (eevdf)", unique per run
+    std::vector<std::string> notes;      // each run's noise check; what else differs
+    std::vector<std::string> warnings;   // noisy machines, different scenarios, refusals
+    std::vector<PhaseComparison> phases; // every phase of every run, matched by what ran
 };
 
-// Lines runs up by phase name (by position when names differ) and consumer.
+// Lines runs up by what ran in each phase (never by position or name) and
+// compares each run with the first: the medians of each side's samples
+// (rounds, or 5 s blocks), the change with its interval, and a verdict.
 Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::string> &fileNames);
 
-// The 72-column table for an email.
+// "+18 % [+9, +27]", "x3.1 [2.2, 4.5]", "-0.07 pt [-0.12, -0.02]".
+std::string formatChange(const MetricComparison &m);
+
+// The 72-column table for an email; the same in the Compare window's Copy.
 std::string formatComparison(const Comparison &comparison);
+std::string formatComparisonMarkdown(const Comparison &comparison);
+std::string formatComparisonCsv(const Comparison &comparison);
+std::string formatComparisonJson(const Comparison &comparison);
 
 } // namespace latprobe

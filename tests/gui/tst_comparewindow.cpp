@@ -6,6 +6,7 @@
 #include "compare.h"
 #include "comparewindow.h"
 #include "messagebanner.h"
+#include "ratioplot.h"
 #include "runfile.h"
 
 #include <QClipboard>
@@ -34,6 +35,16 @@ ConsumerStats consumer(const std::string &name, int64_t lowUs, int64_t p99Us, in
     s.misses = misses;
     s.deadlinesMetPct = 100.0 - static_cast<double>(misses) / 10.0;
     s.histogram = {{lowUs, 900}, {(lowUs + p99Us) / 2, 90}, {p99Us, 9}, {highUs, 1}};
+    // Eight 5 s blocks around that p99: samples for the verdicts.
+    for (int b = 0; b < 8; ++b) {
+        BlockStats block;
+        block.durationS = 5;
+        block.samples = 125;
+        block.p99Us = p99Us + p99Us * (b % 3) / 100;
+        block.p999Us = highUs;
+        block.metPct = s.deadlinesMetPct;
+        s.blocks.push_back(block);
+    }
     return s;
 }
 
@@ -51,7 +62,9 @@ Run makeRun(const std::string &scheduler, const std::string &scenario, int64_t s
         PhaseResult p;
         p.name = names[i];
         p.startS = 10.0 * i;
-        p.durationS = 10;
+        p.durationS = 40;
+        if (i == 1)
+            p.loads = {"massive_intr:8"};
         const int64_t k = scale * (i + 1);
         p.consumers = {consumer("audio", 50 * k, 1000 * k, 3000 * k, static_cast<uint64_t>(i)),
                        consumer("wakeup", 20 * k, 400 * k, 900 * k, 0)};
@@ -85,29 +98,38 @@ private slots:
         QVERIFY(w.banner()->isHidden());
         QVERIFY(!w.warningLabel()->isVisibleTo(&w));
 
-        // The table: run 2's p99 is twice run 1's in every phase.
+        // The table: run 2's p99 is twice run 1's in every phase: worse,
+        // +100 %, coloured; the metrics that did not change are "~".
         QTableWidget *t = w.table();
-        QCOMPARE(t->rowCount(), 2 * 2 * 2); // phases × consumers × runs
-        int ratios = 0;
-        for (int row = 0; row < t->rowCount(); ++row)
-            if (t->item(row, 2)->text() == QStringLiteral("6.18.44 (lavd)")) {
-                QCOMPARE(t->item(row, 7)->text(), QStringLiteral("2.00"));
-                ++ratios;
+        QCOMPARE(t->rowCount(), 2 * (4 + 2)); // phases × (audio's 4 metrics + wakeup's 2)
+        int worse = 0;
+        for (int row = 0; row < t->rowCount(); ++row) {
+            QCOMPARE(t->item(row, 3)->text(), QStringLiteral("6.18.44-test (lavd)"));
+            if (t->item(row, 2)->text() == QStringLiteral("p99 ms")) {
+                QVERIFY2(t->item(row, 6)->text().startsWith(QStringLiteral("+100 % [")),
+                         qPrintable(t->item(row, 6)->text()));
+                QCOMPARE(t->item(row, 7)->text(), QStringLiteral("worse"));
+                ++worse;
             }
-        QCOMPARE(ratios, 4);
+            if (t->item(row, 7)->text() == QStringLiteral("~"))
+                QVERIFY(t->item(row, 7)->foreground() != t->item(0, 7)->foreground());
+        }
+        QCOMPARE(worse, 4);
         QCOMPARE(t->item(0, 0)->text(), QStringLiteral("idle"));
+        QVERIFY(w.summaryLabel()->text().contains(QStringLiteral("run 2 worse")));
+        QVERIFY(w.ratioPlot()->pointCount() > 0);
 
         // wakeup is chosen first: every run has it, cyclictest's too.
         QCOMPARE(w.consumerBox()->currentText(), QStringLiteral("wakeup"));
         QCOMPARE(w.cdfPlot()->curveCount(), 4);
-        QVERIFY(
-            w.cdfPlot()->curveNames().contains(QStringLiteral("6.18.44 (lavd) · massive_intr x8")));
+        QVERIFY(w.cdfPlot()->curveNames().contains(
+            QStringLiteral("6.18.44-test (lavd) · massive_intr x8")));
         for (int i = 0; i < w.cdfPlot()->curveCount(); ++i)
             QVERIFY(w.cdfPlot()->pointCount(i) >= 3);
 
         w.setPhase(QStringLiteral("idle"));
-        QCOMPARE(w.cdfPlot()->curveNames(), (QStringList{QStringLiteral("6.18.44 (eevdf)"),
-                                                         QStringLiteral("6.18.44 (lavd)")}));
+        QCOMPARE(w.cdfPlot()->curveNames(), (QStringList{QStringLiteral("6.18.44-test (eevdf)"),
+                                                         QStringLiteral("6.18.44-test (lavd)")}));
         w.setConsumer(QStringLiteral("audio"));
         QCOMPARE(w.cdfPlot()->curveCount(), 2);
     }
@@ -123,8 +145,9 @@ private slots:
             compareRuns({readRunFile(m_a.toStdString()), readRunFile(m_b.toStdString())},
                         {m_a.toStdString(), m_b.toStdString()});
         QCOMPARE(text, QString::fromStdString(formatComparison(c)));
-        QVERIFY(text.contains(QStringLiteral("2.00")));
-        QVERIFY(text.contains(QStringLiteral("6.18.44 (eevdf)")));
+        QVERIFY(text.contains(QStringLiteral("+100 %")));
+        QVERIFY(text.contains(QStringLiteral("=> run 2 worse")));
+        QVERIFY(text.contains(QStringLiteral("6.18.44-test (eevdf)")));
     }
 
     void differentScenariosWarn()

@@ -1,48 +1,106 @@
+// Comparisons a mailing list can trust: phases matched by what ran (never by
+// position or name), rates instead of raw counts, each run's machine and
+// settings side by side, and verdicts that say "~" unless a difference is
+// both significant and large enough. Hand-made runs with known blocks.
+
 #include "compare.h"
+#include "phasematch.h"
 #include "report.h"
 
 #include <QtTest>
+
+#include <random>
 
 using namespace latprobe;
 
 namespace {
 
-ConsumerStats stats(const std::string &name, uint64_t misses, int64_t p99, int64_t max)
+// A consumer in a phase: `blocks` 5 s blocks whose p99 is drawn around
+// `p99` (spread ±`spread` %), each with `missesPerBlock` misses.
+ConsumerStats consumer(const std::string &name, int blocks, double p99, double spread = 5,
+                       uint64_t missesPerBlock = 0, uint64_t seed = 1)
 {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> jitter(1 - spread / 100, 1 + spread / 100);
     ConsumerStats s;
     s.name = name;
     s.hasDeadline = name != "wakeup";
-    s.misses = misses;
-    s.p99Us = p99;
-    s.maxUs = max;
-    s.deadlinesMetPct = 100.0 - static_cast<double>(misses) / 10.0;
+    s.samples = 1000;
+    for (int b = 0; b < blocks; ++b) {
+        BlockStats block;
+        block.startS = 5.0 * b;
+        block.durationS = 5;
+        block.samples = 1000;
+        block.p99Us = static_cast<int64_t>(p99 * jitter(rng));
+        block.p999Us = block.p99Us * 2;
+        block.p50Us = block.p99Us / 4;
+        block.misses = missesPerBlock;
+        block.metPct = 100.0 - static_cast<double>(missesPerBlock) / 10;
+        s.blocks.push_back(block);
+        s.misses += missesPerBlock;
+    }
+    s.p99Us = static_cast<int64_t>(p99);
+    s.p999Us = s.p99Us * 2;
+    s.deadlinesMetPct = 100.0 - static_cast<double>(s.misses) / (10.0 * std::max(1, blocks));
     return s;
 }
 
-Run run(const std::string &scheduler,
-        const std::vector<std::pair<std::string, std::vector<ConsumerStats>>> &phases)
+PhaseResult phase(const std::string &name, std::vector<std::string> loads, double seconds,
+                  std::vector<ConsumerStats> consumers, int step = -1, int round = 0)
+{
+    PhaseResult p;
+    p.name = name;
+    p.loads = std::move(loads);
+    p.durationS = seconds;
+    p.step = step;
+    p.round = round;
+    p.consumers = std::move(consumers);
+    return p;
+}
+
+Run run(const std::string &release, std::vector<PhaseResult> phases)
 {
     Run r;
     r.version = "0.1.0";
-    r.scenario = "quick";
-    r.system.kernelRelease = "6.18.44-fc-v782";
-    r.system.scheduler = scheduler;
-    for (auto &[name, consumers] : phases) {
-        PhaseResult p;
-        p.name = name;
-        p.consumers = consumers;
-        r.phases.push_back(p);
+    r.scenario = "run";
+    r.system.kernelRelease = release;
+    r.system.scheduler = "eevdf";
+    for (const char *name : {"audio", "video", "wakeup"}) {
+        ConsumerSetup s;
+        s.config.name = name;
+        s.config.periodNs = 5'333'333;
+        r.consumers.push_back(s);
     }
+    r.phases = std::move(phases);
     return r;
 }
 
-const CompareRow *row(const Comparison &c, const std::string &phase, const std::string &consumer,
-                      size_t runIndex)
+const PhaseComparison *findPhase(const Comparison &c, const std::string &name)
 {
-    for (const CompareRow &r : c.rows)
-        if (r.phase == phase && r.consumer == consumer && r.run == runIndex)
-            return &r;
+    for (const PhaseComparison &p : c.phases)
+        if (p.name == name)
+            return &p;
     return nullptr;
+}
+
+const MetricComparison *metric(const Comparison &c, const std::string &phaseName, size_t runIndex,
+                               const std::string &consumerName, CompareMetric which)
+{
+    const PhaseComparison *p = findPhase(c, phaseName);
+    if (!p)
+        return nullptr;
+    for (const ConsumerComparison &cc : p->runs[runIndex])
+        if (cc.consumer == consumerName)
+            for (const MetricComparison &m : cc.metrics)
+                if (m.metric == which)
+                    return &m;
+    return nullptr;
+}
+
+void fitsAnEmail(const std::string &text)
+{
+    for (const QString &line : QString::fromStdString(text).split('\n'))
+        QVERIFY2(line.size() <= static_cast<int>(kReportWidth), qPrintable(line));
 }
 
 } // namespace
@@ -52,57 +110,231 @@ class TestCompare : public QObject
     Q_OBJECT
 
 private slots:
-    void ratiosAgainstTheFirstRun()
+    void signaturesIgnoreOrderAndReadOldLabels()
     {
-        const Run eevdf = run(
-            "eevdf",
-            {{"idle", {stats("audio", 0, 120, 900)}},
-             {"massive_intr x8", {stats("audio", 12, 3960, 9970), stats("video", 2, 3940, 5120)}}});
-        const Run lavd = run(
-            "sched_ext:lavd",
-            {{"idle", {stats("audio", 0, 60, 300)}},
-             {"massive_intr x8", {stats("audio", 0, 440, 1200), stats("video", 0, 3940, 4000)}}});
-        const Comparison c = compareRuns({eevdf, lavd}, {"a.json", "b.json"});
-        QCOMPARE(c.runLabels, (std::vector<std::string>{"6.18.44 (eevdf)", "6.18.44 (lavd)"}));
-        QVERIFY(c.warnings.empty());
-        QCOMPARE(c.phases, (std::vector<std::string>{"idle", "massive_intr x8"}));
-        QCOMPARE(c.phaseIndex, (std::vector<std::vector<int>>{{0, 0}, {1, 1}}));
-
-        QCOMPARE(row(c, "massive_intr x8", "audio", 0)->ratio, 1.0);
-        QCOMPARE(row(c, "massive_intr x8", "audio", 1)->ratio, 440.0 / 3960.0);
-        QCOMPARE(row(c, "massive_intr x8", "audio", 1)->misses, uint64_t{0});
-        QCOMPARE(row(c, "massive_intr x8", "video", 1)->ratio, 1.0);
-        QCOMPARE(row(c, "idle", "audio", 1)->ratio, 0.5);
-
-        const std::string table = formatComparison(c);
-        QVERIFY(table.find("0.11") != std::string::npos); // the docs/DESIGN.md example's ratio
-        for (const auto &line : QString::fromStdString(table).split('\n'))
-            QVERIFY2(line.size() <= static_cast<int>(kReportWidth), qPrintable(line));
+        QCOMPARE(loadSignature({}), std::string("idle"));
+        QCOMPARE(loadSignature({"massive_intr:8", "burn:2"}),
+                 loadSignature({"burn:2", "massive_intr:8"}));
+        QCOMPARE(loadSignature({"burn x2"}), loadSignature({"burn:2"}));
+        QVERIFY(loadSignature({"burn:2:session=same"}) != loadSignature({"burn:2"}));
     }
 
-    void warnsWhenScenariosDifferAndLinesUpByPosition()
+    // The case: a window session against a CLI run.
+    void aWindowSessionAgainstACliRunMatchesByWhatRan()
     {
-        Run a = run("eevdf", {{"idle", {stats("audio", 0, 100, 100)}},
-                              {"burn x2", {stats("audio", 1, 200, 200)}}});
-        Run b = run("eevdf", {{"quiet", {stats("audio", 0, 100, 100)}},
-                              {"burn x4", {stats("audio", 3, 400, 400)}}});
-        b.scenario = "ramp";
-        const Comparison c = compareRuns({a, b}, {"/x/a.json", "/y/b.json"});
-        QCOMPARE(c.warnings.size(), size_t{2});
-        // Same kernel and scheduler: the file names tell the runs apart.
-        QCOMPARE(c.runLabels, (std::vector<std::string>{"a", "b"}));
-        QCOMPARE(row(c, "burn x2", "audio", 1)->ratio, 2.0);
-        QCOMPARE(c.phaseIndex, (std::vector<std::vector<int>>{{0, 0}, {1, 1}}));
+        const Run window =
+            run("6.18.44",
+                {phase("idle", {}, 30, {consumer("video", 6, 500)}),
+                 phase("massive_intr x8", {"massive_intr:8"}, 30, {consumer("video", 6, 900)}),
+                 phase("massive_intr x8 + burn x2", {"massive_intr:8", "burn:2"}, 30,
+                       {consumer("video", 6, 1200)}),
+                 phase("burn x2", {"burn:2"}, 30, {consumer("video", 6, 800, 5, 0, 3)}),
+                 phase("idle", {}, 30, {consumer("video", 6, 500)})});
+        const Run cli = run(
+            "6.18.44", {phase("idle", {}, 5, {consumer("video", 1, 480)}),
+                        phase("burn x2", {"burn:2"}, 15, {consumer("video", 3, 820, 5, 0, 4)})});
+        const Comparison c = compareRuns({window, cli}, {"window.json", "cli.json"});
+        const PhaseComparison *burn = findPhase(c, "burn x2");
+        QVERIFY(burn);
+        QVERIFY(burn->inEveryRun());
+        QCOMPARE(burn->sides[0].phases, std::vector<size_t>{3});
+        QCOMPARE(burn->sides[1].phases, std::vector<size_t>{1});
+        const MetricComparison *p99 = metric(c, "burn x2", 1, "video", CompareMetric::P99);
+        QVERIFY(p99);
+        QVERIFY2(std::abs(p99->value - 820) < 60, qPrintable(QString::number(p99->value)));
+        QVERIFY(!findPhase(c, "massive_intr x8")->inEveryRun());
+        // The second idle is a phase of its own, named apart, only run 1's.
+        const PhaseComparison *idle2 = findPhase(c, "idle 2");
+        QVERIFY(idle2);
+        QVERIFY(!idle2->inEveryRun());
+        QVERIFY(findPhase(c, "idle")->inEveryRun());
+
+        const std::string text = formatComparison(c);
+        fitsAnEmail(text);
+        QVERIFY(text.find("phases only some runs have") != std::string::npos);
+        QVERIFY(text.find("massive_intr x8 (run 1)") != std::string::npos);
+        // Each phase printed once.
+        QCOMPARE(QString::fromStdString(text).count("\nphase burn x2\n"), 1);
     }
 
-    void missingConsumerIsShownNotInvented()
+    void differentOrdersMatchTheSamePhases()
     {
         const Run a =
-            run("eevdf", {{"idle", {stats("audio", 0, 100, 100), stats("wakeup", 0, 50, 80)}}});
-        const Run b = run("eevdf", {{"idle", {stats("wakeup", 0, 25, 30)}}});
+            run("6.18.44", {phase("idle", {}, 10, {consumer("audio", 2, 100)}),
+                            phase("burn x2", {"burn:2"}, 10, {consumer("audio", 2, 300)})});
+        const Run b = run("6.18.44", {phase("burn x2", {"burn:2"}, 10, {consumer("audio", 2, 310)}),
+                                      phase("idle", {}, 10, {consumer("audio", 2, 105)})});
         const Comparison c = compareRuns({a, b}, {"a.json", "b.json"});
-        QVERIFY(!row(c, "idle", "audio", 1)->present);
-        QCOMPARE(row(c, "idle", "wakeup", 1)->ratio, 0.5);
+        QCOMPARE(c.phases.size(), size_t{2});
+        QCOMPARE(findPhase(c, "idle")->sides[1].phases, std::vector<size_t>{1});
+        QCOMPARE(findPhase(c, "burn x2")->sides[1].phases, std::vector<size_t>{0});
+    }
+
+    void aSingleRunListsEveryPhaseOnce()
+    {
+        const Run a =
+            run("6.18.44",
+                {phase("idle", {}, 10, {consumer("audio", 2, 100)}),
+                 phase("burn x2", {"burn:2"}, 10, {consumer("audio", 2, 300)}),
+                 phase("idle", {}, 10, {consumer("audio", 2, 100)}),
+                 phase("massive_intr x8", {"massive_intr:8"}, 10, {consumer("audio", 2, 900)}),
+                 phase("idle", {}, 10, {consumer("audio", 2, 120)})});
+        const std::string text = formatComparison(compareRuns({a}, {"a.json"}));
+        fitsAnEmail(text);
+        for (const char *name : {"idle", "burn x2", "idle 2", "massive_intr x8", "idle 3"})
+            QCOMPARE(QString::fromStdString(text).count(QString("\nphase %1\n").arg(name)), 1);
+    }
+
+    void missesAreRatesAndDurationsAreShown()
+    {
+        // 34 skips in 52 s against 12 in 5 s: 39.2 against 144 a minute.
+        ConsumerStats longIdle = consumer("audio", 0, 100);
+        longIdle.misses = 34;
+        ConsumerStats shortIdle = consumer("audio", 0, 100);
+        shortIdle.misses = 12;
+        const Comparison c = compareRuns({run("6.18.44", {phase("idle", {}, 52, {longIdle})}),
+                                          run("6.18.44", {phase("idle", {}, 5, {shortIdle})})},
+                                         {"a.json", "b.json"});
+        const MetricComparison *m = metric(c, "idle", 1, "audio", CompareMetric::MissesPerMin);
+        QVERIFY(m);
+        QCOMPARE(QString::number(m->base, 'f', 1), QStringLiteral("39.2"));
+        QCOMPARE(QString::number(m->value, 'f', 1), QStringLiteral("144.0"));
+        // One phase each, no blocks: one sample a side can show nothing.
+        QCOMPARE(m->verdict, Verdict::TooFewSamples);
+        const std::string text = formatComparison(c);
+        QVERIFY(text.find("52.0 s") != std::string::npos);
+        QVERIFY(text.find("not enough rounds") != std::string::npos);
+    }
+
+    void aRealDifferenceIsWorseWithItsInterval()
+    {
+        // 12 blocks of p99 ~400 us against ~800 us: twice as late.
+        const Run a = run(
+            "6.18.44", {phase("burn x2", {"burn:2"}, 60, {consumer("audio", 12, 400, 5, 1, 1)})});
+        const Run b =
+            run("6.19.0-rc1-bore",
+                {phase("burn x2", {"burn:2"}, 60, {consumer("audio", 12, 800, 5, 8, 2)})});
+        const Comparison c = compareRuns({a, b}, {"a.json", "b.json"});
+        QCOMPARE(c.runLabels,
+                 (std::vector<std::string>{"6.18.44 (eevdf)", "6.19.0-rc1-bore (eevdf)"}));
+        const MetricComparison *p99 = metric(c, "burn x2", 1, "audio", CompareMetric::P99);
+        QCOMPARE(p99->verdict, Verdict::Worse);
+        QVERIFY(p99->p < 0.001);
+        QVERIFY(p99->change.low > 1.8 && p99->change.high < 2.2);
+        QVERIFY(p99->change.low <= p99->change.estimate &&
+                p99->change.estimate <= p99->change.high);
+        const MetricComparison *misses =
+            metric(c, "burn x2", 1, "audio", CompareMetric::MissesPerMin);
+        QCOMPARE(misses->verdict, Verdict::Worse);
+        QCOMPARE(misses->change.estimate, 8.0);
+        const MetricComparison *met = metric(c, "burn x2", 1, "audio", CompareMetric::MetPct);
+        QCOMPARE(met->verdict, Verdict::Worse);
+        const std::string summary = findPhase(c, "burn x2")->summaries[1];
+        QVERIFY2(summary.rfind("run 2 worse: audio p99 +", 0) == 0, summary.c_str());
+        QVERIFY2(summary.find("misses/min x8.00") != std::string::npos, summary.c_str());
+        fitsAnEmail(formatComparison(c));
+        // The same the other way round is better.
+        const Comparison back = compareRuns({b, a}, {"b.json", "a.json"});
+        QCOMPARE(metric(back, "burn x2", 1, "audio", CompareMetric::P99)->verdict, Verdict::Better);
+    }
+
+    void theSameSettingsTwiceAreNoChange()
+    {
+        const Run a = run(
+            "6.18.44", {phase("burn x2", {"burn:2"}, 60, {consumer("audio", 12, 400, 20, 0, 11)})});
+        const Run b = run(
+            "6.18.44", {phase("burn x2", {"burn:2"}, 60, {consumer("audio", 12, 400, 20, 0, 12)})});
+        const Comparison c = compareRuns({a, b}, {"a.json", "b.json"});
+        for (const ConsumerComparison &cc : findPhase(c, "burn x2")->runs[1])
+            for (const MetricComparison &m : cc.metrics)
+                QCOMPARE(m.verdict, Verdict::NoChange);
+        QVERIFY(findPhase(c, "burn x2")->summaries[1].find("~ no significant difference") !=
+                std::string::npos);
+    }
+
+    void aSignificantButSmallChangeIsNoChange()
+    {
+        // +5 %, tightly measured: real, but under the 10 % worth naming.
+        const Run a = run("6.18.44", {phase("idle", {}, 60, {consumer("wakeup", 12, 400, 0.5)})});
+        const Run b = run("6.18.44", {phase("idle", {}, 60, {consumer("wakeup", 12, 420, 0.5)})});
+        const MetricComparison *p99 = metric(compareRuns({a, b}, {"a.json", "b.json"}), "idle", 1,
+                                             "wakeup", CompareMetric::P99);
+        QVERIFY(p99->p < 0.01);
+        QCOMPARE(p99->verdict, Verdict::NoChange);
+    }
+
+    void roundsAreTheSamplesWhenThereAreEnough()
+    {
+        std::vector<PhaseResult> aPhases, bPhases;
+        for (int r = 1; r <= 5; ++r) {
+            aPhases.push_back(phase("idle", {}, 10, {consumer("wakeup", 2, 100)}, 0, r));
+            aPhases.push_back(
+                phase("burn x2", {"burn:2"}, 10, {consumer("wakeup", 2, 300 + r)}, 1, r));
+            bPhases.push_back(phase("idle", {}, 10, {consumer("wakeup", 2, 100)}, 0, r));
+            bPhases.push_back(
+                phase("burn x2", {"burn:2"}, 10, {consumer("wakeup", 2, 600 + r)}, 1, r));
+        }
+        const Comparison c =
+            compareRuns({run("6.18.44", aPhases), run("6.18.44", bPhases)}, {"a.json", "b.json"});
+        QCOMPARE(c.phases.size(), size_t{2}); // rounds of one phase, not ten phases
+        const PhaseComparison *burn = findPhase(c, "burn x2");
+        QCOMPARE(burn->sides[0].sampling, std::string("5 rounds"));
+        QCOMPARE(burn->sides[0].durationS, 50.0);
+        const MetricComparison *p99 = metric(c, "burn x2", 1, "wakeup", CompareMetric::P99);
+        QCOMPARE(p99->samples, size_t{5});
+        QCOMPARE(p99->verdict, Verdict::Worse);
+    }
+
+    void differentConsumerSettingsRefuseTheirRows()
+    {
+        Run a =
+            run("6.18.44",
+                {phase("idle", {}, 60, {consumer("audio", 12, 400), consumer("wakeup", 12, 50)})});
+        Run b = a;
+        b.consumers[0].config.periodNs = 21'333'333;
+        const Comparison c = compareRuns({a, b}, {"a.json", "b.json"});
+        const PhaseComparison *idle = findPhase(c, "idle");
+        QVERIFY(idle->runs[1][0].refusal.find("audio: not compared") == 0);
+        QVERIFY(idle->runs[1][0].metrics.empty());
+        QVERIFY(idle->runs[1][1].refusal.empty());
+        QVERIFY(!c.warnings.empty());
+        QVERIFY(c.warnings[0].find("period 5.33 ms vs 21.33 ms") != std::string::npos);
+    }
+
+    void whatElseDiffersAndNoiseAreSaidAbove()
+    {
+        Run a = run("6.18.44", {phase("idle", {}, 10, {consumer("wakeup", 2, 50)})});
+        Run b = a;
+        b.system.kernelRelease = "6.19.0-rc1-bore";
+        b.system.hz = "1000";
+        a.system.hz = "250";
+        b.noise.ran = true;
+        b.noise.verdict = "very noisy";
+        const Comparison c = compareRuns({a, b}, {"a.json", "b.json"});
+        const std::string text = formatComparison(c);
+        QVERIFY(text.find("kernel differs: 6.18.44 | 6.19.0-rc1-bore") != std::string::npos);
+        QVERIFY(text.find("HZ differs: 250 | 1000") != std::string::npos);
+        QVERIFY(text.find("WARNING: run 2's machine was very noisy") != std::string::npos);
+        QVERIFY(text.find("preemption differs") == std::string::npos);
+    }
+
+    void everyFormatCarriesTheVerdicts()
+    {
+        const Run a = run(
+            "6.18.44", {phase("burn x2", {"burn:2"}, 60, {consumer("audio", 12, 400, 5, 1, 1)})});
+        const Run b = run(
+            "6.19.0", {phase("burn x2", {"burn:2"}, 60, {consumer("audio", 12, 800, 5, 8, 2)})});
+        const Comparison c = compareRuns({a, b}, {"a.json", "b.json"});
+        QVERIFY(formatComparisonMarkdown(c).find("| 2 | audio | p99 ms |") != std::string::npos);
+        QVERIFY(formatComparisonCsv(c).find("\"burn x2\",2,\"6.19.0 (eevdf)\",\"audio\",\"p99\"") !=
+                std::string::npos);
+        const auto json =
+            QJsonDocument::fromJson(QByteArray::fromStdString(formatComparisonJson(c)));
+        QVERIFY(json.isObject());
+        const auto phase0 = json["phases"][0];
+        QCOMPARE(phase0["name"].toString(), QStringLiteral("burn x2"));
+        QCOMPARE(phase0["runs"][1]["consumers"][0]["metrics"][0]["verdict"].toString(),
+                 QStringLiteral("worse"));
     }
 };
 

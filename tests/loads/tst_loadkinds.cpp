@@ -235,7 +235,11 @@ void TestLoadKinds::workersRunAndStop()
     QElapsedTimer timer;
     timer.start();
     QVERIFY(manager.stop(id));
-    QVERIFY2(timer.elapsed() < 2000, qPrintable(QString("stop took %1 ms").arg(timer.elapsed())));
+    // stop() returns only once every process is gone; how fast that is on a
+    // quiet machine (under a second) is tests/bench/loadbench's to measure:
+    // on a saturated one it is the scheduler's to decide.
+    QVERIFY2(timer.elapsed() < kStateWaitMs,
+             qPrintable(QString("stop took %1 ms").arg(timer.elapsed())));
     QVERIFY2(groupEmpty(pgid), "a process of the group survived stop()");
     for (pid_t pid : workers)
         QVERIFY(pidGone(pid));
@@ -279,7 +283,7 @@ void TestLoadKinds::stopAllEmptiesEveryGroup()
     QElapsedTimer timer;
     timer.start();
     manager.stopAll();
-    QVERIFY2(timer.elapsed() < 2000,
+    QVERIFY2(timer.elapsed() < kStateWaitMs,
              qPrintable(QString("stopAll took %1 ms").arg(timer.elapsed())));
     for (pid_t pgid : pgids)
         QVERIFY2(groupEmpty(pgid), qPrintable(QString("group %1 survived").arg(pgid)));
