@@ -153,21 +153,24 @@ void ScenarioFlow::onFinished(RunEnd end, bool partial)
     const std::optional<Run> noRun;
     const std::optional<Run> &run = outcome ? outcome->run : noRun;
     const int phases = run ? static_cast<int>(run->phases.size()) : 0;
+    // The stop condition's answer ("usable up to massive_intr x20 (...)").
+    const QString answer =
+        outcome && !outcome->stopVerdict.empty()
+            ? QString::fromStdString(outcome->stopVerdict.front()).toHtmlEscaped()
+            : QString();
     QString text;
     if (end == RunEnd::Completed)
-        text = tr("Scenario <b>%1</b> completed: %2 steps, %3. Save its run to compare it with "
+        text = tr("Scenario <b>%1</b> completed: %2 steps, %3.%4 Save its run to compare it with "
                   "another kernel's.")
                    .arg(name)
                    .arg(phases)
-                   .arg(ScenarioBar::minutes(m_totalS));
-    else if (run && run->thresholdStep >= 0 &&
-             static_cast<size_t>(run->thresholdStep) < run->phases.size())
-        text =
-            tr("Scenario <b>%1</b> stopped at step %2 of %3, <b>%4</b>: the first with misses.")
-                .arg(name)
-                .arg(run->thresholdStep + 1)
-                .arg(p.steps)
-                .arg(QString::fromStdString(run->phases[run->thresholdStep].name).toHtmlEscaped());
+                   .arg(ScenarioBar::minutes(m_totalS))
+                   .arg(answer.isEmpty() ? QString() : " <b>" + answer + "</b>.");
+    else if (end == RunEnd::Threshold)
+        text = tr("Scenario <b>%1</b> stopped at its threshold: <b>%2</b>. The report has the "
+                  "evidence, step by step.")
+                   .arg(name)
+                   .arg(answer.isEmpty() ? tr("a step passed its stop condition") : answer);
     else if (end == RunEnd::Interrupted)
         text = tr("Scenario <b>%1</b> cancelled in step %2 of %3: the %4 phases measured are "
                   "kept, its run is marked partial.")

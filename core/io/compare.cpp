@@ -3,6 +3,7 @@
 #include "phasematch.h"
 #include "report.h"
 #include "texttable.h"
+#include "textwrap.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -83,8 +84,10 @@ std::string samplingOf(const Run &run, const PhaseSide &side, bool byRound)
     return fmt::format("{} block{} of 5 s", blocks, blocks == 1 ? "" : "s");
 }
 
-MetricComparison compareMetric(CompareMetric metric, const std::vector<double> &a,
-                               const std::vector<double> &b)
+} // namespace
+
+MetricComparison compareSamples(CompareMetric metric, const std::vector<double> &a,
+                                const std::vector<double> &b)
 {
     MetricComparison m;
     m.metric = metric;
@@ -142,6 +145,8 @@ MetricComparison compareMetric(CompareMetric metric, const std::vector<double> &
     }
     return m;
 }
+
+namespace {
 
 // Consumer settings that make two runs' numbers of it incomparable.
 std::string settingsDiffer(const Run &a, const Run &b, const std::string &consumer, size_t run)
@@ -409,12 +414,12 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
                         runs[0], base, s.name,
                         byRound || (ri == 0 && base.phases.size() >= kMinRoundsAsSamples));
                     const Samples b = ri == 0 ? a : samplesOf(runs[ri], side, s.name, byRound);
-                    cc.metrics.push_back(compareMetric(CompareMetric::P99, a.p99, b.p99));
-                    cc.metrics.push_back(compareMetric(CompareMetric::P999, a.p999, b.p999));
+                    cc.metrics.push_back(compareSamples(CompareMetric::P99, a.p99, b.p99));
+                    cc.metrics.push_back(compareSamples(CompareMetric::P999, a.p999, b.p999));
                     if (s.hasDeadline) {
-                        cc.metrics.push_back(compareMetric(CompareMetric::MissesPerMin,
-                                                           a.missesPerMin, b.missesPerMin));
-                        cc.metrics.push_back(compareMetric(CompareMetric::MetPct, a.met, b.met));
+                        cc.metrics.push_back(compareSamples(CompareMetric::MissesPerMin,
+                                                            a.missesPerMin, b.missesPerMin));
+                        cc.metrics.push_back(compareSamples(CompareMetric::MetPct, a.met, b.met));
                     }
                 }
                 if (!cc.refusal.empty() &&
@@ -470,7 +475,7 @@ std::string formatComparison(const Comparison &c)
     std::string out =
         fmt::format("compare: {} run{}{}\n", c.runLabels.size(), c.runLabels.size() == 1 ? "" : "s",
                     c.runLabels.size() > 1 ? ", each against run 1" : "");
-    auto fit = [](const std::string &line) { return line.substr(0, kReportWidth) + "\n"; };
+    auto fit = [](const std::string &line) { return wrapText(line, kReportWidth); };
     for (const std::string &n : c.notes)
         out += fit(n);
     for (const std::string &w : c.warnings)

@@ -83,6 +83,13 @@ struct Comparison
 // (rounds, or 5 s blocks), the change with its interval, and a verdict.
 Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::string> &fileNames);
 
+// One metric of one consumer: `base` and `value` are each side's samples
+// (a value per round or block). The verdict is "worse" or "better" only when
+// the Mann-Whitney U test finds the sides different at kSignificance, the
+// interval excludes no change, and the change reaches the minimum effect.
+MetricComparison compareSamples(CompareMetric metric, const std::vector<double> &base,
+                                const std::vector<double> &value);
+
 // "+18 % [+9, +27]", "x3.1 [2.2, 4.5]", "-0.07 pt [-0.12, -0.02]".
 std::string formatChange(const MetricComparison &m);
 

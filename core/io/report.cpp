@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include "texttable.h"
+#include "textwrap.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -56,7 +57,11 @@ std::string header(const Run &run)
         if (!run.noise.trustMax())
             out += fit("  on a noisy machine the max may be the host's: compare p99");
     }
-    if (run.thresholdStep >= 0 && run.thresholdStep < static_cast<int>(run.phases.size())) {
+    if (!run.stopVerdict.empty()) {
+        for (size_t i = 0; i < run.stopVerdict.size(); ++i)
+            out += wrapText((i == 0 ? "" : "  ") + run.stopVerdict[i], kReportWidth, "      ");
+    } else if (run.thresholdStep >= 0 && run.thresholdStep < static_cast<int>(run.phases.size())) {
+        // A run file from before the stop condition said its own verdict.
         const int t = run.thresholdStep;
         out += fit(fmt::format("threshold: misses from phase {} ({})", t + 1, run.phases[t].name));
         if (t > 0)

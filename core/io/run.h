@@ -48,6 +48,9 @@ struct Run
     NoiseCheck noise;
     std::string scenario;   // its name; "run" for a plain --load run
     int thresholdStep = -1; // the phase that passed the scenario's stop condition
+    // Its stop condition's answer ("usable up to massive_intr x20") and the
+    // evidence, a line a step (stopjudge.h); empty without one.
+    std::vector<std::string> stopVerdict;
     std::vector<StateCapture> states;
 };
 

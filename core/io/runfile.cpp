@@ -313,6 +313,7 @@ std::string runToJson(const Run &run)
         {"scenario", run.scenario},
         {"states", states},
         {"threshold_step", run.thresholdStep},
+        {"stop_verdict", run.stopVerdict},
         {"noise_check",
          {{"ran", n.ran},
           {"duration_s", n.durationS},
@@ -530,6 +531,12 @@ Run runFromJson(const std::string &text, const std::string &fileName)
     run.thresholdStep = r.get<int>(j, "", "threshold_step");
     if (run.thresholdStep < -1 || run.thresholdStep >= static_cast<int>(run.phases.size()))
         r.fail("threshold_step", "names a phase the run does not have");
+    if (auto it = j.find("stop_verdict"); it != j.end()) { // since 1.2
+        if (!it->is_array())
+            r.fail("stop_verdict", "expected an array of lines");
+        for (const json &line : *it)
+            run.stopVerdict.push_back(r.value<std::string>(line, "stop_verdict"));
+    }
     const json &noise = r.field(j, "", "noise_check");
     NoiseCheck &n = run.noise;
     n.ran = r.get<bool>(noise, "noise_check", "ran");

@@ -79,8 +79,9 @@ Scenario parseScenario(const std::string &text, const std::string &file)
                                     : s.preset) = r.value<std::string>(value, key);
         } else if (key == "stop_when") {
             StopCondition stop;
+            bool countGiven = false;
             if (!value.is_object())
-                r.fail(key, "expected {\"consumers\": [...], \"misses_over\": N}");
+                r.fail(key, "expected {\"consumers\": [...], \"above_baseline\": true}");
             for (const auto &[k, v] : value.items()) {
                 if (k == "consumers" && v.is_array()) {
                     for (const json &c : v) {
@@ -90,11 +91,16 @@ Scenario parseScenario(const std::string &text, const std::string &file)
                     }
                 } else if (k == "misses_over" && v.is_number_unsigned()) {
                     stop.missesOver = v.get<uint64_t>();
+                    countGiven = true;
+                } else if (k == "above_baseline" && v.is_boolean()) {
+                    stop.aboveBaseline = v.get<bool>();
                 } else {
-                    r.fail("stop_when." + k,
-                           "unknown or malformed (takes consumers: [names], misses_over: N >= 0)");
+                    r.fail("stop_when." + k, "unknown or malformed (takes consumers: [names], and "
+                                             "above_baseline: true or misses_over: N >= 0)");
                 }
             }
+            if (countGiven && stop.aboveBaseline)
+                r.fail("stop_when", "give above_baseline or misses_over, not both");
             if (stop.consumers.empty())
                 r.fail("stop_when.consumers", "name at least one consumer, e.g. [\"audio\"]");
             s.stopWhen = stop;
@@ -156,8 +162,15 @@ Scenario parseScenario(const std::string &text, const std::string &file)
             if (st.name.empty())
                 st.name = "idle";
         }
+        if (s.stopWhen && s.stopWhen->aboveBaseline && st.durationS < kMinComparedStepS)
+            r.fail(where + ".duration_s",
+                   fmt::format("{:g} s is too short to compare with the baseline "
+                               "(stop_when.above_baseline needs {:g} s or more a step)",
+                               st.durationS, kMinComparedStepS));
         s.steps.push_back(std::move(st));
     }
+    if (s.stopWhen && s.stopWhen->aboveBaseline && s.steps.size() < 2)
+        r.fail("steps", "stop_when.above_baseline needs a baseline step and at least one more");
     if (s.name.empty())
         s.name = file.substr(file.rfind('/') + 1);
     return s;
@@ -183,20 +196,6 @@ std::optional<Scenario> builtinScenario(const std::string &name)
         if (name == b.name)
             return parseScenario(b.json, std::string("built-in ") + b.name);
     return std::nullopt;
-}
-
-int thresholdStep(const StopCondition &stop, const std::vector<PhaseResult> &phases)
-{
-    for (size_t i = 0; i < phases.size(); ++i) {
-        uint64_t misses = 0;
-        for (const ConsumerStats &c : phases[i].consumers)
-            for (const std::string &name : stop.consumers)
-                if (c.name == name)
-                    misses += c.misses;
-        if (misses > stop.missesOver)
-            return static_cast<int>(i);
-    }
-    return -1;
 }
 
 } // namespace latprobe

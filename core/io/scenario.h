@@ -14,7 +14,7 @@ namespace latprobe {
 //   {"scenario_version": 1, "name": "ramp", "description": "...",
 //    "preset": "default",                       optional consumer preset
 //    "rounds": 3,                               optional, default 1
-//    "stop_when": {"consumers": ["audio", "video"], "misses_over": 0},
+//    "stop_when": {"consumers": ["audio", "video"], "above_baseline": true},
 //    "steps": [{"name": "idle", "duration_s": 10, "loads": []},
 //              {"duration_s": 30, "loads": ["massive_intr:10"]}]}
 struct ScenarioStep
@@ -28,7 +28,14 @@ struct StopCondition
 {
     std::vector<std::string> consumers; // whose misses count
     uint64_t missesOver = 0;            // a step with more misses ends the ramp
+    // Instead of a count: a step whose miss rate is significantly above the
+    // first step's, twice in a row, ends it (stopjudge.h).
+    bool aboveBaseline = false;
 };
+
+// A step compared with the baseline needs this long: four 5 s blocks a
+// side is the fewest that can be significant at 5 %.
+inline constexpr double kMinComparedStepS = 20;
 
 struct Scenario
 {
@@ -69,9 +76,5 @@ std::string formatDuration(double seconds);
 // Built-in presets from resources/scenarios, compiled in.
 std::vector<std::string> builtinScenarioNames();
 std::optional<Scenario> builtinScenario(const std::string &name);
-
-// The index of the first phase whose misses (of the stop condition's
-// consumers) pass the threshold, or -1. Phases match steps in order.
-int thresholdStep(const StopCondition &stop, const std::vector<PhaseResult> &phases);
 
 } // namespace latprobe

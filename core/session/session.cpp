@@ -416,6 +416,7 @@ Run Session::buildRun(const std::string &endReason, bool withRunningLoads) const
         std::lock_guard lock(m_stateMutex);
         run.scenario = m_runName;
         run.thresholdStep = m_runThreshold;
+        run.stopVerdict = m_runStopVerdict;
         run.loads = m_finishedLoads;
         run.states = m_states;
     }

@@ -161,7 +161,7 @@ private:
 
     // Scenario steps (sessionscenario.cpp), on the control thread.
     void beginScenario(std::shared_ptr<Playing> playing);
-    bool beginStep(int index);
+    bool beginStep(int index, bool again = false);
     void tickScenario(int64_t now);
     void endScenario(RunEnd end);
     Run cutScenarioRun(const Playing &p, RunEnd end, int64_t endedAt) const;
@@ -204,7 +204,8 @@ private:
     std::string m_playingName; // the scenario playing, for refusals
     std::string m_runName;     // the scenario that spans the run, or options.runName
     int m_runThreshold = -1;   // that scenario's threshold step
-    std::mutex m_phaseMutex;   // one phase opens at a time
+    std::vector<std::string> m_runStopVerdict;
+    std::mutex m_phaseMutex; // one phase opens at a time
 
     std::atomic<bool> m_scenarioActive{false};
     std::atomic<bool> m_scenarioCancel{false};

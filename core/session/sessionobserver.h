@@ -42,8 +42,9 @@ struct ScenarioOutcome
     RunEnd end = RunEnd::Completed;
     int step = 0, steps = 0; // where it ended
     int round = 1, rounds = 1;
-    std::string error;      // why a load failed
-    int thresholdStep = -1; // the phase of its run that passed the stop condition
+    std::string error;                    // why a load failed
+    int thresholdStep = -1;               // the phase of its run that passed the stop condition
+    std::vector<std::string> stopVerdict; // its answer and evidence (stopjudge.h)
     // The scenario's own run, as `latprobe run --scenario` writes it; only
     // when the measurement goes on after it (the window).
     std::optional<Run> run;

@@ -8,6 +8,7 @@
 #include "probe.h"
 #include "realclock.h"
 #include "scenariocheck.h"
+#include "stopjudge.h"
 
 #include <fmt/format.h>
 
@@ -25,12 +26,15 @@ struct Session::Playing
     int step = -1;
     int round = 1;
     int64_t stepStart = 0, stepEnd = 0;
-    double playedS = 0;     // the steps played before this one, every round
-    int64_t askedAt = 0;    // when playScenario() was called
-    double firstStepS = -1; // where its first phase begins, since the run started
-    std::string startTime;  // ISO, for its own run
-    std::string error;      // why a load did not start
-    int thresholdStep = -1;
+    double playedS = 0;             // the steps played before this one, every round
+    int64_t askedAt = 0;            // when playScenario() was called
+    double firstStepS = -1;         // where its first phase begins, since the run started
+    std::string startTime;          // ISO, for its own run
+    std::string error;              // why a load did not start
+    std::optional<StopJudge> judge; // with a stop condition
+    int firstPhase = -1;            // the collector's index of its first step's phase
+    double repeatedS = 0;           // steps played again to confirm a threshold
+    int thresholdStep = -1;         // counted from its first step's phase
 };
 
 std::string Session::playScenario(const Scenario &scenario, Play play)
@@ -49,6 +53,8 @@ std::string Session::playScenario(const Scenario &scenario, Play play)
     auto playing = std::make_shared<Playing>();
     playing->scenario = scenario;
     playing->play = play;
+    if (scenario.stopWhen)
+        playing->judge.emplace(*scenario.stopWhen);
     playing->askedAt = RealClock::monotonicNow();
     playing->startTime = isoTimeNow();
     bool untouched;
@@ -116,7 +122,7 @@ void Session::beginScenario(std::shared_ptr<Playing> playing)
     beginStep(0);
 }
 
-bool Session::beginStep(int index)
+bool Session::beginStep(int index, bool again)
 {
     Playing &p = *m_playing;
     const ScenarioStep &step = p.scenario.steps[static_cast<size_t>(index)];
@@ -136,8 +142,8 @@ bool Session::beginStep(int index)
     p.stepEnd = p.stepStart + static_cast<int64_t>(step.durationS * 1e9);
     m_stepEnd = p.stepEnd;
     const bool first = index == 0 && p.round == 1;
-    openPhase(step.name, specs, first && p.joinsRunStart ? runStart() : p.stepStart,
-              {index, p.round});
+    openPhase(again ? step.name + " (again)" : step.name, specs,
+              first && p.joinsRunStart ? runStart() : p.stepStart, {index, p.round});
     if (first)
         p.firstStepS = static_cast<double>(currentPhase().start - runStart()) / 1e9;
     if (m_observer)
@@ -155,13 +161,21 @@ void Session::tickScenario(int64_t now)
         return;
     }
     if (now >= p.stepEnd) {
-        if (p.scenario.stopWhen) {
+        if (p.judge) {
             const std::vector<PhaseResult> phases = m_probe->collector().phases(now);
-            if (thresholdStep(*p.scenario.stopWhen, {phases.back()}) == 0) {
-                p.thresholdStep =
-                    (p.round - 1) * static_cast<int>(p.scenario.steps.size()) + p.step;
+            if (p.firstPhase < 0)
+                p.firstPhase = static_cast<int>(phases.size()) - 1;
+            switch (p.judge->stepEnded(p.step, phases.back())) {
+            case StopJudge::Decision::Stop:
+                p.thresholdStep = p.judge->thresholdPhase();
                 endScenario(RunEnd::Threshold);
                 return;
+            case StopJudge::Decision::Repeat:
+                p.repeatedS += p.scenario.steps[static_cast<size_t>(p.step)].durationS;
+                beginStep(p.step, true);
+                return;
+            case StopJudge::Decision::Continue:
+                break;
             }
         }
         if (p.step + 1 < static_cast<int>(p.scenario.steps.size())) {
@@ -184,7 +198,7 @@ void Session::tickScenario(int64_t now)
     progress.stepName = step.name;
     progress.stepElapsedS = elapsed;
     progress.stepS = step.durationS;
-    progress.leftS = p.scenario.totalS() - p.playedS - elapsed;
+    progress.leftS = p.scenario.totalS() + p.repeatedS - p.playedS - elapsed;
     {
         std::lock_guard lock(m_stateMutex);
         m_progress = progress;
@@ -210,7 +224,12 @@ void Session::endScenario(RunEnd end)
     outcome.round = p.round;
     outcome.rounds = p.scenario.rounds;
     outcome.error = p.error;
-    outcome.thresholdStep = p.thresholdStep;
+    if (p.judge)
+        outcome.stopVerdict = p.judge->verdict();
+    // The threshold's phase in the run it belongs to: the scenario's own, or
+    // the whole run when the scenario ends it.
+    const int inWholeRun = p.thresholdStep >= 0 ? p.firstPhase + p.thresholdStep : -1;
+    outcome.thresholdStep = p.play.endsRun ? inWholeRun : p.thresholdStep;
     if (!p.play.endsRun)
         outcome.run = cutScenarioRun(p, end, endedAt);
     m_playing.reset();
@@ -219,6 +238,7 @@ void Session::endScenario(RunEnd end)
         if (!outcome.run) {
             m_runName = outcome.name;
             m_runThreshold = outcome.thresholdStep;
+            m_runStopVerdict = outcome.stopVerdict;
         }
         m_lastScenario = outcome;
         m_playingName.clear();
@@ -249,6 +269,8 @@ Run Session::cutScenarioRun(const Playing &p, RunEnd end, int64_t endedAt) const
     run.startTime = p.startTime;
     run.scenario = p.scenario.name;
     run.thresholdStep = p.thresholdStep;
+    if (p.judge)
+        run.stopVerdict = p.judge->verdict();
     run.partial = isPartial(end);
     return run;
 }

@@ -4,24 +4,6 @@
 
 using namespace latprobe;
 
-namespace {
-
-PhaseResult phase(const std::string &name, uint64_t audioMisses, uint64_t videoMisses)
-{
-    PhaseResult p;
-    p.name = name;
-    for (auto [consumer, misses] :
-         {std::pair{"audio", audioMisses}, {"video", videoMisses}, {"wakeup", uint64_t{999}}}) {
-        ConsumerStats s;
-        s.name = consumer;
-        s.misses = misses;
-        p.consumers.push_back(s);
-    }
-    return p;
-}
-
-} // namespace
-
 class TestScenario : public QObject
 {
     Q_OBJECT
@@ -34,8 +16,8 @@ private slots:
         QTest::addColumn<double>("minSeconds");
         QTest::addColumn<double>("maxSeconds");
         QTest::newRow("quick, ~2 min") << "quick" << 5 << 90.0 << 150.0;
-        QTest::newRow("ramp, x10..x60") << "ramp" << 7 << 180.0 << 200.0;
-        QTest::newRow("contest, each load alone") << "contest" << 6 << 60.0 << 600.0;
+        QTest::newRow("ramp, x10..x60") << "ramp" << 7 << 200.0 << 220.0;
+        QTest::newRow("contest, each load alone") << "contest" << 6 << 60.0 << 700.0;
         QTest::newRow("interbench") << "interbench" << 5 << 60.0 << 600.0;
     }
 
@@ -56,6 +38,10 @@ private slots:
     {
         const Scenario ramp = *builtinScenario("ramp");
         QVERIFY(ramp.stopWhen.has_value());
+        // Judged against its idle step, which must be long enough to be a baseline.
+        QVERIFY(ramp.stopWhen->aboveBaseline);
+        QVERIFY(ramp.steps.front().loads.empty());
+        QVERIFY(ramp.steps.front().durationS >= kMinComparedStepS);
         int expected = 10;
         for (const ScenarioStep &step : ramp.steps) {
             if (step.loads.empty())
@@ -113,6 +99,15 @@ private slots:
         QTest::newRow("stop_when without consumers")
             << R"({"scenario_version": 1, "stop_when": {"misses_over": 1}, "steps": [{"duration_s": 1}]})"
             << "s.json: stop_when.consumers";
+        QTest::newRow("stop_when with a count and a baseline")
+            << R"({"scenario_version": 1, "stop_when": {"consumers": ["audio"], "misses_over": 1, "above_baseline": true}, "steps": [{"duration_s": 30}, {"duration_s": 30}]})"
+            << "s.json: stop_when: give above_baseline or misses_over, not both";
+        QTest::newRow("a step too short to compare with the baseline")
+            << R"({"scenario_version": 1, "stop_when": {"consumers": ["audio"], "above_baseline": true}, "steps": [{"duration_s": 30}, {"duration_s": 10}]})"
+            << "s.json: steps[1].duration_s: 10 s is too short to compare with the baseline";
+        QTest::newRow("a baseline and nothing to compare")
+            << R"({"scenario_version": 1, "stop_when": {"consumers": ["audio"], "above_baseline": true}, "steps": [{"duration_s": 30}]})"
+            << "s.json: steps: stop_when.above_baseline needs a baseline step";
         // Found by fuzz_scenario: nlohmann throws out_of_range, not a
         // parse_error, for a number past a double's range.
         QTest::newRow("number too large for a double")
@@ -148,39 +143,6 @@ private slots:
             R"({"scenario_version": 1, "steps": [{"duration_s": 1, "loads": ["custom:1:cmd=sleep 5"]}]})",
             "s.json");
         QVERIFY(s.runsCommands());
-    }
-
-    void rampThreshold_data()
-    {
-        QTest::addColumn<QList<int>>("audioMisses");
-        QTest::addColumn<QList<int>>("videoMisses");
-        QTest::addColumn<int>("over");
-        QTest::addColumn<int>("expectedStep");
-        QTest::newRow("never") << QList<int>{0, 0, 0} << QList<int>{0, 0, 0} << 0 << -1;
-        QTest::newRow("audio skips at step 3")
-            << QList<int>{0, 0, 1} << QList<int>{0, 0, 0} << 0 << 2;
-        QTest::newRow("video drops at step 2")
-            << QList<int>{0, 0, 0} << QList<int>{0, 4, 9} << 0 << 1;
-        QTest::newRow("threshold above a few misses")
-            << QList<int>{0, 2, 3} << QList<int>{0, 1, 3} << 5 << 2;
-        QTest::newRow("idle already misses") << QList<int>{1, 0} << QList<int>{0, 0} << 0 << 0;
-    }
-
-    void rampThreshold()
-    {
-        QFETCH(QList<int>, audioMisses);
-        QFETCH(QList<int>, videoMisses);
-        QFETCH(int, over);
-        QFETCH(int, expectedStep);
-        std::vector<PhaseResult> phases;
-        phases.reserve(static_cast<size_t>(audioMisses.size()));
-        for (int i = 0; i < audioMisses.size(); ++i)
-            phases.push_back(phase("step", audioMisses[i], videoMisses[i]));
-        StopCondition stop;
-        stop.consumers = {"audio", "video"};
-        stop.missesOver = static_cast<uint64_t>(over);
-        // wakeup has no deadline: its (absurd) count must never trip the ramp.
-        QCOMPARE(thresholdStep(stop, phases), expectedStep);
     }
 };
 
