@@ -8,6 +8,7 @@
 #include "scenariobar.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
@@ -15,6 +16,8 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+
+#include <algorithm>
 
 namespace latprobe {
 
@@ -28,10 +31,7 @@ ScenarioFlow::ScenarioFlow(LiveSession &session, QWidget *window, QMenuBar *menu
         const std::optional<Scenario> scenario = builtinScenario(name);
         if (!scenario)
             continue;
-        QAction *a = m_menu->addAction(tr("Run %1 (%2 steps, %3)")
-                                           .arg(QString::fromStdString(name))
-                                           .arg(scenario->steps.size())
-                                           .arg(ScenarioBar::minutes(scenario->totalS())));
+        QAction *a = m_menu->addAction(QString());
         a->setObjectName(QStringLiteral("scenario-") + QString::fromStdString(name));
         a->setToolTip(QString::fromStdString(scenario->description));
         a->setStatusTip(a->toolTip());
@@ -39,7 +39,10 @@ ScenarioFlow::ScenarioFlow(LiveSession &session, QWidget *window, QMenuBar *menu
             if (const std::optional<Scenario> s = builtinScenario(name))
                 runScenario(*s);
         });
+        m_builtins.push_back({a, *scenario});
     }
+    addRoundsMenu();
+    labelBuiltins();
     m_menu->addSeparator();
     QAction *open =
         m_menu->addAction(tr("&Open scenario file…"), this, &ScenarioFlow::openInteractively);
@@ -58,8 +61,67 @@ ScenarioFlow::ScenarioFlow(LiveSession &session, QWidget *window, QMenuBar *menu
     connect(&m_session, &LiveSession::scenarioFinished, this, &ScenarioFlow::onFinished);
 }
 
-bool ScenarioFlow::runScenario(const Scenario &scenario, bool fromRunStart)
+void ScenarioFlow::addRoundsMenu()
 {
+    QMenu *rounds = m_menu->addMenu(tr("&Rounds"));
+    rounds->setObjectName(QStringLiteral("rounds-menu"));
+    rounds->setToolTipsVisible(true);
+    rounds->menuAction()->setToolTip(
+        tr("Play every step this many times, interleaved (idle, A, B, idle, A, B, ...), so that "
+           "slow drift hits every step alike. With 5 rounds or more, compare takes each round "
+           "as a sample."));
+    auto *group = new QActionGroup(this);
+    QSettings settings(QStringLiteral("latprobe"), QStringLiteral("latprobe"));
+    m_rounds =
+        std::clamp(settings.value(QStringLiteral("scenario/rounds"), 0).toInt(), 0, kMaxRounds);
+    for (const int n : {0, 1, 3, 5, 10}) {
+        QAction *a = rounds->addAction(n == 0   ? tr("As each scenario says")
+                                       : n == 5 ? tr("5 rounds: each a sample for compare")
+                                                : tr("%n round(s)", nullptr, n));
+        a->setObjectName(QStringLiteral("rounds-%1")
+                             .arg(n == 0 ? QStringLiteral("scenario") : QString::number(n)));
+        a->setCheckable(true);
+        a->setChecked(n == m_rounds);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, n] {
+            m_rounds = n;
+            QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe"))
+                .setValue(QStringLiteral("scenario/rounds"), n);
+            labelBuiltins();
+        });
+    }
+    // A count remembered from another choice than the menu's (a hand-edited
+    // setting): play as the scenarios say, and say so.
+    if (!group->checkedAction()) {
+        m_rounds = 0;
+        group->actions().front()->setChecked(true);
+    }
+}
+
+Scenario ScenarioFlow::withRounds(const Scenario &scenario) const
+{
+    Scenario s = scenario;
+    if (m_rounds > 0)
+        s.rounds = m_rounds;
+    return s;
+}
+
+void ScenarioFlow::labelBuiltins()
+{
+    for (const auto &[action, scenario] : m_builtins) {
+        const Scenario s = withRounds(scenario);
+        const QString steps = s.rounds > 1
+                                  ? tr("%1 steps x %2 rounds").arg(s.steps.size()).arg(s.rounds)
+                                  : tr("%1 steps").arg(s.steps.size());
+        action->setText(
+            tr("Run %1 (%2, %3)")
+                .arg(QString::fromStdString(s.name), steps, ScenarioBar::minutes(s.totalS())));
+    }
+}
+
+bool ScenarioFlow::runScenario(const Scenario &asWritten, bool fromRunStart)
+{
+    const Scenario scenario = withRounds(asWritten);
     const QString name = QString::fromStdString(scenario.name);
     if (m_session.scenarioRunning()) {
         m_controls.statusBar->showMessage(

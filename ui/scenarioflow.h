@@ -1,9 +1,13 @@
 #pragma once
 
 #include "run.h"
+#include "scenario.h"
 
 #include <QObject>
 #include <QString>
+
+#include <utility>
+#include <vector>
 
 class QAction;
 class QMenu;
@@ -16,7 +20,6 @@ namespace latprobe {
 class LiveSession;
 class LoadPanel;
 class ScenarioBar;
-struct Scenario;
 
 // The window's Scenario menu and what follows from it: the questions before
 // a scenario plays (its commands, its consumers), the scenario bar while it
@@ -38,7 +41,8 @@ public:
     ScenarioFlow(LiveSession &session, QWidget *window, QMenuBar *menuBar, Controls controls);
 
     // Asks before a scenario runs commands of its own (custom loads) or was
-    // written for other consumers; false if it did not start.
+    // written for other consumers; false if it did not start. The Rounds
+    // menu's choice, unless "as each scenario says", replaces its rounds.
     // `fromRunStart`: see LiveSession::startScenario().
     bool runScenario(const Scenario &scenario, bool fromRunStart = false);
     bool runScenarioFile(const QString &path);
@@ -48,6 +52,9 @@ public:
     QAction *cancelAction() const { return m_cancel; }
 
 private:
+    void addRoundsMenu();
+    void labelBuiltins(); // "Run quick (5 steps x 3 rounds, 6:00)"
+    Scenario withRounds(const Scenario &scenario) const;
     void openInteractively();
     void onStarted(const QString &name);
     void onProgressed();
@@ -60,6 +67,8 @@ private:
     QMenu *m_menu = nullptr;
     QAction *m_cancel = nullptr;
     double m_totalS = 0;
+    int m_rounds = 0; // 0: as each scenario says
+    std::vector<std::pair<QAction *, Scenario>> m_builtins;
 };
 
 } // namespace latprobe

@@ -13,6 +13,7 @@
 #include "runfile.h"
 #include "runoptions.h"
 #include "scenariobar.h"
+#include "statewait.h"
 
 #include <QAction>
 #include <QApplication>
@@ -78,6 +79,7 @@ private slots:
     void cancelStopsLoadsAndMarksPartial();
     void customCommandsNeedConsent();
     void malformedScenarioIsAMessage();
+    void roundsMenuPlaysEveryStepThatManyTimes();
 
 private:
     QString writeScenario(const QString &name, const QByteArray &steps);
@@ -276,6 +278,40 @@ void TestScenarioGui::malformedScenarioIsAMessage()
                  message.contains(QStringLiteral("duration_s")),
              qPrintable(message));
     QVERIFY(!m_session->scenarioRunning());
+}
+
+void TestScenarioGui::roundsMenuPlaysEveryStepThatManyTimes()
+{
+    auto *three = m_window->findChild<QAction *>(QStringLiteral("rounds-3"));
+    auto *asWritten = m_window->findChild<QAction *>(QStringLiteral("rounds-scenario"));
+    QVERIFY(three && asWritten);
+    QVERIFY(asWritten->isChecked()); // the default: as each scenario says
+    auto *quick = m_window->findChild<QAction *>(QStringLiteral("scenario-quick"));
+    QVERIFY2(!quick->text().contains(QStringLiteral("rounds")), qPrintable(quick->text()));
+
+    three->trigger();
+    QVERIFY(three->isChecked() && !asWritten->isChecked());
+    // The built-ins say what three rounds cost.
+    QVERIFY2(quick->text().contains(QStringLiteral("5 steps x 3 rounds, 6:00")),
+             qPrintable(quick->text()));
+
+    const QString path = writeScenario(
+        QStringLiteral("thrice"),
+        QByteArray(R"({"name": "a", "duration_s": 0.6}, {"name": "b", "duration_s": 0.6})"));
+    QVERIFY(m_window->runScenarioFile(path));
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->scenarioBar()->text().contains(QStringLiteral("of 3")),
+                             kStateWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_session->scenarioRunning(), kStateWaitMs);
+    const std::optional<Run> run =
+        m_session->scenarioOutcome() ? m_session->scenarioOutcome()->run : std::nullopt;
+    QVERIFY(run.has_value());
+    std::vector<std::string> names;
+    for (const PhaseResult &p : run->phases)
+        names.push_back(p.name + " " + std::to_string(p.round));
+    QCOMPARE(names, (std::vector<std::string>{"a 1", "b 1", "a 2", "b 2", "a 3", "b 3"}));
+
+    asWritten->trigger(); // remembered across windows: leave the default behind
+    QVERIFY(!quick->text().contains(QStringLiteral("rounds")));
 }
 
 QTEST_MAIN(TestScenarioGui)
