@@ -146,6 +146,9 @@ int main(int argc, char **argv)
 
     LiveSession session(sessionOptions(plan, run, RunFrontEnd::Window,
                                        std::vector<std::string>(argv, argv + argc)));
+    // Every window session is kept in the run library as it goes.
+    if (!run.noLibrary)
+        session.keepInLibrary(RunLibrary());
     MainWindow window(session);
     window.show();
 
@@ -174,7 +177,7 @@ int main(int argc, char **argv)
                          else if (unattendedRun)
                              unattendedRun->interrupt();
                          else
-                             window.close();
+                             window.closeKeepingRun();
                      });
     const int code = QApplication::exec();
     session.shutdown();

@@ -4,6 +4,7 @@
 #include "reportcommand.h"
 #include "rootwarning.h"
 #include "runcommand.h"
+#include "runscommand.h"
 #include "selfexe.h"
 #include "sysinfo.h"
 #include "version.h"
@@ -106,6 +107,8 @@ int main(int argc, char **argv)
     CLI::App *report = addReportCommand(app, reportOptions);
     CompareOptions compareOptions;
     CLI::App *compare = addCompareCommand(app, compareOptions);
+    RunsOptions runsOptions;
+    CLI::App *runs = addRunsCommand(app, runsOptions);
     CLI::App *sysinfo = app.add_subcommand("sysinfo", "Print what latprobe knows of this machine");
 
     if (const int status = parseCommandLine(app, argc, argv); status >= 0)
@@ -122,6 +125,8 @@ int main(int argc, char **argv)
         return executeReport(reportOptions);
     if (compare->parsed())
         return executeCompare(compareOptions);
+    if (runs->parsed())
+        return executeRuns(runsOptions);
     if (sysinfo->parsed())
         return printSysinfo();
     return launchGui(argc, argv, runOptions, commandLine);

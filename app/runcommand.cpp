@@ -5,6 +5,7 @@
 #include "interrupt.h"
 #include "realclock.h"
 #include "rootwarning.h"
+#include "runautosaver.h"
 #include "runconclusion.h"
 #include "runfile.h"
 #include "scenario.h"
@@ -16,6 +17,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <optional>
 #include <unistd.h>
 
 namespace latprobe {
@@ -111,6 +113,10 @@ int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
     } detach;
 
     session.start();
+    // Kept in the run library as it goes: a kill -9 loses 10 s at most.
+    std::optional<RunAutosaver> autosaver;
+    if (!o.noLibrary)
+        autosaver.emplace(RunLibrary(), [&session] { return session.snapshot("autosaved"); });
     for (const ConsumerSetup &s : session.setups())
         if (!s.grant.refusal.empty()) {
             spdlog::warn("{}: {}", s.config.name, s.grant.refusal);
@@ -125,8 +131,17 @@ int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
     progress.clear();
     if (end == RunEnd::LoadFailed)
         spdlog::error("{}", session.lastScenario()->error);
+    if (autosaver)
+        autosaver->stopAutosaving();
     const Run run = session.finish(end);
-    return concludeRun(run, end, o.out, "latprobe run");
+    const int status = concludeRun(run, end, o.out, "latprobe run");
+    if (autosaver) {
+        if (std::string libraryError; autosaver->saveFinal(run, libraryError))
+            spdlog::info("kept in the run library: {}", autosaver->path());
+        else
+            spdlog::warn("not kept in the run library: {}", libraryError);
+    }
+    return status;
 }
 
 } // namespace latprobe

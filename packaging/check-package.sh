@@ -181,7 +181,7 @@ for sub in run report; do
         check "completion offers $sub $o" grep -qE -- "(^|[ \"])$o( |\"|$)" "$completion"
     done
 done
-for sub in run report compare sysinfo; do
+for sub in run report compare runs sysinfo; do
     check "man page documents the $sub command" grep -qE "^\.B $sub$|^\.B latprobe $sub" <<<"$man_src"
 done
 # Load kinds and their keys, from the binary's own error messages.
@@ -265,7 +265,7 @@ EOF
             fail "completion of '$line' offers $* (got: $got)"
         fi
     }
-    completes "latprobe " run report compare sysinfo
+    completes "latprobe " run report compare runs sysinfo
     completes "latprobe --v" --version --verbose
     completes "latprobe run --sc" --scenario
     completes "latprobe run --preset " default desktop pro interbench quick ramp contest

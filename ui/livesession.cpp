@@ -6,6 +6,10 @@
 
 #include <QMetaObject>
 
+#include <deque>
+#include <functional>
+#include <mutex>
+
 namespace latprobe {
 
 class LiveSession::Relay : public SessionObserver
@@ -79,13 +83,37 @@ public:
         });
     }
 
+    // In the GUI thread: runs what was queued, in order.
+    void drain()
+    {
+        std::deque<std::function<void()>> tasks;
+        {
+            std::lock_guard lock(m_mutex);
+            tasks.swap(m_tasks);
+        }
+        for (const std::function<void()> &task : tasks)
+            task();
+    }
+
 private:
+    // The callbacks cross threads through a std::mutex, not through Qt's
+    // event queue alone: Qt's own locks are invisible to ThreadSanitizer, so
+    // a functor handed to invokeMethod() reads as a race in the tsan preset.
     template <typename F> void queue(F &&f)
     {
-        QMetaObject::invokeMethod(m_owner, std::forward<F>(f), Qt::QueuedConnection);
+        bool wasEmpty;
+        {
+            std::lock_guard lock(m_mutex);
+            wasEmpty = m_tasks.empty();
+            m_tasks.emplace_back(std::forward<F>(f));
+        }
+        if (wasEmpty)
+            QMetaObject::invokeMethod(m_owner, "drainRelay", Qt::QueuedConnection);
     }
 
     LiveSession *m_owner;
+    std::mutex m_mutex;
+    std::deque<std::function<void()>> m_tasks;
     int m_lastStep = -1; // the session's control thread only
     int64_t m_lastSecond = -1;
 };
@@ -94,6 +122,11 @@ LiveSession::LiveSession(SessionOptions options, QObject *parent)
     : QObject(parent), m_relay(std::make_unique<Relay>(this)),
       m_session(std::make_unique<Session>(std::move(options), m_relay.get()))
 {}
+
+void LiveSession::drainRelay()
+{
+    m_relay->drain();
+}
 
 LiveSession::~LiveSession()
 {
@@ -130,10 +163,57 @@ void LiveSession::shutdown()
 
 Run LiveSession::finishRun(RunEnd end)
 {
+    if (m_autosaver)
+        m_autosaver->stopAutosaving(); // no snapshot while the probe ends
     // Its samples would land after the probe stopped.
     if (m_gui)
         m_gui->stop();
-    return m_session->finish(end);
+    Run run = m_session->finish(end);
+    if (m_autosaver) {
+        m_libraryError.clear();
+        m_autosaver->saveFinal(run, m_libraryError);
+    }
+    return run;
+}
+
+void LiveSession::keepInLibrary(RunLibrary library, std::chrono::milliseconds every)
+{
+    Session *session = m_session.get();
+    m_library = library;
+    m_autosaver = std::make_unique<RunAutosaver>(
+        std::move(library),
+        [session] {
+            // Before start() there is nothing to keep; snapshot() says so.
+            return session->snapshot("autosaved");
+        },
+        every);
+}
+
+QString LiveSession::libraryPath() const
+{
+    return m_autosaver ? QString::fromStdString(m_autosaver->path()) : QString();
+}
+
+bool LiveSession::finishIntoLibrary(RunEnd end, QString *error)
+{
+    if (m_session->running())
+        finishRun(end);
+    if (error)
+        *error = QString::fromStdString(m_libraryError);
+    return m_autosaver && m_libraryError.empty();
+}
+
+void LiveSession::finishAndDiscard()
+{
+    if (m_autosaver)
+        m_autosaver->stopAutosaving();
+    if (m_session->running()) {
+        if (m_gui)
+            m_gui->stop();
+        m_session->finish(RunEnd::Interrupted);
+    }
+    if (m_autosaver)
+        m_autosaver->discard();
 }
 
 void LiveSession::reset()

@@ -4,6 +4,8 @@
 #include "loadmanager.h"
 #include "loadspec.h"
 #include "run.h"
+#include "runautosaver.h"
+#include "runlibrary.h"
 #include "scenario.h"
 #include "session.h"
 #include "sysinfo.h"
@@ -11,6 +13,7 @@
 #include <QObject>
 #include <QString>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,8 +104,24 @@ public:
 
     // The run so far, loads included, as Copy report and Save run see it.
     Run liveRun(const std::string &endReason) const { return m_session->snapshot(endReason); }
-    // Ends the measurement (loads, then probe) and returns the finished run.
+    // Ends the measurement (loads, then probe) and returns the finished run,
+    // which is also written over its autosave when the run is kept in a library.
     Run finishRun(RunEnd end);
+
+    // Keeps the run in `library` as it is measured, autosaved every `every`
+    // (runautosaver.h). Call before start(); without it nothing is kept.
+    void keepInLibrary(RunLibrary library,
+                       std::chrono::milliseconds every = RunAutosaver::kDefaultEvery);
+    bool keepsInLibrary() const { return m_autosaver != nullptr; }
+    // The library it keeps runs in, else the default one (for the Runs window).
+    const RunLibrary &library() const { return m_library; }
+    // Where the run is kept ("" before its first autosave).
+    QString libraryPath() const;
+    // Ends the measurement and writes the finished run over its autosave.
+    // False, with `error`, when it could not be written.
+    bool finishIntoLibrary(RunEnd end, QString *error = nullptr);
+    // Ends the measurement and deletes its autosave: the user chose so.
+    void finishAndDiscard();
 
 signals:
     void started();
@@ -119,6 +138,8 @@ signals:
     void scenarioFinished(latprobe::RunEnd end, bool partial);
 
 private:
+    Q_INVOKABLE void drainRelay(); // queued by Relay, by name (see livesession.cpp)
+
     // Hears the session's callbacks, from its threads, and queues each to
     // the GUI thread.
     class Relay;
@@ -135,6 +156,10 @@ private:
     int64_t m_phaseStart = 0;
     QString m_scenarioName;
     std::optional<ScenarioOutcome> m_outcome;
+    // After m_session: gone before it, as it takes the session's snapshots.
+    RunLibrary m_library;
+    std::unique_ptr<RunAutosaver> m_autosaver;
+    std::string m_libraryError;
 };
 
 } // namespace latprobe

@@ -15,6 +15,7 @@
 #include "report.h"
 #include "runfile.h"
 #include "runsaving.h"
+#include "runswindow.h"
 #include "scenario.h"
 #include "scenariobar.h"
 #include "scenarioflow.h"
@@ -211,6 +212,12 @@ void MainWindow::buildActions()
                              "latency distributions and the table of 'latprobe compare'"));
     connect(m_compare, &QAction::triggered, this, &MainWindow::openCompareInteractively);
 
+    m_runLibrary = new QAction(tr("Run &library…"), this);
+    m_runLibrary->setShortcut(QKeySequence(tr("Ctrl+L")));
+    m_runLibrary->setToolTip(tr("Every run latprobe kept (this window's too, autosaved as it "
+                                "measures): reports, comparisons, deleting (Ctrl+L)"));
+    connect(m_runLibrary, &QAction::triggered, this, &MainWindow::openRunLibrary);
+
     m_quit = new QAction(tr("&Quit"), this);
     m_quit->setShortcut(QKeySequence::Quit);
     connect(m_quit, &QAction::triggered, this, &QWidget::close);
@@ -221,6 +228,7 @@ void MainWindow::buildActions()
     file->addAction(m_screenshot);
     file->addSeparator();
     file->addAction(m_compare);
+    file->addAction(m_runLibrary);
     file->addSeparator();
     file->addAction(m_quit);
     QMenu *measure = menuBar()->addMenu(tr("&Measure"));
@@ -520,8 +528,67 @@ void MainWindow::writeSettings() const
     m_loadPanel->saveSettings(s);
 }
 
+bool MainWindow::askToKeepRun()
+{
+    const Run run = m_session.liveRun("");
+    double seconds = 0;
+    for (const PhaseResult &p : run.phases)
+        seconds += p.durationS;
+    QMessageBox box(
+        QMessageBox::Question, tr("Keep this run?"),
+        tr("This window has measured for %1 (%2). Keep the run in the run "
+           "library, or discard it?")
+            .arg(ScenarioBar::minutes(seconds),
+                 run.phases.size() == 1 ? tr("1 phase") : tr("%1 phases").arg(run.phases.size())),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setInformativeText(
+        tr("The library is %1; File ▸ Run library… opens it.")
+            .arg(QString::fromStdString(m_session.library().dir()).toHtmlEscaped()));
+    box.button(QMessageBox::Save)->setText(tr("&Keep in library"));
+    box.button(QMessageBox::Discard)->setText(tr("&Discard"));
+    box.button(QMessageBox::Cancel)->setText(tr("&Go on measuring"));
+    box.setDefaultButton(QMessageBox::Save);
+    box.setEscapeButton(QMessageBox::Cancel);
+    const int answer = box.exec();
+    if (answer == QMessageBox::Discard) {
+        m_session.finishAndDiscard();
+        return true;
+    }
+    if (answer != QMessageBox::Save)
+        return false;
+    QString error;
+    if (!m_session.finishIntoLibrary(RunEnd::Completed, &error)) {
+        // Measuring has ended; the autosave up to 10 s ago is still there.
+        QMessageBox::warning(this, tr("Run not kept"),
+                             tr("The run could not be written to the library: %1\n\nIts last "
+                                "autosave, if any, is still there.")
+                                 .arg(error));
+    }
+    return true;
+}
+
+void MainWindow::closeKeepingRun()
+{
+    m_closeKeeping = true;
+    close();
+}
+
+RunsWindow *MainWindow::openRunLibrary()
+{
+    auto *runs = new RunsWindow(m_session.library(), this);
+    runs->setWindowFlag(Qt::Window);
+    runs->setAttribute(Qt::WA_DeleteOnClose);
+    runs->show();
+    return runs;
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // Closing by mistake must not lose a run: ask, unless told (a signal).
+    if (m_session.running() && m_session.keepsInLibrary() && !m_closeKeeping && !askToKeepRun()) {
+        event->ignore();
+        return;
+    }
     m_fineTimer->stop();
     m_counterTimer->stop();
     m_loadTimer->stop();

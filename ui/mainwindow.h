@@ -12,6 +12,7 @@ class QTimer;
 namespace latprobe {
 
 class CompareWindow;
+class RunsWindow;
 class CounterPanel;
 class LatencyPlot;
 class LiveSession;
@@ -55,6 +56,10 @@ public:
     bool saveScenarioRun(const QString &path, QString *error = nullptr);
     // A Compare window (File ▸ Compare runs…) with these runs in it.
     CompareWindow *openCompare(const QStringList &files);
+    // File ▸ Run library…: every run kept, to report, compare or delete.
+    RunsWindow *openRunLibrary();
+    // Closes without asking, the run kept in the library (SIGTERM, SIGINT).
+    void closeKeepingRun();
 
     QAction *screenshotAction() const { return m_screenshot; }
     QAction *copyReportAction() const { return m_copyReport; }
@@ -63,6 +68,7 @@ public:
     QAction *stopAllAction() const { return m_stopAll; }
     QAction *captureAction() const { return m_capture; }
     QAction *compareAction() const { return m_compare; }
+    QAction *runLibraryAction() const { return m_runLibrary; }
     QAction *cancelScenarioAction() const;
     QMenu *scenarioMenu() const;
     ScenarioBar *scenarioBar() const { return m_scenarioBar; }
@@ -77,6 +83,9 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    // With a live run kept in the library: keep it, discard it, or go on
+    // measuring (false).
+    bool askToKeepRun();
 
 private:
     void buildActions();
@@ -115,6 +124,8 @@ private:
     QAction *m_quit = nullptr;
     QAction *m_capture = nullptr;
     QAction *m_compare = nullptr;
+    QAction *m_runLibrary = nullptr;
+    bool m_closeKeeping = false;
     ScenarioFlow *m_scenarios = nullptr;
 
     QLabel *m_systemLabel = nullptr;

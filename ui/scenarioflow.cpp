@@ -77,7 +77,8 @@ void ScenarioFlow::addRoundsMenu()
     for (const int n : {0, 1, 3, 5, 10}) {
         QAction *a = rounds->addAction(n == 0   ? tr("As each scenario says")
                                        : n == 5 ? tr("5 rounds: each a sample for compare")
-                                                : tr("%n round(s)", nullptr, n));
+                                       : n == 1 ? tr("1 round")
+                                                : tr("%1 rounds").arg(n));
         a->setObjectName(QStringLiteral("rounds-%1")
                              .arg(n == 0 ? QStringLiteral("scenario") : QString::number(n)));
         a->setCheckable(true);

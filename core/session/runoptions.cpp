@@ -95,6 +95,9 @@ void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
     app.add_option("--max-workers", o.maxWorkers,
                    "Cap on load processes running at once (default 2048)")
         ->check(CLI::Range(1, 100000));
+    app.add_flag("--no-library", o.noLibrary,
+                 "Do not keep the run in the run library\n(~/.local/share/latprobe/runs, or "
+                 "$LATPROBE_LIBRARY; see latprobe runs)");
 }
 
 namespace {

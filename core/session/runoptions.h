@@ -47,6 +47,7 @@ struct RunOptions
     bool allowCommands = false; // a scenario's custom loads may run
     bool noNoiseCheck = false;
     bool noAutoCapture = false;
+    bool noLibrary = false; // keep no copy in the run library (runlibrary.h)
 };
 
 // Which front end takes the options. The window has no progress line and no

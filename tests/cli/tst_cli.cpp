@@ -67,6 +67,8 @@ private slots:
     void shortRunReportsAndWritesARunFile();
     void ctrlCEndsARunWithAReportAndAPartialRunFile();
     void withoutADisplayItSaysSoAndMeasuresHeadless();
+    void everyRunIsKeptInTheLibraryAndListed();
+    void aKilledRunLeavesItsAutosaveInTheLibrary();
 };
 
 void TestCli::initTestCase()
@@ -264,6 +266,82 @@ void TestCli::ctrlCEndsARunWithAReportAndAPartialRunFile()
     for (size_t i = 0; i < run.consumers.size(); ++i)
         if (run.consumers[i].config.periodNs < 100000000)
             QVERIFY2(phase.consumers[i].samples > 0, run.consumers[i].config.name.c_str());
+}
+
+namespace {
+
+QStringList libraryFiles(const QString &dir)
+{
+    return QDir(dir).entryList({"latprobe-*.json"}, QDir::Files);
+}
+
+} // namespace
+
+void TestCli::everyRunIsKeptInTheLibraryAndListed()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QStringList env{"LATPROBE_LIBRARY=" + dir.path()};
+    Outcome o = runProgram(
+        binary(),
+        {"run", "--duration", "1", "--consumers", "wakeup", "--no-progress", "--no-noise-check"},
+        env);
+    QVERIFY2(o.finished && o.exitCode == 0, qPrintable(o.describe()));
+    const QStringList files = libraryFiles(dir.path());
+    QCOMPARE(files.size(), 1);
+    QVERIFY2(o.err.contains("kept in the run library: " + dir.filePath(files[0])),
+             qPrintable(o.err));
+    const Run run = readRunFile(dir.filePath(files[0]).toStdString());
+    QCOMPARE(run.endReason, std::string("completed"));
+    QVERIFY(!run.partial);
+
+    // Listed, newest first, with the file's name.
+    o = runProgram(binary(), {"runs"}, env);
+    QVERIFY2(o.finished && o.exitCode == 0, qPrintable(o.describe()));
+    QVERIFY2(o.out.contains(files[0]) && o.out.contains("completed"), qPrintable(o.out));
+    QVERIFY2(o.out.contains("1 run, "), qPrintable(o.out));
+
+    // --no-library keeps nothing; pruning to 0 empties it, sparing the user's files.
+    o = runProgram(binary(),
+                   {"run", "--duration", "0.5", "--consumers", "wakeup", "--no-progress",
+                    "--no-noise-check", "--no-library"},
+                   env);
+    QVERIFY2(o.finished && o.exitCode == 0, qPrintable(o.describe()));
+    QCOMPARE(libraryFiles(dir.path()).size(), 1);
+    QFile mine(dir.filePath("notes.json"));
+    QVERIFY(mine.open(QIODevice::WriteOnly));
+    mine.close();
+    o = runProgram(binary(), {"runs", "--prune-to", "0"}, env);
+    QVERIFY2(o.out.startsWith("pruned 1 run "), qPrintable(o.out));
+    QVERIFY(libraryFiles(dir.path()).isEmpty());
+    QVERIFY(QFile::exists(dir.filePath("notes.json")));
+}
+
+void TestCli::aKilledRunLeavesItsAutosaveInTheLibrary()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("LATPROBE_LIBRARY", dir.path());
+    p.setProcessEnvironment(env);
+    p.start(binary(), {"run", "--duration", "3600", "--consumers", "wakeup", "--no-progress",
+                       "--no-noise-check"});
+    QVERIFY(p.waitForStarted(kStateWaitMs));
+    // The first autosave, 10 s into the run (later on a saturated machine).
+    QTRY_VERIFY_WITH_TIMEOUT(!libraryFiles(dir.path()).isEmpty() || p.state() != QProcess::Running,
+                             kStateWaitMs);
+    QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGKILL), 0);
+    QVERIFY(p.waitForFinished(kStateWaitMs));
+    const QStringList files = libraryFiles(dir.path());
+    QCOMPARE(files.size(), 1);
+    // Saved atomically: what is there reads, whenever the kill came.
+    const Run run = readRunFile(dir.filePath(files[0]).toStdString());
+    QVERIFY(run.partial);
+    QCOMPARE(run.endReason, std::string("autosaved"));
+    QCOMPARE(run.phases.size(), 1u);
+    QVERIFY(run.phases[0].durationS >= 5);
+    QVERIFY(run.phases[0].consumers.at(0).samples > 0);
 }
 
 // README command (a) on a machine with no display: `latprobe` alone cannot

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "run.h"
+#include "runlibrary.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace latprobe {
+
+// Keeps a run in the run library while it is measured: every `every`, on a
+// thread of its own ("lp-autosave"), it takes a snapshot and saves it
+// atomically to one file, so that a crash, a kill -9 or a forgotten close
+// loses at most that much. The file is marked partial ("autosaved") until
+// saveFinal() writes the finished run over it.
+class RunAutosaver
+{
+public:
+    using Snapshot = std::function<Run()>;
+    static constexpr std::chrono::seconds kDefaultEvery{10};
+
+    RunAutosaver(RunLibrary library, Snapshot snapshot,
+                 std::chrono::milliseconds every = kDefaultEvery);
+    ~RunAutosaver(); // stops; what was saved stays
+    RunAutosaver(const RunAutosaver &) = delete;
+    RunAutosaver &operator=(const RunAutosaver &) = delete;
+
+    // Saves `run` as the file's last word and stops autosaving. False, with
+    // `error`, when it could not be saved.
+    bool saveFinal(const Run &run, std::string &error);
+    // Stops autosaving and deletes the file: the user chose to discard it.
+    void discard();
+    // No more saves until saveFinal(): call it before the session finishes,
+    // so that no snapshot races the probe's end.
+    void stopAutosaving();
+
+    std::string path() const;      // "" before the first save
+    std::string lastError() const; // of the last save, "" when it worked
+    int saves() const;
+    uint64_t bytesWritten() const; // every save's file size, summed
+
+private:
+    void main();
+    bool save(Run run, bool final, std::string &error);
+
+    RunLibrary m_library;
+    Snapshot m_snapshot;
+    std::chrono::milliseconds m_every;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_quit = false;
+    std::string m_path, m_lastError;
+    int m_saves = 0;
+    uint64_t m_bytes = 0;
+    std::mutex m_saveMutex; // one save at a time: the thread's or the final one
+    std::thread m_thread;
+};
+
+} // namespace latprobe

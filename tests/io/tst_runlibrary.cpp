@@ -1,0 +1,169 @@
+#include "runfile.h"
+#include "runlibrary.h"
+#include "samplerun.h"
+
+#include <QtTest>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+using namespace latprobe;
+using latprobe::test::realisticRun;
+namespace fs = std::filesystem;
+
+namespace {
+
+Run runAt(const std::string &start, const std::string &scenario = "run")
+{
+    Run run = realisticRun();
+    run.startTime = start;
+    run.scenario = scenario;
+    run.thresholdStep = -1;
+    return run;
+}
+
+void touch(const std::string &path, const std::string &text)
+{
+    std::ofstream(path) << text;
+}
+
+} // namespace
+
+class TestRunLibrary : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        m_lib = m_dir->path().toStdString() + "/runs";
+    }
+
+    void theFolderFollowsXdgUnlessToldOtherwise()
+    {
+        qputenv("LATPROBE_LIBRARY", "");
+        qputenv("XDG_DATA_HOME", "/data/me");
+        QCOMPARE(RunLibrary::defaultDir(), std::string("/data/me/latprobe/runs"));
+        qunsetenv("XDG_DATA_HOME");
+        qputenv("HOME", "/home/tester");
+        QCOMPARE(RunLibrary::defaultDir(), std::string("/home/tester/.local/share/latprobe/runs"));
+        qputenv("LATPROBE_LIBRARY", "/srv/runs");
+        QCOMPARE(RunLibrary::defaultDir(), std::string("/srv/runs"));
+        qunsetenv("LATPROBE_LIBRARY");
+    }
+
+    void namesSayWhenWhichKernelAndWhatRan()
+    {
+        const RunLibrary lib(m_lib);
+        const Run run = runAt("2026-12-01T03:12:40Z", "quick");
+        QCOMPARE(lib.pathFor(run), m_lib + "/latprobe-2026-12-01T03-12-40-6.18.44-quick.json");
+        std::string error;
+        QVERIFY2(lib.save(run, lib.pathFor(run), error), error.c_str());
+        // Another run started in the same second gets a name of its own.
+        QCOMPARE(lib.pathFor(run), m_lib + "/latprobe-2026-12-01T03-12-40-6.18.44-quick-2.json");
+        Run odd = runAt("2026-12-01T03:12:41Z", "my scenario/../x");
+        odd.system.kernelRelease = "6.19.0-rc1 bore";
+        QCOMPARE(lib.pathFor(odd),
+                 m_lib + "/latprobe-2026-12-01T03-12-41-6.19.0-rc1-bore-my-scenario-..-x.json");
+    }
+
+    void listsNewestFirstWithHeadlineFigures()
+    {
+        const RunLibrary lib(m_lib);
+        std::string error;
+        for (const char *start :
+             {"2026-11-01T10:00:00Z", "2026-12-01T10:00:00Z", "2026-11-15T10:00:00Z"}) {
+            const Run run = runAt(start);
+            QVERIFY2(lib.save(run, lib.pathFor(run), error), error.c_str());
+        }
+        touch(m_lib + "/latprobe-broken.json", "{\"file_version\": ");
+        touch(m_lib + "/notes.json", "{}"); // the user's: never listed
+        const std::vector<RunLibrary::Entry> entries = lib.list();
+        QCOMPARE(entries.size(), size_t(4));
+        QCOMPARE(entries[0].startTime, std::string("2026-12-01T10:00:00Z"));
+        QCOMPARE(entries[1].startTime, std::string("2026-11-15T10:00:00Z"));
+        QCOMPARE(entries[2].startTime, std::string("2026-11-01T10:00:00Z"));
+        const Run sample = realisticRun();
+        uint64_t audio = 0;
+        double seconds = 0;
+        for (const PhaseResult &p : sample.phases) {
+            seconds += p.durationS;
+            for (const ConsumerStats &c : p.consumers)
+                if (c.name == "audio")
+                    audio += c.misses;
+        }
+        QCOMPARE(entries[0].audioMisses, audio);
+        QCOMPARE(entries[0].durationS, seconds);
+        QCOMPARE(entries[0].kernel, std::string("6.18.44"));
+        QVERIFY(entries[0].bytes > 0);
+        QVERIFY(entries[0].error.empty());
+        // An unreadable file is listed, with why, last.
+        QVERIFY(entries[3].path.ends_with("latprobe-broken.json"));
+        QVERIFY(!entries[3].error.empty());
+    }
+
+    void deletesOnlyItsOwnFiles()
+    {
+        const RunLibrary lib(m_lib);
+        std::string error;
+        const Run run = runAt("2026-12-01T10:00:00Z");
+        const std::string path = lib.pathFor(run);
+        QVERIFY(lib.save(run, path, error));
+        touch(m_lib + "/notes.json", "{}");
+        QVERIFY(!lib.remove(m_lib + "/notes.json", error));
+        QVERIFY2(error.find("deletes only its own files") != std::string::npos, error.c_str());
+        QVERIFY(fs::exists(m_lib + "/notes.json"));
+        const std::string outside = m_dir->path().toStdString() + "/latprobe-x.json";
+        touch(outside, "{}");
+        QVERIFY(!lib.remove(outside, error));
+        QVERIFY(fs::exists(outside));
+        QVERIFY2(lib.remove(path, error), error.c_str());
+        QVERIFY(!fs::exists(path));
+        QVERIFY(lib.list().empty());
+    }
+
+    void prunesTheOldestFirstAndNeverTheUsersFiles()
+    {
+        const RunLibrary lib(m_lib, RunLibrary::kDefaultMaxBytes);
+        std::string error;
+        std::vector<std::string> paths;
+        for (int i = 0; i < 4; ++i) {
+            const Run run = runAt("2026-12-01T10:00:0" + std::to_string(i) + "Z");
+            paths.push_back(lib.pathFor(run));
+            QVERIFY(lib.save(run, paths.back(), error));
+            // Modification times a second apart, oldest first.
+            fs::last_write_time(paths.back(),
+                                fs::file_time_type::clock::now() - std::chrono::seconds(10 - i));
+        }
+        touch(m_lib + "/notes.txt", std::string(4096, 'x'));
+        const uint64_t one = fs::file_size(paths[0]);
+        // Room for two: the two oldest go, except the one being kept.
+        const RunLibrary::Pruned pruned = lib.prune(2 * one + one / 2, paths[0]);
+        QCOMPARE(pruned.files, 2);
+        QVERIFY(fs::exists(paths[0])); // kept: it is being autosaved
+        QVERIFY(!fs::exists(paths[1]));
+        QVERIFY(!fs::exists(paths[2]));
+        QVERIFY(fs::exists(paths[3]));
+        QVERIFY(fs::exists(m_lib + "/notes.txt"));
+    }
+
+    void aSaveThatCannotMakeTheFolderSaysWhere()
+    {
+        touch(m_dir->path().toStdString() + "/file", "x");
+        const RunLibrary lib(m_dir->path().toStdString() + "/file/runs");
+        std::string error;
+        const Run run = runAt("2026-12-01T10:00:00Z");
+        QVERIFY(!lib.save(run, lib.pathFor(run), error));
+        QVERIFY2(error.find("cannot create the run library") == 0, error.c_str());
+        QVERIFY2(error.find("LATPROBE_LIBRARY") != std::string::npos, error.c_str());
+    }
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::string m_lib;
+};
+
+QTEST_APPLESS_MAIN(TestRunLibrary)
+#include "tst_runlibrary.moc"
