@@ -288,10 +288,10 @@ void TestScenarioGui::roundsMenuPlaysEveryStepThatManyTimes()
     QTRY_VERIFY_WITH_TIMEOUT(m_window->scenarioBar()->text().contains(QStringLiteral("of 3")),
                              kStateWaitMs);
     // Finished once the window heard so (the bar says it).
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->scenarioBar()->text().contains(QStringLiteral("thrice")) &&
-                                 m_window->scenarioBar()->text().contains(
-                                     QStringLiteral("completed")),
-                             kStateWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_window->scenarioBar()->text().contains(QStringLiteral("thrice")) &&
+            m_window->scenarioBar()->text().contains(QStringLiteral("completed")),
+        kStateWaitMs);
     const std::optional<Run> run =
         m_session->scenarioOutcome() ? m_session->scenarioOutcome()->run : std::nullopt;
     QVERIFY(run.has_value());
