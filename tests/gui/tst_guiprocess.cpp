@@ -3,8 +3,10 @@
 // run written.
 
 #include "runfile.h"
+#include "statewait.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -66,6 +68,7 @@ private slots:
     void sigtermStopsLoadsAndWritesTheRun();
     void sigtermClosesTheWindow();
     void sigusr1CapturesTheState();
+    void aKilledWindowLeavesItsAutosaveInTheLibrary();
     void helpAndVersionNeedNoDisplay();
     void runOptionsAreCheckedAsLatprobeRunChecksThem_data();
     void runOptionsAreCheckedAsLatprobeRunChecksThem();
@@ -87,6 +90,7 @@ QProcess *TestGuiProcess::start(const QStringList &args)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path());
+    env.insert(QStringLiteral("LATPROBE_LIBRARY"), m_dir.filePath(QStringLiteral("library")));
     p->setProcessEnvironment(env);
     p->start(QStringLiteral(LATPROBE_GUI), args);
     return p;
@@ -143,6 +147,32 @@ void TestGuiProcess::sigtermClosesTheWindow()
     QVERIFY(p->waitForFinished(10000));
     QCOMPARE(p->exitStatus(), QProcess::NormalExit);
     QCOMPARE(p->exitCode(), 0);
+}
+
+// kill -9 gives the window no chance to save: what the last autosave (at
+// most 10 s old) wrote is what is left, and it reads.
+void TestGuiProcess::aKilledWindowLeavesItsAutosaveInTheLibrary()
+{
+    QDir library(m_dir.filePath(QStringLiteral("library")));
+    library.removeRecursively();
+    QProcess *p = start({});
+    QVERIFY(p->waitForStarted());
+    auto files = [&library] {
+        return library.entryList({QStringLiteral("latprobe-*.json")}, QDir::Files);
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!files().isEmpty() || p->state() != QProcess::Running, kStateWaitMs);
+    QElapsedTimer sinceKill;
+    sinceKill.start();
+    ::kill(static_cast<pid_t>(p->processId()), SIGKILL);
+    QVERIFY(p->waitForFinished(kStateWaitMs));
+    QCOMPARE(files().size(), 1);
+    const Run run = readRunFile(library.filePath(files().front()).toStdString());
+    qInfo("in the library %lld ms after kill -9, with %.1f s measured",
+          static_cast<long long>(sinceKill.elapsed()), run.phases.at(0).durationS);
+    QVERIFY(run.partial);
+    QCOMPARE(run.endReason, std::string("autosaved"));
+    QVERIFY(run.phases.at(0).durationS > 5);
+    QVERIFY(run.phases.at(0).consumers.at(0).samples > 0);
 }
 
 // kill -USR1 captures the system's state, as it does for `latprobe run`:
