@@ -73,6 +73,9 @@ public:
     std::vector<GroupStatus> loadStatus() const { return m_session->loadStatus(); }
     std::vector<std::string> activeLabels() const { return m_session->activeLabels(); }
     int runningProcesses() const { return m_session->runningProcesses(); }
+    // The cap on load processes at once (--max-workers, Preferences).
+    int maxLoadProcesses() const { return m_session->limits().maxProcesses; }
+    void setMaxLoadProcesses(int processes) { m_session->setMaxLoadProcesses(processes); }
 
     // Begins a new phase with the same loads: counts start from zero.
     void reset();

@@ -30,6 +30,8 @@ struct LoadChoice
     // Beyond count, nice and the first parameter: what the editor holds.
     QString extrasSummary(const LoadKind &loadKind) const;
 
+    bool operator==(const LoadChoice &) const = default;
+
     void save(QSettings &settings) const;
     void load(QSettings &settings, const LoadKind &kind);
 };

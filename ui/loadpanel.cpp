@@ -52,6 +52,7 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
         Row &r = m_rows[i];
         r.kind = &kinds[i];
         r.choice = LoadChoice::defaults(kinds[i]);
+        r.remembered = r.choice;
         const int line = static_cast<int>(i) + 1;
         const QString name = QString::fromStdString(kinds[i].name);
         auto *label = new QLabel(name, startBox);
@@ -62,7 +63,9 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
         grid->addWidget(label, line, 0);
 
         r.count = new QSpinBox(startBox);
-        r.count->setRange(1, 4096);
+        // Up to what a load spec takes: a typed count is kept as typed, and
+        // one over a cap is refused by name when started, never clamped.
+        r.count->setRange(1, 1000000);
         r.count->setMaximumWidth(70);
         r.count->setAccessibleName(tr("%1 workers").arg(name));
         r.count->setToolTip(tr("How many %1 workers to start").arg(name));
@@ -149,6 +152,10 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
     connect(&m_session, &LiveSession::loadsChanged, this, &LoadPanel::onLoadsChanged);
     connect(&m_session, &LiveSession::loadStarted, this,
             [this](int, const QString &kind, const QString &) {
+                if (Row *r = row(kind.toStdString()); r && !r->pending.empty()) {
+                    r->remembered = r->pending.front();
+                    r->pending.pop_front();
+                }
                 if (Row *r = row(kind.toStdString()); r && r->starting > 0 && --r->starting == 0) {
                     r->start->setEnabled(!m_scenarioActive);
                     r->start->setText(tr("Start"));
@@ -158,6 +165,10 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
             });
     connect(&m_session, &LiveSession::loadRefused, this,
             [this](const QString &kind, const QString &error) {
+                if (Row *r = row(kind.toStdString()); r && !r->pending.empty()) {
+                    r->refused = r->pending.front();
+                    r->pending.pop_front();
+                }
                 if (Row *r = row(kind.toStdString()); r && r->starting > 0 && --r->starting == 0) {
                     r->start->setEnabled(!m_scenarioActive);
                     r->start->setText(tr("Start"));
@@ -245,6 +256,7 @@ void LoadPanel::startKind(const std::string &kind)
         m_banner->showMessage(QString::fromStdString(error));
         return;
     }
+    r->pending.push_back(r->choice);
     ++r->starting;
     r->start->setEnabled(false);
     r->start->setText(tr("Starting…"));
@@ -329,14 +341,21 @@ void LoadPanel::updateRunningState(const std::vector<GroupStatus> &groups)
 
 void LoadPanel::saveSettings(QSettings &settings) const
 {
-    for (const Row &r : m_rows)
-        choice(r.kind->name).save(settings);
+    for (const Row &r : m_rows) {
+        const LoadChoice current = choice(r.kind->name);
+        LoadSpec spec;
+        std::string error;
+        const bool fits = parseLoadSpec(current.specText().toStdString(), spec, error) &&
+                          processesFor(spec) <= m_session.maxLoadProcesses();
+        (fits && current != r.refused ? current : r.remembered).save(settings);
+    }
 }
 
 void LoadPanel::loadSettings(QSettings &settings)
 {
     for (Row &r : m_rows) {
         r.choice.load(settings, *r.kind);
+        r.remembered = r.choice;
         showRow(r);
     }
 }

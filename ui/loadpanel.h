@@ -4,7 +4,9 @@
 
 #include <QWidget>
 
+#include <deque>
 #include <map>
+#include <optional>
 #include <vector>
 
 class QDoubleSpinBox;
@@ -65,6 +67,12 @@ private:
         QPushButton *start = nullptr;
         QToolButton *stop = nullptr;
         int starting = 0;
+        // What the settings keep when the row holds a choice that was
+        // refused, or is over the process cap: the last one that started,
+        // or the one read at launch. Refused values are never remembered.
+        LoadChoice remembered;
+        std::optional<LoadChoice> refused;
+        std::deque<LoadChoice> pending; // starts in flight, oldest first
     };
 
     Row *row(const std::string &kind);

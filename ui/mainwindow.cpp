@@ -10,6 +10,7 @@
 #include "loadpanel.h"
 #include "missesplot.h"
 #include "phasetable.h"
+#include "preferencesdialog.h"
 #include "probe.h"
 #include "realclock.h"
 #include "report.h"
@@ -218,6 +219,11 @@ void MainWindow::buildActions()
                                 "measures): reports, comparisons, deleting (Ctrl+L)"));
     connect(m_runLibrary, &QAction::triggered, this, &MainWindow::openRunLibrary);
 
+    m_preferences = new QAction(tr("&Preferences…"), this);
+    m_preferences->setShortcut(QKeySequence(tr("Ctrl+,")));
+    m_preferences->setToolTip(tr("The cap on load processes at once, kept for next time"));
+    connect(m_preferences, &QAction::triggered, this, &MainWindow::openPreferences);
+
     m_quit = new QAction(tr("&Quit"), this);
     m_quit->setShortcut(QKeySequence::Quit);
     connect(m_quit, &QAction::triggered, this, &QWidget::close);
@@ -231,6 +237,8 @@ void MainWindow::buildActions()
     file->addAction(m_runLibrary);
     file->addSeparator();
     file->addAction(m_quit);
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_preferences);
     QMenu *measure = menuBar()->addMenu(tr("&Measure"));
     measure->addAction(m_reset);
     measure->addAction(m_stopAll);
@@ -516,6 +524,28 @@ void MainWindow::readSettings()
     for (QSplitter *sp : {m_mainSplitter, m_leftSplitter, m_plotSplitter, m_bottomSplitter})
         sp->restoreState(s.value(QStringLiteral("window/") + sp->objectName()).toByteArray());
     m_loadPanel->loadSettings(s);
+    // Preferences win over the command line's default, as a user expects of
+    // what they set in the window; out of range is never applied.
+    const int cap = s.value(QLatin1String(PreferencesDialog::kMaxProcessesKey), 0).toInt();
+    if (cap >= 1 && cap <= PreferencesDialog::kMaxProcessesLimit)
+        m_session.setMaxLoadProcesses(cap);
+}
+
+void MainWindow::openPreferences()
+{
+    PreferencesDialog dialog(m_session.maxLoadProcesses(), this);
+    if (dialog.exec() == QDialog::Accepted)
+        applyPreferences(dialog.maxLoadProcesses());
+}
+
+void MainWindow::applyPreferences(int maxLoadProcesses)
+{
+    if (maxLoadProcesses < 1 || maxLoadProcesses > PreferencesDialog::kMaxProcessesLimit)
+        return;
+    m_session.setMaxLoadProcesses(maxLoadProcesses);
+    appSettings().setValue(QLatin1String(PreferencesDialog::kMaxProcessesKey), maxLoadProcesses);
+    statusBar()->showMessage(
+        tr("At most %1 load processes at once, from now on").arg(maxLoadProcesses), 5000);
 }
 
 void MainWindow::writeSettings() const

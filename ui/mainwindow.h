@@ -60,6 +60,9 @@ public:
     RunsWindow *openRunLibrary();
     // Closes without asking, the run kept in the library (SIGTERM, SIGINT).
     void closeKeepingRun();
+    // Edit ▸ Preferences…; applies and saves what was accepted.
+    void openPreferences();
+    void applyPreferences(int maxLoadProcesses);
 
     QAction *screenshotAction() const { return m_screenshot; }
     QAction *copyReportAction() const { return m_copyReport; }
@@ -69,6 +72,7 @@ public:
     QAction *captureAction() const { return m_capture; }
     QAction *compareAction() const { return m_compare; }
     QAction *runLibraryAction() const { return m_runLibrary; }
+    QAction *preferencesAction() const { return m_preferences; }
     QAction *cancelScenarioAction() const;
     QMenu *scenarioMenu() const;
     ScenarioBar *scenarioBar() const { return m_scenarioBar; }
@@ -125,6 +129,7 @@ private:
     QAction *m_capture = nullptr;
     QAction *m_compare = nullptr;
     QAction *m_runLibrary = nullptr;
+    QAction *m_preferences = nullptr;
     bool m_closeKeeping = false;
     ScenarioFlow *m_scenarios = nullptr;
 

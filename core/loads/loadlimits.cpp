@@ -78,7 +78,7 @@ std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits,
     const int wanted = processesFor(spec);
     if (processes + wanted > limits.maxProcesses)
         return fmt::format("{} would run {} processes, {} with those running; the cap is {} "
-                           "(raise it with --max-workers)",
+                           "(raise it with --max-workers, or in the window's Edit > Preferences)",
                            spec.label(), wanted, processes + wanted, limits.maxProcesses);
     // Refused here, before anything starts, rather than by mkdtemp later.
     if (const LoadKind *kind = findLoadKind(spec.kind);

@@ -49,6 +49,7 @@ Session::Session(SessionOptions options, SessionObserver *observer)
     if (m_options.drainIntervalNs > 0)
         m_probe->setDrainInterval(m_options.drainIntervalNs);
     m_loads = std::make_unique<LoadManager>(m_options.limits, m_workerBinary);
+    m_limits = m_options.limits;
 }
 
 Session::~Session()
@@ -386,9 +387,25 @@ int Session::runningProcesses() const
     return m_loads->runningProcesses();
 }
 
-const LoadLimits &Session::limits() const
+LoadLimits Session::limits() const
 {
-    return m_loads->limits();
+    std::lock_guard lock(m_stateMutex);
+    return m_limits;
+}
+
+void Session::setMaxLoadProcesses(int processes)
+{
+    LoadLimits limits;
+    {
+        std::lock_guard lock(m_stateMutex);
+        m_limits.maxProcesses = std::max(1, processes);
+        limits = m_limits;
+    }
+    // The manager is the control thread's; before start() there is none running.
+    if (m_running)
+        post([this, limits] { m_loads->setLimits(limits); });
+    else
+        m_loads->setLimits(limits);
 }
 
 // --- The run.

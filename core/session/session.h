@@ -133,7 +133,10 @@ public:
     std::vector<GroupStatus> loadStatus() const;
     std::vector<std::string> activeLabels() const;
     int runningProcesses() const;
-    const LoadLimits &limits() const;
+    LoadLimits limits() const;
+    // The cap on load processes at once (--max-workers; the window's
+    // Preferences): for starts from now on.
+    void setMaxLoadProcesses(int processes);
     const std::string &workerBinary() const { return m_workerBinary; }
 
     // The run so far, loads included: what Copy report and Save run see.
@@ -203,6 +206,7 @@ private:
     std::optional<ScenarioOutcome> m_lastScenario;
     std::string m_playingName; // the scenario playing, for refusals
     std::string m_runName;     // the scenario that spans the run, or options.runName
+    LoadLimits m_limits;       // what the control thread's manager holds
     int m_runThreshold = -1;   // that scenario's threshold step
     std::vector<std::string> m_runStopVerdict;
     std::mutex m_phaseMutex; // one phase opens at a time

@@ -17,12 +17,15 @@
 #include "messagebanner.h"
 #include "missesplot.h"
 #include "phasetable.h"
+#include "preferencesdialog.h"
 #include "probe.h"
 #include "procscan.h"
 #include "realclock.h"
 #include "runfile.h"
 #include "runoptions.h"
+#include "statewait.h"
 #include "wakeuphistogram.h"
+#include "whenmodal.h"
 
 #include <QAction>
 #include <QApplication>
@@ -85,6 +88,8 @@ private slots:
     void blockedEventLoopCountsAsGuiStall();
     void startMakesWorkersAndStopAllRemovesThem();
     void refusalIsAReadableMessage();
+    void aTypedCountIsNeverClampedNorRememberedWhenRefused();
+    void preferencesRaiseTheCap();
     void resetBeginsANewPhase();
     void screenshotHasItsCaption();
     void copyReportPutsTheReportOnTheClipboard();
@@ -258,6 +263,56 @@ void TestMainWindow::refusalIsAReadableMessage()
     QVERIFY(m_session->loadStatus().empty());
     choice.count = 1;
     panel->setChoice(choice);
+}
+
+void TestMainWindow::aTypedCountIsNeverClampedNorRememberedWhenRefused()
+{
+    LoadPanel *panel = m_window->loadPanel();
+    QSpinBox *count = panel->countBox("burn");
+    count->setFocus();
+    count->selectAll();
+    QTest::keyClicks(count, QStringLiteral("100000"));
+    QCOMPARE(count->value(), 100000); // as typed: no silent 1000 or 4096
+    QTest::mouseClick(panel->startButton("burn"), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->banner()->isVisible() &&
+                                 panel->banner()->text().contains(QStringLiteral("100000")),
+                             kStateWaitMs);
+    const QString text = panel->banner()->text();
+    // The limit, and how to change it from the window.
+    QVERIFY2(text.contains(QStringLiteral("the cap is 2048")) &&
+                 text.contains(QStringLiteral("Preferences")),
+             qPrintable(text));
+    QTRY_VERIFY(panel->startButton("burn")->isEnabled());
+    QCOMPARE(count->value(), 100000); // still there to correct
+    // Not what the next launch pre-fills.
+    QSettings settings(QStringLiteral("latprobe-test"), QStringLiteral("remembered"));
+    panel->saveSettings(settings);
+    settings.sync();
+    LoadPanel fresh(*m_session);
+    fresh.loadSettings(settings);
+    QVERIFY2(fresh.countBox("burn")->value() < 100000,
+             qPrintable(QString::number(fresh.countBox("burn")->value())));
+    settings.clear();
+    count->setValue(1);
+}
+
+void TestMainWindow::preferencesRaiseTheCap()
+{
+    QCOMPARE(m_session->maxLoadProcesses(), 2048);
+    whenModal([](QWidget *modal) {
+        auto *dialog = qobject_cast<PreferencesDialog *>(modal);
+        QVERIFY(dialog);
+        dialog->maxLoadProcessesBox()->setValue(3000);
+        dialog->accept();
+    });
+    m_window->preferencesAction()->trigger();
+    QCOMPARE(m_session->maxLoadProcesses(), 3000);
+    QCOMPARE(QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe"))
+                 .value(QLatin1String(PreferencesDialog::kMaxProcessesKey))
+                 .toInt(),
+             3000);
+    m_window->applyPreferences(2048);
+    QCOMPARE(m_session->maxLoadProcesses(), 2048);
 }
 
 void TestMainWindow::resetBeginsANewPhase()

@@ -1,0 +1,40 @@
+#include "preferencesdialog.h"
+
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace latprobe {
+
+PreferencesDialog::PreferencesDialog(int maxLoadProcesses, QWidget *parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Preferences — latprobe"));
+    auto *layout = new QVBoxLayout(this);
+    auto *form = new QFormLayout;
+    m_maxProcesses = new QSpinBox(this);
+    m_maxProcesses->setRange(1, kMaxProcessesLimit);
+    m_maxProcesses->setValue(maxLoadProcesses);
+    m_maxProcesses->setAccessibleName(tr("Most load processes at once"));
+    form->addRow(tr("Most load processes at &once:"), m_maxProcesses);
+    layout->addLayout(form);
+    auto *why = new QLabel(
+        tr("A start that would run more load processes than this, with those running, is "
+           "refused before anything starts (latprobe run --max-workers). Thousands of "
+           "workers can make the desktop itself unusable until they are stopped."),
+        this);
+    why->setWordWrap(true);
+    layout->addWidget(why);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+}
+
+int PreferencesDialog::maxLoadProcesses() const
+{
+    return m_maxProcesses->value();
+}
+
+} // namespace latprobe
