@@ -146,9 +146,21 @@ std::string formatTextReport(const Run &run)
     }
     out += "\n";
     out += fit("latency: wakeup - period start, us truncated (cyclictest);");
-    out += fit("misses: periods lost (interbench); met% = met/(met+missed);");
-    out += fit("cpu% = work done/asked; sd is a true standard deviation;");
-    out += fit("ib rms = interbench's \"SD\" of latency + lost periods.");
+    out += fit("sampled% = periods measured of those due; >1ms, >5ms = samples");
+    out += fit("later than that; misses: periods lost (interbench);");
+    out += fit("met% = met/(met+missed); cpu% = work done/asked;");
+    out += fit("sd is a true standard deviation; ib rms = interbench's \"SD\"");
+    out += fit("of latency + lost periods.");
+    // A miss is a deadline passed: say each one, or a slow start's 1 ms
+    // latency beside 0 misses reads as a contradiction.
+    std::string deadlines;
+    for (const ConsumerSetup &c : run.consumers)
+        if (c.config.hasDeadline())
+            deadlines +=
+                fmt::format("{}{} {}", deadlines.empty() ? "" : ", ", c.config.name,
+                            fmt::format("{:.3g} ms", static_cast<double>(c.config.slackNs) / 1e6));
+    if (!deadlines.empty())
+        out += wrapText("deadlines: " + deadlines + " after the period start.", kReportWidth, "  ");
     if (!run.loads.empty())
         out += fit("loads: cpu% of the machine; cv% and jain of per-worker progress.");
     return out;

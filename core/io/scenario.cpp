@@ -38,10 +38,19 @@ std::string formatDuration(double seconds)
 std::string describePlay(const Scenario &s)
 {
     const size_t n = s.steps.size();
-    std::string what = fmt::format("{} step{}", n, n == 1 ? "" : "s");
-    if (s.rounds > 1)
-        what += fmt::format(" x {} rounds, interleaved", s.rounds);
-    return fmt::format("playing {}: {}, {}", s.name, what, formatDuration(s.totalS()));
+    const std::string rounds =
+        s.rounds > 1 ? fmt::format(" x {} rounds, interleaved", s.rounds) : std::string();
+    if (s.name == "run") {
+        // A plain run's steps are its --idle and --load: name them.
+        std::string steps;
+        for (const ScenarioStep &step : s.steps)
+            steps += fmt::format("{}{} {}", steps.empty() ? "" : ", then ", step.name,
+                                 formatDuration(step.durationS));
+        return fmt::format("measuring {}{}{}", steps, rounds,
+                           s.rounds > 1 ? ", " + formatDuration(s.totalS()) : std::string());
+    }
+    return fmt::format("playing {}: {} step{}{}, {}", s.name, n, n == 1 ? "" : "s", rounds,
+                       formatDuration(s.totalS()));
 }
 
 bool Scenario::runsCommands() const

@@ -489,6 +489,17 @@ void TestReport::legendSaysWhichIsSdAndWhichIsRms()
     const QString report = reportLines(test::realisticRun()).join('\n');
     QVERIFY(report.contains("sd is a true standard deviation"));
     QVERIFY(report.contains("ib rms = interbench's \"SD\""));
+    // Every column a newcomer asked about, and each consumer's deadline.
+    QVERIFY(report.contains("sampled% = periods measured of those due"));
+    QVERIFY(report.contains(">1ms, >5ms = samples"));
+    Run withStart = test::realisticRun();
+    ConsumerSetup start;
+    start.config = startConsumer();
+    withStart.consumers.push_back(start);
+    const QString all = reportLines(withStart).join(' ');
+    QVERIFY2(all.contains("deadlines: audio") && all.contains("video 16.7 ms") &&
+                 all.contains("start 100 ms"),
+             qPrintable(all));
 }
 
 QTEST_GUILESS_MAIN(TestReport)

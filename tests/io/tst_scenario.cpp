@@ -137,6 +137,22 @@ private slots:
         }
     }
 
+    void describePlaySaysWhatIsAboutToHappen()
+    {
+        Scenario quick = *builtinScenario("quick");
+        quick.rounds = 3;
+        QCOMPARE(describePlay(quick),
+                 std::string("playing quick: 5 steps x 3 rounds, interleaved, 6 min"));
+        Scenario run;
+        run.name = "run";
+        run.steps = {{"idle", 5, {}}, {"burn x2", 30, {}}};
+        QCOMPARE(describePlay(run), std::string("measuring idle 5 s, then burn x2 30 s"));
+        run.rounds = 2;
+        QCOMPARE(describePlay(run),
+                 std::string("measuring idle 5 s, then burn x2 30 s x 2 rounds, interleaved, "
+                             "1 min 10 s"));
+    }
+
     void customLoadsNeedConsent()
     {
         const Scenario s = parseScenario(
