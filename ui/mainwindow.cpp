@@ -3,6 +3,7 @@
 #include "commandconsentdialog.h"
 #include "comparewindow.h"
 #include "counterpanel.h"
+#include "helpdialogs.h"
 #include "latencyplot.h"
 #include "livedata.h"
 #include "livesession.h"
@@ -249,6 +250,13 @@ void MainWindow::buildActions()
 void MainWindow::buildHelpMenu()
 {
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *manual = help->addAction(tr("&Manual"), this, [this] { showManual(this); });
+    manual->setShortcut(QKeySequence::HelpContents);
+    manual->setObjectName(QStringLiteral("help-manual"));
+    QAction *keys = help->addAction(tr("&Keyboard shortcuts"), this,
+                                    [this] { showShortcuts(this, findChildren<QAction *>()); });
+    keys->setObjectName(QStringLiteral("help-shortcuts"));
+    help->addSeparator();
     help->addAction(tr("&About latprobe"), this, [this] {
         QMessageBox::about(
             this, tr("About latprobe"),

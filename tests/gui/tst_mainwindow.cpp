@@ -38,8 +38,10 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QThread>
 
 #include <csignal>
@@ -90,6 +92,7 @@ private slots:
     void refusalIsAReadableMessage();
     void aTypedCountIsNeverClampedNorRememberedWhenRefused();
     void preferencesRaiseTheCap();
+    void helpHasTheManualAndTheShortcuts();
     void resetBeginsANewPhase();
     void screenshotHasItsCaption();
     void copyReportPutsTheReportOnTheClipboard();
@@ -313,6 +316,32 @@ void TestMainWindow::preferencesRaiseTheCap()
              3000);
     m_window->applyPreferences(2048);
     QCOMPARE(m_session->maxLoadProcesses(), 2048);
+}
+
+void TestMainWindow::helpHasTheManualAndTheShortcuts()
+{
+    auto *manual = m_window->findChild<QAction *>(QStringLiteral("help-manual"));
+    auto *keys = m_window->findChild<QAction *>(QStringLiteral("help-shortcuts"));
+    QVERIFY(manual && keys);
+    manual->trigger();
+    auto *text = m_window->findChild<QTextBrowser *>(QStringLiteral("manual"));
+    QVERIFY(text);
+    // The README's consumer table, with what a stall and a slow start are.
+    const QString plain = text->toPlainText();
+    QVERIFY2(plain.contains(QStringLiteral("a stall")) &&
+                 plain.contains(QStringLiteral("a slow start")),
+             qPrintable(plain.left(400)));
+    text->window()->close();
+    keys->trigger();
+    auto *table = m_window->findChild<QTableWidget *>(QStringLiteral("shortcuts"));
+    QVERIFY(table);
+    QStringList rows;
+    for (int r = 0; r < table->rowCount(); ++r)
+        rows << table->item(r, 0)->text() + QLatin1Char(' ') + table->item(r, 1)->text();
+    QVERIFY2(rows.contains(QStringLiteral("Ctrl+Shift+X Stop all loads")) &&
+                 rows.contains(QStringLiteral("Ctrl+L Run library")),
+             qPrintable(rows.join(QLatin1String(" | "))));
+    table->window()->close();
 }
 
 void TestMainWindow::resetBeginsANewPhase()
