@@ -275,9 +275,11 @@ void Session::openPhase(const std::string &name, const std::vector<std::string> 
     PhaseMark mark;
     {
         std::lock_guard phaseLock(m_phaseMutex);
-        const int64_t start = m_probe->collector().beginPhase(name, loads, at, place);
+        std::string given = name;
+        const int64_t start = m_probe->collector().beginPhase(name, loads, at, place, &given);
         std::lock_guard lock(m_stateMutex);
-        m_phase = {name, start};
+        m_phase = {given, start};
+        m_phaseAsked = name;
         mark = m_phase;
     }
     if (m_observer)
@@ -287,8 +289,12 @@ void Session::openPhase(const std::string &name, const std::vector<std::string> 
 void Session::openPhaseForLoads()
 {
     const std::string name = joinLabels(m_loads->activeLabels());
-    if (!m_running || m_scenarioActive || name == currentPhase().name)
-        return;
+    {
+        // Against the name asked for: the one given may be numbered ("idle 2").
+        std::lock_guard lock(m_stateMutex);
+        if (!m_running || m_scenarioActive || name == m_phaseAsked)
+            return;
+    }
     openPhase(name, specsOf(m_loads->status()),
               m_probe->collector().fineBoundary(RealClock::monotonicNow()));
 }
@@ -302,7 +308,12 @@ void Session::reset()
         std::lock_guard lock(m_stateMutex);
         m_resets.push_back(at);
     }
-    openPhase(joinLabels(m_loads->activeLabels()), specsOf(m_loads->status()), at);
+    // The reason is in the name, so that the saved run says why the same
+    // loads begin a phase again; the loads themselves have not changed.
+    const std::string labels = joinLabels(m_loads->activeLabels());
+    openPhase(labels + " (reset)", specsOf(m_loads->status()), at);
+    std::lock_guard lock(m_stateMutex);
+    m_phaseAsked = labels;
 }
 
 PhaseMark Session::currentPhase() const

@@ -204,10 +204,11 @@ private:
     PhaseMark m_phase;
     ScenarioProgress m_progress;
     std::optional<ScenarioOutcome> m_lastScenario;
-    std::string m_playingName; // the scenario playing, for refusals
-    std::string m_runName;     // the scenario that spans the run, or options.runName
-    LoadLimits m_limits;       // what the control thread's manager holds
-    int m_runThreshold = -1;   // that scenario's threshold step
+    std::string m_playingName;         // the scenario playing, for refusals
+    std::string m_runName;             // the scenario that spans the run, or options.runName
+    LoadLimits m_limits;               // what the control thread's manager holds
+    std::string m_phaseAsked = "idle"; // the open phase's name before numbering
+    int m_runThreshold = -1;           // that scenario's threshold step
     std::vector<std::string> m_runStopVerdict;
     std::mutex m_phaseMutex; // one phase opens at a time
 

@@ -40,18 +40,42 @@ void returnFreedMemory()
 } // namespace
 
 int64_t Collector::beginPhase(const std::string &name, const std::vector<std::string> &loads,
-                              int64_t at, PhasePlace place)
+                              int64_t at, PhasePlace place, std::string *givenName)
 {
     int64_t start = at;
-    if (openPhase(name, loads, at, place, start))
+    if (openPhase(name, loads, at, place, start, givenName))
         returnFreedMemory();
     return start;
 }
 
-bool Collector::openPhase(const std::string &name, const std::vector<std::string> &loads,
-                          int64_t at, PhasePlace place, int64_t &start)
+std::string Collector::distinctName(const std::string &name, size_t before) const
+{
+    // "idle", then "idle 2", "idle 3": a report, a saved run and compare
+    // must tell the second idle from the first.
+    int same = 0;
+    for (size_t i = 0; i < before; ++i) {
+        const std::string &other = m_phases[i].name;
+        if (other == name)
+            ++same;
+        else if (other.size() > name.size() + 1 && other.compare(0, name.size(), name) == 0 &&
+                 other[name.size()] == ' ' &&
+                 other.find_first_not_of("0123456789", name.size() + 1) == std::string::npos)
+            ++same;
+    }
+    return same == 0 ? name : name + " " + std::to_string(same + 1);
+}
+
+bool Collector::openPhase(const std::string &asked, const std::vector<std::string> &loads,
+                          int64_t at, PhasePlace place, int64_t &start, std::string *givenName)
 {
     std::lock_guard lock(m_mutex);
+    // A scenario's steps keep their names: their step and round tell them apart.
+    auto named = [&](size_t before) {
+        const std::string name = place.step < 0 ? distinctName(asked, before) : asked;
+        if (givenName)
+            *givenName = name;
+        return name;
+    };
     // Samples still in the rings belong to the phase before `at`: take them
     // first, or that phase would look unused and be renamed.
     if (!m_phases.empty()) {
@@ -63,7 +87,7 @@ bool Collector::openPhase(const std::string &name, const std::vector<std::string
         const bool unused = std::all_of(last.stats.begin(), last.stats.end(),
                                         [](const StatsAccumulator &a) { return a.samples() == 0; });
         if (at <= last.start || unused) {
-            last.name = name;
+            last.name = named(m_phases.size() - 1);
             last.loads = loads;
             last.place = place;
             start = last.start;
@@ -79,7 +103,7 @@ bool Collector::openPhase(const std::string &name, const std::vector<std::string
     }
     start = at;
     Phase p;
-    p.name = name;
+    p.name = named(m_phases.size());
     p.loads = loads;
     p.place = place;
     p.start = at;

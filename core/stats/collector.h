@@ -47,9 +47,11 @@ public:
     // Samples whose period starts at or after `at` belong to the new phase;
     // `at` no later than the current phase's start renames that phase, as
     // does any `at` while that phase has no sample yet. Returns where the
-    // phase now open begins.
+    // phase now open begins. A phase begun by hand (place.step < 0) whose
+    // name an earlier one has is numbered: "idle 2"; `givenName` gets the
+    // name it was given.
     int64_t beginPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at,
-                       PhasePlace place = {});
+                       PhasePlace place = {}, std::string *givenName = nullptr);
     size_t drain();
     // Closes the last phase at `end`.
     void finish(int64_t end);
@@ -93,7 +95,8 @@ private:
     size_t drainLocked(); // with m_mutex held: the rings' one reader at a time
     // Takes m_mutex; true when it closed a phase. `start`: where the open one begins.
     bool openPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at,
-                   PhasePlace place, int64_t &start);
+                   PhasePlace place, int64_t &start, std::string *givenName);
+    std::string distinctName(const std::string &name, size_t before) const; // m_mutex held
     // The block of one consumer that samples are going into, and those done.
     struct BlockTrack
     {
