@@ -39,8 +39,9 @@ AB_CONSUMERS = ("audio", "video", "wakeup")
 
 
 def run_latprobe(binary, out, args, extra):
+    # --duration counts the idle lead-in too.
     cmd = [binary, "run", "--no-progress", "--idle", str(args.idle), "--duration",
-           str(args.duration), "--load", args.load, "-o", out] + extra
+           str(args.idle + args.duration), "--load", args.load, "-o", out] + extra
     started = time.monotonic()
     proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if proc.returncode != 0:
@@ -79,7 +80,7 @@ def main():
     ap.add_argument("--latprobe", default="build/app/latprobe")
     ap.add_argument("--pairs", type=int, default=4)
     ap.add_argument("--idle", type=float, default=30)
-    ap.add_argument("--duration", type=float, default=30)
+    ap.add_argument("--duration", type=float, default=30, help="seconds under the load")
     ap.add_argument("--load", default="burn:4")
     ap.add_argument("--keep", help="keep the run files in this folder")
     args = ap.parse_args()

@@ -116,6 +116,9 @@ def gui_env(display, config_dir, latprobe):
     env["XDG_CONFIG_HOME"] = config_dir  # fresh settings: the default 1280x800 layout
     env["XDG_RUNTIME_DIR"] = config_dir
     env["LATPROBE_BINARY"] = latprobe
+    # The window keeps its run in the library (autosaved every 10 s): a
+    # library of the run's own, removed with the config dir, not the user's.
+    env["LATPROBE_LIBRARY"] = os.path.join(config_dir, "runs")
     return env
 
 

@@ -30,6 +30,7 @@ from gui_benchlib import (CLK_TCK, Xvfb, default_binary, gui_env, leftover_worke
                           machine_busy, process_cpu, stop, temp_dir, threads_cpu)
 
 GOAL_PCT = 5.0
+CONSUMER_THREADS = {"lp-audio", "lp-video", "lp-wakeup", "lp-start"}
 
 
 def one_run(args, display, index):
@@ -71,7 +72,9 @@ def one_run(args, display, index):
         per_thread.setdefault(comm, 0)
         per_thread[comm] += ticks - before
     gui = threads1[proc.pid][0] - threads0[proc.pid][0]
-    consumers = sum(v for k, v in per_thread.items() if k.startswith("lp-"))
+    # The consumers' threads do the probe's simulated work; the session's own
+    # (lp-session, lp-collector, lp-capture, lp-autosave, ...) are the rest.
+    consumers = sum(v for k, v in per_thread.items() if k in CONSUMER_THREADS)
     ncpu = os.cpu_count() or 1
     machine_pct = 100.0 * (busy1 - busy0) / max(1, total1 - total0) * ncpu
     others = machine_pct - pct(proc1 - proc0)
