@@ -535,4 +535,14 @@ QString CompareWindow::saveScreenshot(const QString &directory)
     return path;
 }
 
+CompareWindow *openCompareWindow(QWidget *parent, const QStringList &files)
+{
+    auto *compare = new CompareWindow(parent);
+    compare->setWindowFlag(Qt::Window);
+    compare->setAttribute(Qt::WA_DeleteOnClose);
+    compare->openFiles(files);
+    compare->show();
+    return compare;
+}
+
 } // namespace latprobe

@@ -91,4 +91,8 @@ private:
     QAction *m_clear = nullptr;
 };
 
+// A Compare window of its own with these runs in it, shown, deleted on
+// close, and closed with `parent`.
+CompareWindow *openCompareWindow(QWidget *parent, const QStringList &files);
+
 } // namespace latprobe

@@ -498,13 +498,7 @@ void MainWindow::saveRunInteractively()
 
 CompareWindow *MainWindow::openCompare(const QStringList &files)
 {
-    // A window of its own, closed with this one.
-    auto *compare = new CompareWindow(this);
-    compare->setWindowFlag(Qt::Window);
-    compare->setAttribute(Qt::WA_DeleteOnClose);
-    compare->openFiles(files);
-    compare->show();
-    return compare;
+    return openCompareWindow(this, files);
 }
 
 void MainWindow::openCompareInteractively()

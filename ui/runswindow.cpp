@@ -210,14 +210,7 @@ void RunsWindow::updateActions()
 CompareWindow *RunsWindow::compareSelected()
 {
     const QStringList files = selectedFiles();
-    if (files.size() < 2)
-        return nullptr;
-    auto *compare = new CompareWindow(this);
-    compare->setWindowFlag(Qt::Window);
-    compare->setAttribute(Qt::WA_DeleteOnClose);
-    compare->openFiles(files);
-    compare->show();
-    return compare;
+    return files.size() < 2 ? nullptr : openCompareWindow(this, files);
 }
 
 QString RunsWindow::reportOfSelected() const

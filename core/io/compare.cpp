@@ -44,9 +44,14 @@ const ConsumerStats *findConsumer(const PhaseResult &p, const std::string &name)
 Samples samplesOf(const Run &run, const PhaseSide &side, const std::string &consumer, bool byRound)
 {
     Samples s;
-    auto add = [&s](double p99, double p999, uint64_t misses, double durationS, double met) {
-        s.p99.push_back(p99);
-        s.p999.push_back(p999);
+    auto add = [&s](uint64_t samples, double p99, double p999, uint64_t misses, double durationS,
+                    double met) {
+        // A percentile of fewer samples than it needs is the maximum, not
+        // the percentile: such a block or round is no sample of it.
+        if (samples >= kMinSamplesForP99)
+            s.p99.push_back(p99);
+        if (samples >= kMinSamplesForP999)
+            s.p999.push_back(p999);
         s.missesPerMin.push_back(durationS > 0 ? 60.0 * static_cast<double>(misses) / durationS
                                                : 0);
         s.met.push_back(met);
@@ -57,14 +62,14 @@ Samples samplesOf(const Run &run, const PhaseSide &side, const std::string &cons
         if (!c || c->samples == 0)
             continue;
         if (byRound || c->blocks.empty()) {
-            add(static_cast<double>(c->p99Us), static_cast<double>(c->p999Us), c->misses,
-                p.durationS, c->deadlinesMetPct);
+            add(c->samples, static_cast<double>(c->p99Us), static_cast<double>(c->p999Us),
+                c->misses, p.durationS, c->deadlinesMetPct);
             continue;
         }
         for (const BlockStats &b : c->blocks)
             if (b.samples > 0)
-                add(static_cast<double>(b.p99Us), static_cast<double>(b.p999Us), b.misses,
-                    b.durationS, b.metPct);
+                add(b.samples, static_cast<double>(b.p99Us), static_cast<double>(b.p999Us),
+                    b.misses, b.durationS, b.metPct);
     }
     return s;
 }
@@ -87,8 +92,10 @@ std::string samplingOf(const Run &run, const PhaseSide &side, bool byRound)
 } // namespace
 
 MetricComparison compareSamples(CompareMetric metric, const std::vector<double> &a,
-                                const std::vector<double> &b)
+                                const std::vector<double> &b, Sampling sampling)
 {
+    const double minLatencyRatio =
+        sampling == Sampling::Blocks ? kMinBlockLatencyRatio : kMinLatencyRatio;
     MetricComparison m;
     m.metric = metric;
     m.base = median(a);
@@ -115,7 +122,7 @@ MetricComparison compareSamples(CompareMetric metric, const std::vector<double> 
         const Interval shift = hodgesLehmannShift(la, lb);
         m.change = {std::exp(shift.estimate), std::exp(shift.low), std::exp(shift.high)};
         bigEnough =
-            m.change.estimate >= kMinLatencyRatio || m.change.estimate <= 1 / kMinLatencyRatio;
+            m.change.estimate >= minLatencyRatio || m.change.estimate <= 1 / minLatencyRatio;
         break;
     }
     case CompareMetric::MissesPerMin:
@@ -233,14 +240,16 @@ void describeRuns(const std::vector<Run> &runs, Comparison &c)
 std::string summaryOf(size_t run, const std::vector<ConsumerComparison> &consumers)
 {
     std::vector<std::string> better, worse, same;
-    bool tooFew = false, any = false;
+    // "Not enough" only when nothing could be judged: a p99.9 of short
+    // blocks is "too few" in its row while the p99 beside it speaks.
+    bool judged = false, any = false;
     for (const ConsumerComparison &cc : consumers) {
         if (!cc.present || !cc.refusal.empty())
             continue;
         bool named = false;
         for (const MetricComparison &m : cc.metrics) {
             any = true;
-            tooFew = tooFew || m.verdict == Verdict::TooFewSamples;
+            judged = judged || m.verdict != Verdict::TooFewSamples;
             const std::string what =
                 fmt::format("{} {} {}", cc.consumer, toString(m.metric), formatChange(m));
             if (m.verdict == Verdict::Better)
@@ -253,7 +262,7 @@ std::string summaryOf(size_t run, const std::vector<ConsumerComparison> &consume
     }
     if (!any)
         return fmt::format("run {}: nothing to compare", run + 1);
-    if (tooFew)
+    if (!judged)
         return fmt::format("run {}: not enough rounds to tell (4 samples a side are the least; "
                            "use --rounds or longer phases)",
                            run + 1);
@@ -414,8 +423,11 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
                         runs[0], base, s.name,
                         byRound || (ri == 0 && base.phases.size() >= kMinRoundsAsSamples));
                     const Samples b = ri == 0 ? a : samplesOf(runs[ri], side, s.name, byRound);
-                    cc.metrics.push_back(compareSamples(CompareMetric::P99, a.p99, b.p99));
-                    cc.metrics.push_back(compareSamples(CompareMetric::P999, a.p999, b.p999));
+                    const Sampling sampling = byRound ? Sampling::Rounds : Sampling::Blocks;
+                    cc.metrics.push_back(
+                        compareSamples(CompareMetric::P99, a.p99, b.p99, sampling));
+                    cc.metrics.push_back(
+                        compareSamples(CompareMetric::P999, a.p999, b.p999, sampling));
                     if (s.hasDeadline) {
                         cc.metrics.push_back(compareSamples(CompareMetric::MissesPerMin,
                                                             a.missesPerMin, b.missesPerMin));

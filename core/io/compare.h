@@ -3,6 +3,7 @@
 #include "run.h"
 #include "significance.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,16 @@ const char *toString(Verdict verdict); // "better", "worse", "~", "too few"
 // percentile, half again on a miss rate (and half a miss a minute), half a
 // point of deadlines met.
 inline constexpr double kMinLatencyRatio = 1.10;
+// With 5 s blocks of one run a side as the samples, a percentile must
+// double (or halve): the blocks of a run share its host's state, which moves
+// a VM's idle p99 up to x3 from one run to the next (tests/bench/
+// compare_power.py measures the false alarms). Rounds, interleaved, see
+// that drift and take kMinLatencyRatio.
+inline constexpr double kMinBlockLatencyRatio = 2.0;
+// A block or round is a sample of a percentile only with this many
+// latencies: with fewer, its p99 (p99.9) is its maximum.
+inline constexpr uint64_t kMinSamplesForP99 = 100;
+inline constexpr uint64_t kMinSamplesForP999 = 1000;
 inline constexpr double kMinMissRatio = 1.5;
 inline constexpr double kMinMissRateChange = 0.5;
 inline constexpr double kMinMetChange = 0.5;
@@ -87,8 +98,10 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
 // (a value per round or block). The verdict is "worse" or "better" only when
 // the Mann-Whitney U test finds the sides different at kSignificance, the
 // interval excludes no change, and the change reaches the minimum effect.
+enum class Sampling { Rounds, Blocks }; // what one sample is
 MetricComparison compareSamples(CompareMetric metric, const std::vector<double> &base,
-                                const std::vector<double> &value);
+                                const std::vector<double> &value,
+                                Sampling sampling = Sampling::Rounds);
 
 // "+18 % [+9, +27]", "x3.1 [2.2, 4.5]", "-0.07 pt [-0.12, -0.02]".
 std::string formatChange(const MetricComparison &m);

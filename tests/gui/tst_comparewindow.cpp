@@ -86,7 +86,7 @@ private slots:
         m_a = m_dir.filePath(QStringLiteral("a.json"));
         m_b = m_dir.filePath(QStringLiteral("b.json"));
         writeRunFile(makeRun("eevdf", "quick", 1), m_a.toStdString());
-        writeRunFile(makeRun("sched_ext:lavd", "quick", 2), m_b.toStdString());
+        writeRunFile(makeRun("sched_ext:lavd", "quick", 3), m_b.toStdString());
     }
 
     void showsTheTableAndACurvePerRunAndPhase()
@@ -106,7 +106,7 @@ private slots:
         for (int row = 0; row < t->rowCount(); ++row) {
             QCOMPARE(t->item(row, 3)->text(), QStringLiteral("6.18.44-test (lavd)"));
             if (t->item(row, 2)->text() == QStringLiteral("p99 ms")) {
-                QVERIFY2(t->item(row, 6)->text().startsWith(QStringLiteral("+100 % [")),
+                QVERIFY2(t->item(row, 6)->text().startsWith(QStringLiteral("+200 % [")),
                          qPrintable(t->item(row, 6)->text()));
                 QCOMPARE(t->item(row, 7)->text(), QStringLiteral("worse"));
                 ++worse;
@@ -145,7 +145,7 @@ private slots:
             compareRuns({readRunFile(m_a.toStdString()), readRunFile(m_b.toStdString())},
                         {m_a.toStdString(), m_b.toStdString()});
         QCOMPARE(text, QString::fromStdString(formatComparison(c)));
-        QVERIFY(text.contains(QStringLiteral("+100 %")));
+        QVERIFY(text.contains(QStringLiteral("+200 %")));
         QVERIFY(text.contains(QStringLiteral("=> run 2 worse")));
         QVERIFY(text.contains(QStringLiteral("6.18.44-test (eevdf)")));
     }

@@ -80,6 +80,25 @@ Run runOf(const std::string &kernel, const std::string &start, uint64_t audioMis
     return run;
 }
 
+// A window measuring wakeups, its run kept in `dir` and autosaved every 200 ms.
+struct MeasuringWindow
+{
+    explicit MeasuringWindow(const QString &dir) : session(wakeupOnly()), window(session)
+    {
+        session.keepInLibrary(RunLibrary(dir.toStdString()), 200ms);
+        window.show();
+        session.start();
+    }
+    bool hasSamples() const
+    {
+        const Run run = session.liveRun("");
+        return !run.phases.empty() && run.phases[0].consumers.at(0).samples > 0;
+    }
+
+    LiveSession session;
+    MainWindow window;
+};
+
 } // namespace
 
 class TestRunLibraryGui : public QObject
@@ -97,19 +116,16 @@ private slots:
 
     void closingWithALiveRunAsksAndKeepsIt()
     {
-        LiveSession session(wakeupOnly());
-        session.keepInLibrary(RunLibrary(m_dir->path().toStdString()), 200ms);
-        MainWindow window(session);
-        window.show();
-        session.start();
+        MeasuringWindow w(m_dir->path());
+        LiveSession &session = w.session;
+        MainWindow &window = w.window;
         // Autosaved as it measures, marked as such.
         QTRY_VERIFY_WITH_TIMEOUT(!libraryFiles(m_dir->path()).isEmpty(), kStateWaitMs);
         const QString path = m_dir->filePath(libraryFiles(m_dir->path()).front());
         QCOMPARE(session.libraryPath(), path);
         QTRY_VERIFY_WITH_TIMEOUT(readRunFile(path.toStdString()).endReason == "autosaved",
                                  kStateWaitMs);
-        QTRY_VERIFY_WITH_TIMEOUT(session.liveRun("").phases[0].consumers[0].samples > 0,
-                                 kStateWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(w.hasSamples(), kStateWaitMs);
 
         answerWith(QStringLiteral("Keep in library"));
         QVERIFY(window.close());
@@ -123,11 +139,9 @@ private slots:
 
     void discardDeletesTheAutosave()
     {
-        LiveSession session(wakeupOnly());
-        session.keepInLibrary(RunLibrary(m_dir->path().toStdString()), 200ms);
-        MainWindow window(session);
-        window.show();
-        session.start();
+        MeasuringWindow w(m_dir->path());
+        LiveSession &session = w.session;
+        MainWindow &window = w.window;
         QTRY_VERIFY_WITH_TIMEOUT(!libraryFiles(m_dir->path()).isEmpty(), kStateWaitMs);
         answerWith(QStringLiteral("Discard"));
         QVERIFY(window.close());
@@ -137,14 +151,10 @@ private slots:
 
     void goingOnMeasuringKeepsTheWindowOpen()
     {
-        LiveSession session(wakeupOnly());
-        session.keepInLibrary(RunLibrary(m_dir->path().toStdString()), 200ms);
-        MainWindow window(session);
-        window.show();
-        session.start();
-        QTRY_VERIFY_WITH_TIMEOUT(!session.liveRun("").phases.empty() &&
-                                     session.liveRun("").phases[0].consumers[0].samples > 0,
-                                 kStateWaitMs);
+        MeasuringWindow w(m_dir->path());
+        LiveSession &session = w.session;
+        MainWindow &window = w.window;
+        QTRY_VERIFY_WITH_TIMEOUT(w.hasSamples(), kStateWaitMs);
         answerWith(QStringLiteral("Go on measuring"));
         QVERIFY(!window.close());
         QVERIFY(window.isVisible());

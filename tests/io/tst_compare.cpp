@@ -285,6 +285,43 @@ private slots:
         QCOMPARE(p99->verdict, Verdict::Worse);
     }
 
+    void oneRunABlockSideNamesOnlyADoublingOfAPercentile()
+    {
+        // x1.5 in every block, tightly: as rounds it is worse; as blocks of a
+        // single run a side it is what a VM's host moves between runs.
+        const Run a = run("6.18.44", {phase("idle", {}, 60, {consumer("wakeup", 12, 400, 2)})});
+        const Run b = run("6.18.44", {phase("idle", {}, 60, {consumer("wakeup", 12, 600, 2)})});
+        const Comparison blocks = compareRuns({a, b}, {"a.json", "b.json"});
+        const MetricComparison *p99 = metric(blocks, "idle", 1, "wakeup", CompareMetric::P99);
+        QVERIFY(p99->p < 0.01);
+        QCOMPARE(p99->verdict, Verdict::NoChange);
+        const Run c = run("6.18.44", {phase("idle", {}, 60, {consumer("wakeup", 12, 900, 2)})});
+        const Comparison doubled = compareRuns({a, c}, {"a.json", "c.json"});
+        QCOMPARE(metric(doubled, "idle", 1, "wakeup", CompareMetric::P99)->verdict, Verdict::Worse);
+        QCOMPARE(compareSamples(CompareMetric::P99, {400, 401, 402, 403, 404},
+                                {600, 601, 602, 603, 604}, Sampling::Rounds)
+                     .verdict,
+                 Verdict::Worse);
+    }
+
+    void aBlockTooSmallForAPercentileIsNoSampleOfIt()
+    {
+        // 125 latencies a block: a p99 is there, a p99.9 would be the max.
+        PhaseResult p = phase("idle", {}, 60, {consumer("video", 12, 400)});
+        for (BlockStats &b : p.consumers[0].blocks)
+            b.samples = 125;
+        const Run a = run("6.18.44", {p});
+        const Comparison c = compareRuns({a, a}, {"a.json", "b.json"});
+        QCOMPARE(metric(c, "idle", 1, "video", CompareMetric::P99)->samples, size_t{12});
+        QCOMPARE(metric(c, "idle", 1, "video", CompareMetric::P999)->samples, size_t{0});
+        QCOMPARE(metric(c, "idle", 1, "video", CompareMetric::P999)->verdict,
+                 Verdict::TooFewSamples);
+        // The summary still speaks for what could be judged.
+        QVERIFY2(findPhase(c, "idle")->summaries[1].find("~ no significant difference") !=
+                     std::string::npos,
+                 findPhase(c, "idle")->summaries[1].c_str());
+    }
+
     void differentConsumerSettingsRefuseTheirRows()
     {
         Run a =
