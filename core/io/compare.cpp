@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 namespace latprobe {
 
@@ -98,14 +99,19 @@ MetricComparison compareSamples(CompareMetric metric, const std::vector<double> 
         sampling == Sampling::Blocks ? kMinBlockLatencyRatio : kMinLatencyRatio;
     MetricComparison m;
     m.metric = metric;
-    m.base = median(a);
-    m.value = median(b);
+    // No sample of a side: nothing to show for it, not a zero.
+    const double nothing = std::numeric_limits<double>::quiet_NaN();
+    m.base = a.empty() ? nothing : median(a);
+    m.value = b.empty() ? nothing : median(b);
     m.baseSamples = a.size();
     m.samples = b.size();
     if (a.empty() || b.empty() || smallestPossibleP(a.size(), b.size()) > kSignificance) {
         m.verdict = Verdict::TooFewSamples;
-        m.asRatio = metric != CompareMetric::MetPct;
-        m.change = {m.asRatio && m.base > 0 ? m.value / m.base : m.value - m.base, 0, 0};
+        m.asRatio = metric == CompareMetric::P99 || metric == CompareMetric::P999 ||
+                    (metric == CompareMetric::MissesPerMin && m.base > 0);
+        const double estimate =
+            m.asRatio ? (m.base > 0 ? m.value / m.base : nothing) : m.value - m.base;
+        m.change = {estimate, nothing, nothing};
         return m;
     }
     m.p = mannWhitneyU(a, b).pTwoSided;
@@ -450,6 +456,8 @@ namespace {
 
 std::string valueText(CompareMetric metric, double v)
 {
+    if (!std::isfinite(v))
+        return "-";
     switch (metric) {
     case CompareMetric::P99:
     case CompareMetric::P999:
