@@ -51,10 +51,10 @@ enum Column {
     Columns
 };
 
+// As `latprobe compare` prints it.
 QString valueText(CompareMetric metric, double v)
 {
-    const bool latency = metric == CompareMetric::P99 || metric == CompareMetric::P999;
-    return QString::number(latency ? v / 1000.0 : v, 'f', latency ? 3 : 2);
+    return QString::fromStdString(formatValue(metric, v));
 }
 
 } // namespace

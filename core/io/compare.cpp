@@ -330,6 +330,21 @@ bool PhaseComparison::inEveryRun() const
     return std::all_of(sides.begin(), sides.end(), [](const PhaseSide &s) { return s.present; });
 }
 
+std::string formatValue(CompareMetric metric, double v)
+{
+    if (!std::isfinite(v))
+        return "-";
+    switch (metric) {
+    case CompareMetric::P99:
+    case CompareMetric::P999:
+        return fmt::format("{:.3f}", v / 1000.0);
+    case CompareMetric::MissesPerMin:
+    case CompareMetric::MetPct:
+        return fmt::format("{:.2f}", v);
+    }
+    return "?";
+}
+
 std::string formatChange(const MetricComparison &m)
 {
     const bool bounded = std::isfinite(m.change.low) && std::isfinite(m.change.high) &&
@@ -454,21 +469,6 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
 
 namespace {
 
-std::string valueText(CompareMetric metric, double v)
-{
-    if (!std::isfinite(v))
-        return "-";
-    switch (metric) {
-    case CompareMetric::P99:
-    case CompareMetric::P999:
-        return fmt::format("{:.3f}", v / 1000.0);
-    case CompareMetric::MissesPerMin:
-    case CompareMetric::MetPct:
-        return fmt::format("{:.2f}", v);
-    }
-    return "?";
-}
-
 std::string metricTitle(CompareMetric metric)
 {
     return metric == CompareMetric::P99 || metric == CompareMetric::P999
@@ -533,10 +533,10 @@ std::string formatComparison(const Comparison &c)
                     const std::string name = first ? cc.consumer : "";
                     first = false;
                     if (single)
-                        t.addRow({name, metricTitle(m.metric), valueText(m.metric, m.value)});
+                        t.addRow({name, metricTitle(m.metric), formatValue(m.metric, m.value)});
                     else
-                        t.addRow({name, metricTitle(m.metric), valueText(m.metric, m.base),
-                                  valueText(m.metric, m.value), formatChange(m),
+                        t.addRow({name, metricTitle(m.metric), formatValue(m.metric, m.base),
+                                  formatValue(m.metric, m.value), formatChange(m),
                                   toString(m.verdict)});
                 }
             }
@@ -578,10 +578,11 @@ std::string formatComparisonMarkdown(const Comparison &c)
         for (size_t ri = c.runLabels.size() > 1 ? 1 : 0; ri < p.runs.size(); ++ri)
             for (const ConsumerComparison &cc : p.runs[ri])
                 for (const MetricComparison &m : cc.metrics)
-                    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", ri + 1,
-                                       cc.consumer, metricTitle(m.metric),
-                                       valueText(m.metric, m.base), valueText(m.metric, m.value),
-                                       ri ? formatChange(m) : "", ri ? toString(m.verdict) : "");
+                    out +=
+                        fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", ri + 1, cc.consumer,
+                                    metricTitle(m.metric), formatValue(m.metric, m.base),
+                                    formatValue(m.metric, m.value), ri ? formatChange(m) : "",
+                                    ri ? toString(m.verdict) : "");
         for (const std::string &s : p.summaries)
             if (!s.empty())
                 out += "\n" + s + "\n";

@@ -103,6 +103,10 @@ MetricComparison compareSamples(CompareMetric metric, const std::vector<double> 
                                 const std::vector<double> &value,
                                 Sampling sampling = Sampling::Rounds);
 
+// A metric's value as the table prints it: "1.234" (ms), "12.00", "-"
+// when there is none.
+std::string formatValue(CompareMetric metric, double value);
+
 // "+18 % [+9, +27]", "x3.1 [2.2, 4.5]", "-0.07 pt [-0.12, -0.02]".
 std::string formatChange(const MetricComparison &m);
 
