@@ -72,7 +72,8 @@ void PlotPanel::placeLegendUnderTitle(int columns)
     legend->setIconSize(14, 8);
     legend->setColumnSpacing(10);
     legend->setRowSpacing(0);
-    legend->setMargins(QMargins(4, 0, 4, 0));
+    // Room below for descenders: with none, "gui" read "qui".
+    legend->setMargins(QMargins(4, 0, 4, 3));
     legend->setOuterRect(QRect());
     legend->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
     m_legendOutside = true;
