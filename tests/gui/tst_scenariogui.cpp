@@ -150,7 +150,10 @@ void TestScenarioGui::scenarioFilePlaysItsStepsWithProgress()
     const int progressed = bar->progressBar()->value();
     QVERIFY2(progressed >= 400, qPrintable(QString::number(progressed)));
 
-    QTRY_VERIFY_WITH_TIMEOUT(!m_session->scenarioRunning(), 10000);
+    // Ended once the window heard so (the bar says it): the session's own
+    // flag turns first, on its thread.
+    QTRY_VERIFY_WITH_TIMEOUT(bar->text().contains(QStringLiteral("completed")), kStateWaitMs);
+    QVERIFY(!m_session->scenarioRunning());
     QVERIFY(m_session->loadStatus().empty());
     QVERIFY(m_window->loadPanel()->startButton("burn")->isEnabled());
     QVERIFY(m_window->resetAction()->isEnabled());
@@ -247,7 +250,9 @@ void TestScenarioGui::customCommandsNeedConsent()
     QCOMPARE(m_session->loadStatus().front().spec.command,
              (std::vector<std::string>{"sleep", "30"}));
     m_window->stopAllAction()->trigger(); // cancels the scenario
-    QTRY_VERIFY_WITH_TIMEOUT(!m_session->scenarioRunning(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->scenarioBar()->text().contains(QStringLiteral("cancelled")),
+                             kStateWaitMs);
+    QVERIFY(!m_session->scenarioRunning());
     QVERIFY(m_session->loadStatus().empty());
 }
 
