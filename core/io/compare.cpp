@@ -34,14 +34,6 @@ struct Samples
     std::vector<double> p99, p999, missesPerMin, met;
 };
 
-const ConsumerStats *findConsumer(const PhaseResult &p, const std::string &name)
-{
-    for (const ConsumerStats &c : p.consumers)
-        if (c.name == name)
-            return &c;
-    return nullptr;
-}
-
 Samples samplesOf(const Run &run, const PhaseSide &side, const std::string &consumer, bool byRound)
 {
     Samples s;
@@ -59,7 +51,7 @@ Samples samplesOf(const Run &run, const PhaseSide &side, const std::string &cons
     };
     for (size_t index : side.phases) {
         const PhaseResult &p = run.phases[index];
-        const ConsumerStats *c = findConsumer(p, consumer);
+        const ConsumerStats *c = p.consumer(consumer);
         if (!c || c->samples == 0)
             continue;
         if (byRound || c->blocks.empty()) {
@@ -435,7 +427,7 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
                 cc.consumer = s.name;
                 cc.hasDeadline = s.hasDeadline;
                 const bool inBase =
-                    base.present && findConsumer(runs[0].phases[base.phases.front()], s.name);
+                    base.present && runs[0].phases[base.phases.front()].consumer(s.name);
                 cc.present = ri == 0 || inBase;
                 if (ri > 0 && inBase)
                     cc.refusal = settingsDiffer(runs[0], runs[ri], s.name, ri);

@@ -10,14 +10,6 @@ namespace latprobe {
 
 namespace {
 
-const ConsumerStats *consumerIn(const PhaseResult &phase, const std::string &name)
-{
-    for (const ConsumerStats &c : phase.consumers)
-        if (c.name == name)
-            return &c;
-    return nullptr;
-}
-
 // Misses per minute, a value per 5 s block: the samples a step and its
 // baseline are compared by. A phase too short for blocks is one sample.
 std::vector<double> blockMissRates(const ConsumerStats &c, double phaseS)
@@ -52,7 +44,7 @@ StopJudge::Decision StopJudge::byCount(const PhaseResult &phase)
 {
     uint64_t misses = 0;
     for (const std::string &name : m_stop.consumers)
-        if (const ConsumerStats *c = consumerIn(phase, name))
+        if (const ConsumerStats *c = phase.consumer(name))
             misses += c->misses;
     m_evidence.push_back(fmt::format("{}: {} miss{}", phase.name, misses, misses == 1 ? "" : "es"));
     if (misses > m_stop.missesOver) {
@@ -73,7 +65,7 @@ StopJudge::Decision StopJudge::byBaseline(int step, const PhaseResult &phase)
         std::string rates;
         size_t blocks = 0;
         for (const std::string &name : m_stop.consumers)
-            if (const ConsumerStats *c = consumerIn(phase, name)) {
+            if (const ConsumerStats *c = phase.consumer(name)) {
                 rates += fmt::format("{}{} {:.1f}/min", rates.empty() ? "" : ", ", name,
                                      missesPerMin(*c, phase.durationS));
                 blocks = std::max(blocks, c->blocks.size());
@@ -85,8 +77,8 @@ StopJudge::Decision StopJudge::byBaseline(int step, const PhaseResult &phase)
     bool worse = false;
     std::string parts;
     for (const std::string &name : m_stop.consumers) {
-        const ConsumerStats *base = m_haveBaseline ? consumerIn(m_baseline, name) : nullptr;
-        const ConsumerStats *now = consumerIn(phase, name);
+        const ConsumerStats *base = m_haveBaseline ? m_baseline.consumer(name) : nullptr;
+        const ConsumerStats *now = phase.consumer(name);
         if (!base || !now)
             continue;
         const MetricComparison m =

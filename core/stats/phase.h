@@ -26,6 +26,15 @@ struct PhaseResult
     int step = -1;
     int round = 0;
     std::vector<ConsumerStats> consumers;
+
+    // The consumer named so, or nullptr when this phase did not measure it.
+    const ConsumerStats *consumer(const std::string &consumerName) const
+    {
+        for (const ConsumerStats &c : consumers)
+            if (c.name == consumerName)
+                return &c;
+        return nullptr;
+    }
 };
 
 // One second of one consumer, for the time plots and "last 10 s".
