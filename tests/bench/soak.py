@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Soak: does latprobe hold up for a long run with loads coming and going?
 
-Runs `latprobe run` for --duration seconds (default 600) with the wakeup,
+Runs `latprobe run` (or, with --gui, the window under a private Xvfb, every
+plot live and the run autosaved to a library of its own) for --duration
+seconds (default 600) with the wakeup,
 audio and video consumers and a scenario that alternates idle steps and load
 steps (--step seconds each, the loads taken in turn from --loads), samples
 latprobe's memory, threads and file descriptors every second, and checks the
@@ -13,10 +15,13 @@ run file it writes:
     sum of phases[].consumers[].ring_overflows; goal 0;
   - per-second buckets: every second of series.<consumer>.max_us holds a
     sample (max_us -1 marks a second without one); goal: all present;
-  - threads and open fds: the same at the end as after the warm-up.
+  - threads and open fds: the same at the end as after the warm-up;
+  - with --gui, the autosave: how often the library file was rewritten and
+    the bytes written per minute (its size at each rewrite, summed).
 
     python3 tests/bench/soak.py                  # 10 minutes
     python3 tests/bench/soak.py --duration 60    # smoke, ~1 minute
+    python3 tests/bench/soak.py --gui --duration 3600   # the window, 1 hour
 
 Exit status: 0 when every goal holds, 1 when one does not, 2 when latprobe
 could not run or wrote no run file. Standard library only.
@@ -31,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import gui_benchlib
 
 CONSUMERS = "wakeup,audio,video"
 LOADS = ["massive_intr:8", "burn:2", "hackbench:1:fds=4", "spawn:1:rate=50", "memload:1:mb=64",
@@ -107,11 +114,16 @@ def main():
     ap.add_argument("--consumers", default=CONSUMERS, help=f"default {CONSUMERS}")
     ap.add_argument("--rss-goal-kib", type=int, default=1024, help="default 1024")
     ap.add_argument("--latprobe", default=default_binary(), help="default build/app/latprobe")
+    ap.add_argument("--gui", action="store_true",
+                    help="soak the window (latprobe-gui under Xvfb) instead of latprobe run")
+    ap.add_argument("--latprobe-gui", default=gui_benchlib.default_binary("latprobe-gui"),
+                    help="default build/app/latprobe-gui")
     ap.add_argument("--keep", metavar="DIR", help="keep the scenario, run file and report here")
     args = ap.parse_args()
 
-    if not os.access(args.latprobe, os.X_OK):
-        print(f"soak: {args.latprobe} is not built: cmake --build build", file=sys.stderr)
+    binary = args.latprobe_gui if args.gui else args.latprobe
+    if not os.access(binary, os.X_OK):
+        print(f"soak: {binary} is not built: cmake --build build", file=sys.stderr)
         return 2
     loads = args.load or LOADS
     warmup = args.warmup if args.warmup is not None else min(60.0, 2 * args.step)
@@ -122,16 +134,29 @@ def main():
     scen = os.path.join(work, "soak-scenario.json")
     out = os.path.join(work, "soak-run.json")
     report = os.path.join(work, "soak-report.txt")
+    # The window's scenario outlasts the soak: the soak ends it with SIGTERM,
+    # which keeps the live run in the library as a user's Ctrl-C would.
     with open(scen, "w") as f:
-        json.dump(scenario(args.duration, args.step, loads), f, indent=1)
+        json.dump(scenario(args.duration + (60 if args.gui else 0), args.step, loads), f,
+                  indent=1)
 
-    cmd = [args.latprobe, "--quiet", "run", "--scenario", scen, "--consumers", args.consumers,
-           "--no-noise-check", "--no-progress", "--out", out]
+    xvfb = None
+    library = os.path.join(work, "runs")
+    if args.gui:
+        xvfb = gui_benchlib.Xvfb()
+        env = gui_benchlib.gui_env(xvfb.display, work, args.latprobe)
+        env["LATPROBE_LIBRARY"] = library
+        cmd = [binary, "--scenario", scen, "--consumers", args.consumers]
+    else:
+        env = None
+        cmd = [binary, "--quiet", "run", "--scenario", scen, "--consumers", args.consumers,
+               "--no-noise-check", "--no-progress", "--out", out]
     print("+ " + " ".join(cmd), flush=True)
     with open(report, "w") as rep:
-        proc = subprocess.Popen(cmd, stdout=rep, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(cmd, stdout=rep, stderr=subprocess.PIPE, text=True, env=env)
     start = time.monotonic()
     samples = []  # (t, rss KiB, threads, fds)
+    autosaves = {}  # the library file's (mtime_ns, size) seen, its rewrites
     last_print = 0.0
     while proc.poll() is None:
         t = time.monotonic() - start
@@ -139,6 +164,16 @@ def main():
         # Only while measuring: at the end latprobe builds its report.
         if s and t <= args.duration:
             samples.append((t, *s))
+        if args.gui:
+            for name in os.listdir(library) if os.path.isdir(library) else []:
+                try:
+                    st = os.stat(os.path.join(library, name))
+                    autosaves[(name, st.st_mtime_ns)] = st.st_size
+                except OSError:
+                    pass
+            if t > args.duration:
+                gui_benchlib.stop(proc, timeout=60)
+                break
         if t - last_print >= 60:
             last_print = t
             if s:
@@ -146,6 +181,16 @@ def main():
         time.sleep(1.0 - (time.monotonic() - start) % 1.0)
     err = proc.stderr.read()
     code = proc.wait()
+    if xvfb:
+        xvfb.close()
+        kept = [n for n in os.listdir(library) if n.endswith(".json")] \
+            if os.path.isdir(library) else []
+        if len(kept) != 1:
+            print(f"soak: the library holds {kept}, not the one run (exit {code}: "
+                  f"{err.strip()})", file=sys.stderr)
+            return 2
+        shutil.copy(os.path.join(library, kept[0]), out)
+        code = 0 if os.path.exists(out) else code
     if code != 0 or not os.path.exists(out):
         print(f"soak: latprobe exited {code}: {err.strip()}", file=sys.stderr)
         return 2
@@ -188,6 +233,12 @@ def main():
         shown = ", ".join(str(s) for s in missing[:10]) + (" ..." if len(missing) > 10 else "")
         print(f"per-second buckets {name:7} {seconds - len(missing)}/{seconds} present"
               f"{'' if good else ' (missing: ' + shown + ')'}: {'ok' if good else 'MISSED'}")
+    if args.gui:
+        minutes = args.duration / 60
+        written = sum(autosaves.values())
+        print(f"autosave                  {len(autosaves)} rewrites of the library file, "
+              f"{written / minutes / 1024:.0f} KiB/min (largest {max(autosaves.values()) // 1024}"
+              f" KiB)")
     if args.keep:
         with open(os.path.join(work, "soak-samples.tsv"), "w") as f:
             f.write("t_s\trss_kib\tthreads\tfds\n")
