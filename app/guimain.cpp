@@ -144,42 +144,51 @@ int main(int argc, char **argv)
     if (!run.out.empty())
         removeStaleSaveTemps(run.out); // what a killed save to the same file left
 
-    LiveSession session(sessionOptions(plan, run, RunFrontEnd::Window,
-                                       std::vector<std::string>(argv, argv + argc)));
-    // Every window session is kept in the run library as it goes.
-    if (!run.noLibrary)
-        session.keepInLibrary(RunLibrary());
-    MainWindow window(session);
-    window.show();
-
     SignalWatcher signals_;
-    UnattendedRun *unattendedRun = nullptr;
-    if (unattended) {
-        unattendedRun =
-            new UnattendedRun(session, plan.scenario, QString::fromStdString(run.out), &app);
-        QObject::connect(unattendedRun, &UnattendedRun::finished, &app,
-                         [](int code) { QCoreApplication::exit(code); });
+    // A scenario the user chose to play in a run of its own closes the
+    // window, its run kept; a new window measures the new run from its start.
+    for (;;) {
+        LiveSession session(sessionOptions(plan, run, RunFrontEnd::Window,
+                                           std::vector<std::string>(argv, argv + argc)));
+        // Every window session is kept in the run library as it goes.
+        if (!run.noLibrary)
+            session.keepInLibrary(RunLibrary());
+        MainWindow window(session);
+        QObject::connect(&window, &MainWindow::closedForNewRun, &app,
+                         [] { QCoreApplication::exit(0); });
+        window.show();
+
+        UnattendedRun *unattendedRun = nullptr;
+        if (unattended) {
+            unattendedRun =
+                new UnattendedRun(session, plan.scenario, QString::fromStdString(run.out), &app);
+            QObject::connect(unattendedRun, &UnattendedRun::finished, &app,
+                             [](int code) { QCoreApplication::exit(code); });
+        }
+        // Measure once the window is up: building and first painting it is a
+        // burst of CPU that does not belong in the idle baseline.
+        const bool playScenario = plan.scenarioChosen;
+        QTimer::singleShot(250, &window, [&session, &window, &plan, unattendedRun, playScenario] {
+            session.start();
+            if (unattendedRun)
+                unattendedRun->start();
+            else if (playScenario)
+                window.runScenario(plan.scenario, true);
+        });
+        QObject::connect(&signals_, &SignalWatcher::received, &window,
+                         [&window, &session, unattendedRun](int signal) {
+                             if (signal == SIGUSR1)
+                                 session.captureNow(); // as `latprobe run` does
+                             else if (unattendedRun)
+                                 unattendedRun->interrupt();
+                             else
+                                 window.closeKeepingRun();
+                         });
+        const int code = QApplication::exec();
+        session.shutdown();
+        if (!window.nextRun())
+            return code;
+        plan.scenario = *window.nextRun();
+        plan.scenarioChosen = true;
     }
-    // Measure once the window is up: building and first painting it is a
-    // burst of CPU that does not belong in the idle baseline.
-    const bool playScenario = plan.scenarioChosen;
-    QTimer::singleShot(250, &window, [&session, &window, &plan, unattendedRun, playScenario] {
-        session.start();
-        if (unattendedRun)
-            unattendedRun->start();
-        else if (playScenario)
-            window.runScenario(plan.scenario, true);
-    });
-    QObject::connect(&signals_, &SignalWatcher::received, &window,
-                     [&window, &session, unattendedRun](int signal) {
-                         if (signal == SIGUSR1)
-                             session.captureNow(); // as `latprobe run` does
-                         else if (unattendedRun)
-                             unattendedRun->interrupt();
-                         else
-                             window.closeKeepingRun();
-                     });
-    const int code = QApplication::exec();
-    session.shutdown();
-    return code;
 }

@@ -78,6 +78,7 @@ MainWindow::MainWindow(LiveSession &session, QWidget *parent)
     buildStatusBar();
     m_scenarios = new ScenarioFlow(m_session, this, menuBar(),
                                    {m_loadPanel, m_scenarioBar, m_reset, m_stopAll, statusBar()});
+    connect(m_scenarios, &ScenarioFlow::newRunWanted, this, &MainWindow::closeForNewRun);
     buildHelpMenu();
 
     m_fineTimer = new QTimer(this);
@@ -603,6 +604,19 @@ void MainWindow::closeKeepingRun()
 {
     m_closeKeeping = true;
     close();
+}
+
+void MainWindow::closeForNewRun(const Scenario &scenario)
+{
+    QString error;
+    if (!m_session.finishIntoLibrary(RunEnd::Completed, &error))
+        QMessageBox::warning(this, tr("Run not kept"),
+                             tr("This run could not be written to the library: %1\n\nIts last "
+                                "autosave, if any, is still there.")
+                                 .arg(error));
+    m_nextRun = scenario;
+    closeKeepingRun();
+    emit closedForNewRun();
 }
 
 RunsWindow *MainWindow::openRunLibrary()

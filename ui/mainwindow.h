@@ -1,7 +1,11 @@
 #pragma once
 
+#include "scenario.h"
+
 #include <QImage>
 #include <QMainWindow>
+
+#include <optional>
 
 class QAction;
 class QLabel;
@@ -23,7 +27,6 @@ class PlotPanel;
 class ScenarioBar;
 class ScenarioFlow;
 class WakeupHistogram;
-struct Scenario;
 
 // latprobe's main window: counters on top, loads on the left, live plots
 // on the right, the machine and the probe's grant in the status bar.
@@ -60,6 +63,9 @@ public:
     RunsWindow *openRunLibrary();
     // Closes without asking, the run kept in the library (SIGTERM, SIGINT).
     void closeKeepingRun();
+    // The scenario to play in a new run once this window has closed (the
+    // user chose "New run"), or none.
+    const std::optional<Scenario> &nextRun() const { return m_nextRun; }
     // Edit ▸ Preferences…; applies and saves what was accepted.
     void openPreferences();
     void applyPreferences(int maxLoadProcesses);
@@ -85,6 +91,11 @@ public:
     std::vector<PlotPanel *> plots() const;
     QString statusWarning() const;
 
+signals:
+    // Closed for a new run (nextRun()): main() opens its window, even while
+    // a Runs or Compare window of this one stays open.
+    void closedForNewRun();
+
 protected:
     void closeEvent(QCloseEvent *event) override;
     // With a live run kept in the library: keep it, discard it, or go on
@@ -93,6 +104,7 @@ protected:
 
 private:
     void buildActions();
+    void closeForNewRun(const Scenario &scenario);
     void buildHelpMenu();
     void buildLayout();
     void buildStatusBar();
@@ -131,6 +143,7 @@ private:
     QAction *m_runLibrary = nullptr;
     QAction *m_preferences = nullptr;
     bool m_closeKeeping = false;
+    std::optional<Scenario> m_nextRun;
     ScenarioFlow *m_scenarios = nullptr;
 
     QLabel *m_systemLabel = nullptr;

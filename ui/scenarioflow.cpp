@@ -14,6 +14,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -130,6 +131,18 @@ bool ScenarioFlow::runScenario(const Scenario &asWritten, bool fromRunStart)
             5000);
         return false;
     }
+    // Asked first: a new run asks the questions below again, as it opens.
+    if (!fromRunStart && m_session.keepsInLibrary()) {
+        switch (askPlacement(name)) {
+        case Placement::NewRun:
+            emit newRunWanted(asWritten);
+            return true;
+        case Placement::Cancel:
+            return false;
+        case Placement::Append:
+            break;
+        }
+    }
     if (scenario.preset != m_session.preset()) {
         const QString wanted = QString::fromStdString(scenario.preset);
         const auto answer = QMessageBox::question(
@@ -158,6 +171,33 @@ bool ScenarioFlow::runScenario(const Scenario &asWritten, bool fromRunStart)
         return false;
     }
     return true;
+}
+
+ScenarioFlow::Placement ScenarioFlow::askPlacement(const QString &name)
+{
+    const Run run = m_session.liveRun("");
+    double seconds = 0;
+    for (const PhaseResult &p : run.phases)
+        seconds += p.durationS;
+    QMessageBox box(
+        QMessageBox::Question, tr("Start a new run for %1?").arg(name),
+        tr("This window has measured for %1 (%2). Scenario %3 can start a new run, so that "
+           "its run holds only its own steps; this one is kept in the run library first. Or "
+           "its steps can follow this run's phases.")
+            .arg(ScenarioBar::minutes(seconds),
+                 run.phases.size() == 1 ? tr("1 phase") : tr("%1 phases").arg(run.phases.size()),
+                 name),
+        QMessageBox::NoButton, m_window);
+    QPushButton *newRun = box.addButton(tr("&New run"), QMessageBox::AcceptRole);
+    QPushButton *append = box.addButton(tr("&Append to this run"), QMessageBox::ActionRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(newRun);
+    box.exec();
+    if (box.clickedButton() == newRun)
+        return Placement::NewRun;
+    if (box.clickedButton() == append)
+        return Placement::Append;
+    return Placement::Cancel;
 }
 
 bool ScenarioFlow::runScenarioFile(const QString &path)

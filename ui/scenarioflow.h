@@ -51,7 +51,15 @@ public:
     QMenu *menu() const { return m_menu; }
     QAction *cancelAction() const { return m_cancel; }
 
+signals:
+    // The user chose to play `scenario` in a run of its own: the window
+    // keeps this run in the library and a new one plays it from its start.
+    void newRunWanted(const latprobe::Scenario &scenario);
+
 private:
+    enum class Placement { NewRun, Append, Cancel };
+    // A scenario given once the window measures: a new run, or this one.
+    Placement askPlacement(const QString &name);
     void addRoundsMenu();
     void labelBuiltins(); // "Run quick (5 steps x 3 rounds, 6:00)"
     Scenario withRounds(const Scenario &scenario) const;

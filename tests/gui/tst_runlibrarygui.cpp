@@ -9,6 +9,7 @@
 #include "runlibrary.h"
 #include "runoptions.h"
 #include "runswindow.h"
+#include "scenariobar.h"
 #include "statewait.h"
 #include "whenmodal.h"
 
@@ -19,6 +20,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -78,6 +80,14 @@ Run runOf(const std::string &kernel, const std::string &start, uint64_t audioMis
     p.consumers.push_back(c);
     run.phases.push_back(p);
     return run;
+}
+
+Scenario shortScenario()
+{
+    Scenario s;
+    s.name = "short";
+    s.steps.push_back({"short step", 60, {}});
+    return s;
 }
 
 // A window measuring wakeups, its run kept in `dir` and autosaved every 200 ms.
@@ -163,6 +173,59 @@ private slots:
         window.closeKeepingRun();
         QVERIFY(!session.running());
         QTRY_COMPARE_WITH_TIMEOUT(libraryFiles(m_dir->path()).size(), 1, kStateWaitMs);
+    }
+
+    void aScenarioFromTheWindowStartsANewRun()
+    {
+        MeasuringWindow w(m_dir->path());
+        QTRY_VERIFY_WITH_TIMEOUT(w.hasSamples(), kStateWaitMs);
+        QSignalSpy closed(&w.window, &MainWindow::closedForNewRun);
+        answerWith(QStringLiteral("New run"));
+        QVERIFY(w.window.runScenario(shortScenario()));
+        // This run ended, whole, in the library; the scenario waits for the
+        // new window, and nothing of it played here.
+        QCOMPARE(closed.count(), 1);
+        QVERIFY(!w.window.isVisible());
+        QVERIFY(!w.session.running());
+        QVERIFY(w.window.nextRun().has_value());
+        QCOMPARE(w.window.nextRun()->name, std::string("short"));
+        const QStringList files = libraryFiles(m_dir->path());
+        QCOMPARE(files.size(), 1);
+        const Run run = readRunFile(m_dir->filePath(files.front()).toStdString());
+        QCOMPARE(run.endReason, std::string("completed"));
+        QVERIFY(!run.partial);
+        QCOMPARE(run.phases.size(), size_t(1));
+        QCOMPARE(run.phases.at(0).name, std::string("idle"));
+        QVERIFY(run.phases.at(0).consumers.at(0).samples > 0);
+    }
+
+    void appendingPlaysTheScenarioInThisRun()
+    {
+        MeasuringWindow w(m_dir->path());
+        QTRY_VERIFY_WITH_TIMEOUT(w.hasSamples(), kStateWaitMs);
+        QSignalSpy closed(&w.window, &MainWindow::closedForNewRun);
+        answerWith(QStringLiteral("Append to this run"));
+        QVERIFY(w.window.runScenario(shortScenario()));
+        QTRY_VERIFY_WITH_TIMEOUT(w.window.scenarioBar()->isVisible(), kStateWaitMs);
+        QCOMPARE(closed.count(), 0);
+        QVERIFY(!w.window.nextRun().has_value());
+        QVERIFY(w.session.running());
+        // Its step follows this run's first phase.
+        QTRY_VERIFY_WITH_TIMEOUT(w.session.liveRun("").phases.size() >= 2, kStateWaitMs);
+        QCOMPARE(w.session.liveRun("").phases.at(1).name, std::string("short step"));
+        w.window.closeKeepingRun();
+    }
+
+    void cancellingPlaysNothing()
+    {
+        MeasuringWindow w(m_dir->path());
+        QTRY_VERIFY_WITH_TIMEOUT(w.hasSamples(), kStateWaitMs);
+        answerWith(QStringLiteral("Cancel"));
+        QVERIFY(!w.window.runScenario(shortScenario()));
+        QVERIFY(!w.session.scenarioRunning());
+        QVERIFY(!w.window.nextRun().has_value());
+        QVERIFY(w.session.running());
+        w.window.closeKeepingRun();
     }
 
     void runsWindowListsFiltersComparesAndDeletes()
