@@ -72,7 +72,11 @@ void LoadMarkers::setWindow(double lo, double hi)
         const Qt::Alignment want = (room ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop;
         if (item.text->positionAlignment() != want)
             item.text->setPositionAlignment(want);
-        const double x0 = room ? px - w : px, x1 = room ? px : px + w;
+        // A marker scrolled past the left edge keeps its label whole at the
+        // edge: its load is still what the plot shows ("e_intr x8" was cut).
+        const double at = std::max(px, 1.0);
+        const double x0 = room ? px - w : at, x1 = room ? px : at + w;
+        const double labelS = room ? item.timeS : lo + at / width * (hi - lo);
         size_t row = 0;
         while (row < rowEnd.size() && rowEnd[row] + 3 > x0)
             ++row;
@@ -83,8 +87,8 @@ void LoadMarkers::setWindow(double lo, double hi)
                                       rowEnd.begin());
         rowEnd[row] = x1;
         const double y = 0.02 + 0.09 * static_cast<double>(row);
-        if (item.text->position->coords().y() != y)
-            item.text->position->setCoords(item.timeS, y);
+        if (item.text->position->coords() != QPointF(labelS, y))
+            item.text->position->setCoords(labelS, y);
     }
 }
 

@@ -33,9 +33,12 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
     layout->addWidget(m_banner);
 
     auto *startBox = new QGroupBox(tr("Start a load"), this);
+    m_startBox = startBox;
     auto *grid = new QGridLayout(startBox);
+    // Compact: at 1024x730 with a scenario bar the window must still fit.
+    grid->setContentsMargins(6, 4, 6, 4);
     grid->setHorizontalSpacing(6);
-    grid->setVerticalSpacing(3);
+    grid->setVerticalSpacing(1);
     auto header = [&](int column, const QString &text, const QString &tip) {
         auto *l = new QLabel(QStringLiteral("<small>%1</small>").arg(text), startBox);
         l->setToolTip(tip);
@@ -123,7 +126,9 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
 
     auto *runningBox = new QGroupBox(tr("Running"), this);
     auto *runningLayout = new QVBoxLayout(runningBox);
+    runningLayout->setContentsMargins(6, 4, 6, 4);
     auto *scroll = new QScrollArea(runningBox);
+    m_runningScroll = scroll;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     auto *list = new QWidget(scroll);
@@ -273,13 +278,13 @@ void LoadPanel::setScenarioActive(bool active, const QString &scenario)
     m_stopAll->setToolTip(active ? tr("Cancel the scenario: kill every load worker at once "
                                       "(Ctrl+Shift+X)")
                                  : tr("Kill every load worker at once (Ctrl+Shift+X)"));
-    if (active)
-        m_banner->showMessage(tr("Scenario %1 starts and stops the loads: Start is back when it "
-                                 "ends. Cancel it on the scenario bar, or with Stop all loads.")
-                                  .arg(scenario),
-                              MessageBanner::Information);
-    else if (m_banner->kind() == MessageBanner::Information)
-        m_banner->hide();
+    // Said where the locked Start buttons are, not in a banner that would
+    // take the room of a running group's figures.
+    m_startBox->setTitle(active ? tr("Start a load: scenario %1 drives the loads").arg(scenario)
+                                : tr("Start a load"));
+    m_startBox->setToolTip(active ? tr("Start is back when the scenario ends. Cancel it on the "
+                                       "scenario bar, or with Stop all loads.")
+                                  : QString());
     refreshStatus();
 }
 
@@ -335,8 +340,24 @@ void LoadPanel::updateRunningState(const std::vector<GroupStatus> &groups)
     }
     m_noGroups->setVisible(m_views.empty());
     m_stopAll->setEnabled(!m_views.empty());
+    fitRunningArea();
     for (Row &r : m_rows)
         r.stop->setEnabled(!m_scenarioActive && kinds.count(r.kind->name) > 0);
+}
+
+int LoadPanel::neededHeight() const
+{
+    return height() - m_runningScroll->viewport()->height() +
+           m_runningScroll->widget()->sizeHint().height();
+}
+
+void LoadPanel::fitRunningArea()
+{
+    const QWidget *first = m_views.empty() ? static_cast<QWidget *>(m_noGroups)
+                                           : static_cast<QWidget *>(m_views.begin()->second);
+    const int height = first->sizeHint().height() + 2;
+    if (m_runningScroll->minimumHeight() != height)
+        m_runningScroll->setMinimumHeight(height);
 }
 
 void LoadPanel::saveSettings(QSettings &settings) const

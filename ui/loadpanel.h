@@ -10,9 +10,11 @@
 #include <vector>
 
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QScrollArea;
 class QSettings;
 class QSpinBox;
 class QToolButton;
@@ -51,6 +53,8 @@ public:
     QPushButton *startButton(const std::string &kind) const;
     QSpinBox *countBox(const std::string &kind) const;
     MessageBanner *banner() const { return m_banner; }
+    // The height that shows every running group without a scroll bar.
+    int neededHeight() const;
     QPushButton *stopAllButton() const { return m_stopAll; }
     int groupViewCount() const { return static_cast<int>(m_views.size()); }
 
@@ -83,10 +87,15 @@ private:
     void stopKind(const std::string &kind);
     void onLoadsChanged();
     void updateRunningState(const std::vector<GroupStatus> &groups);
+    // Tall enough for the first group whole (bars and its figures): a scroll
+    // bar is for the second one on.
+    void fitRunningArea();
 
     LiveSession &m_session;
     MessageBanner *m_banner;
     std::vector<Row> m_rows;
+    QGroupBox *m_startBox = nullptr;
+    QScrollArea *m_runningScroll = nullptr;
     QVBoxLayout *m_groupsLayout = nullptr;
     QLabel *m_noGroups = nullptr;
     QPushButton *m_stopAll;

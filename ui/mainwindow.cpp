@@ -300,7 +300,9 @@ void MainWindow::buildLayout()
     m_leftSplitter->setObjectName(QStringLiteral("leftSplitter"));
     m_loadPanel = new LoadPanel(m_session, m_leftSplitter);
     m_phases = new PhaseTable(m_leftSplitter);
-    m_leftSplitter->setStretchFactor(0, 3);
+    // Room beyond the load table and one running group goes to the phases
+    // as much as to the running groups: a ramp has a dozen phases.
+    m_leftSplitter->setStretchFactor(0, 1);
     m_leftSplitter->setStretchFactor(1, 1);
     connect(m_loadPanel->stopAllButton(), &QPushButton::clicked, this,
             [this] { m_stopAll->setEnabled(false); });
@@ -399,6 +401,26 @@ void MainWindow::onLoadTick()
 {
     if (m_loadPanel->groupViewCount() > 0)
         m_loadPanel->refreshStatus();
+    fitLeftColumn();
+}
+
+void MainWindow::fitLeftColumn()
+{
+    QList<int> sizes = m_leftSplitter->sizes();
+    if (sizes.size() != 2)
+        return;
+    const int total = sizes[0] + sizes[1];
+    const int loadsNeed = m_loadPanel->neededHeight();
+    const int phasesNeed = m_phases->neededHeight();
+    if (loadsNeed + phasesNeed > total)
+        return; // both cannot fit: the user's split decides who scrolls
+    if (sizes[0] < loadsNeed)
+        sizes = {loadsNeed, total - loadsNeed};
+    else if (sizes[1] < phasesNeed)
+        sizes = {total - phasesNeed, phasesNeed};
+    else
+        return;
+    m_leftSplitter->setSizes(sizes);
 }
 
 void MainWindow::pollNow()

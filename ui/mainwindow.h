@@ -112,6 +112,9 @@ private:
     void onFineTick();
     void onCounterTick();
     void onLoadTick();
+    // Gives the running groups or the phases room the other leaves spare,
+    // when one needs a scroll bar; a split the user dragged otherwise stays.
+    void fitLeftColumn();
     void onReset();
     void updatePhaseLabel();
     void saveRunInteractively();

@@ -47,7 +47,9 @@ MissesPlot::MissesPlot(const std::vector<ConsumerConfig> &consumers, QWidget *pa
     m_empty = new QCPItemText(p);
     m_empty->position->setType(QCPItemPosition::ptAxisRectRatio);
     m_empty->position->setCoords(0.5, 0.45);
-    m_empty->setText(tr("No missed deadlines in the last minute"));
+    // Two lines: one was cut ("...in the last mir") in a narrow plot.
+    m_empty->setText(tr("No missed deadlines\nin the last minute"));
+    m_empty->setTextAlignment(Qt::AlignHCenter | Qt::AlignTop);
 
     placeLegendUnderTitle(static_cast<int>(m_bars.size()));
     p->legend->setIconSize(10, 10);

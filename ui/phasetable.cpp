@@ -5,6 +5,8 @@
 
 #include <QHeaderView>
 
+#include <algorithm>
+
 namespace latprobe {
 
 namespace {
@@ -101,6 +103,13 @@ void PhaseTable::setPhases(const std::vector<PhaseResult> &phases, double resetS
         scrollToItem(topLevelItem(topLevelItemCount() - 1));
         viewport()->update();
     }
+}
+
+int PhaseTable::neededHeight() const
+{
+    const int rows = std::max(topLevelItemCount(), 1);
+    const int rowHeight = topLevelItemCount() > 0 ? sizeHintForRow(0) : fontMetrics().height() + 4;
+    return header()->sizeHint().height() + rows * rowHeight + 2 * frameWidth() + 2;
 }
 
 } // namespace latprobe

@@ -18,6 +18,8 @@ public:
     explicit PhaseTable(QWidget *parent = nullptr);
 
     void setPhases(const std::vector<PhaseResult> &phases, double resetS);
+    // The height that shows every phase without a scroll bar.
+    int neededHeight() const;
 
 private:
     enum Column { Name, Duration, Skips, Drops, Stalls, SlowStarts, WakeupP99, Columns };

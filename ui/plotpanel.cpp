@@ -98,6 +98,12 @@ void PlotPanel::fitLegend()
     const int n = static_cast<int>(widths.size());
     if (n == 0)
         return;
+    // Room for descenders inside each item, which clips to its own rect:
+    // DejaVu's "g" reaches below the font's descent ("gui" read "qui").
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem *item = legend->item(i);
+            item && item->margins() != QMargins(0, 0, 0, 2))
+            item->setMargins(QMargins(0, 0, 0, 2));
     const int available = width() - 8; // the plot covers the panel
     int columns = std::min(m_legendColumns, n);
     for (; columns > 1; --columns) {

@@ -155,12 +155,11 @@ void WakeupHistogram::refresh(const LiveData &live)
             g->addToLegend();
     };
     const int c = live.histogramConsumer();
-    // Two columns of "max 127.4 ms" need ~250 px; narrower, the values go
-    // (the counters above show them) rather than overlap.
-    const bool roomy = plot()->width() >= 290;
-    place(m_p99, live.p99SinceResetUs(), roomy ? tr("p99 %1") : tr("p99"));
-    place(m_max, c >= 0 ? live.maxSinceResetUs(static_cast<size_t>(c)) : -1,
-          roomy ? tr("max %1") : tr("max"));
+    // The values stay at any width: the legend takes a column at a time
+    // when two do not fit ("p99" without its value told nothing).
+    place(m_p99, live.p99SinceResetUs(), tr("p99 %1"));
+    place(m_max, c >= 0 ? live.maxSinceResetUs(static_cast<size_t>(c)) : -1, tr("max %1"));
+    fitLegend();
     requestReplot();
 }
 

@@ -324,6 +324,10 @@ SessionOptions sessionOptions(const RunPlan &plan, const RunOptions &o, RunFront
         // Nothing reads the samples between two ticks of a headless run.
         s.drainIntervalNs = Session::kTickNs;
     } else {
+        // A window opened to play a scenario (given, or a new run for one)
+        // is kept in the library under its name.
+        if (plan.scenarioChosen)
+            s.runName = plan.scenario.name;
         // The window's own event loop is measured beside the others, listed
         // before the start consumer as the report lists the periodic ones.
         auto start =
