@@ -132,7 +132,9 @@ private slots:
         // Autosaved as it measures, marked as such.
         QTRY_VERIFY_WITH_TIMEOUT(!libraryFiles(m_dir->path()).isEmpty(), kStateWaitMs);
         const QString path = m_dir->filePath(libraryFiles(m_dir->path()).front());
-        QCOMPARE(session.libraryPath(), path);
+        // The file appears (renamed into place) just before the autosaver
+        // records where it is.
+        QTRY_COMPARE_WITH_TIMEOUT(session.libraryPath(), path, kStateWaitMs);
         QTRY_VERIFY_WITH_TIMEOUT(readRunFile(path.toStdString()).endReason == "autosaved",
                                  kStateWaitMs);
         QTRY_VERIFY_WITH_TIMEOUT(w.hasSamples(), kStateWaitMs);
