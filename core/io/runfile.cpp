@@ -200,7 +200,7 @@ ThreadParams paramsFromJson(const JsonReader &r, const json &j, const std::strin
 
 } // namespace
 
-std::string runToJson(const Run &run)
+std::string runToJson(const Run &run, JsonLayout layout)
 {
     const SystemInfo &sys = run.system;
     json consumers = json::array();
@@ -325,7 +325,7 @@ std::string runToJson(const Run &run)
           {"loop_cv_pct", n.loopCvPct},
           {"verdict", n.verdict}}},
     };
-    return j.dump(1) + "\n";
+    return j.dump(layout == JsonLayout::Compact ? -1 : 1) + "\n";
 }
 
 Run runFromJson(const std::string &text, const std::string &fileName)
@@ -560,10 +560,10 @@ Run runFromJson(const std::string &text, const std::string &fileName)
     return run;
 }
 
-void writeRunFile(const Run &run, const std::string &path)
+void writeRunFile(const Run &run, const std::string &path, JsonLayout layout)
 {
     std::string error;
-    if (!saveFileAtomically(path, runToJson(run), error))
+    if (!saveFileAtomically(path, runToJson(run, layout), error))
         throw RunFileError(error);
 }
 

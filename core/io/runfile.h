@@ -22,13 +22,19 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-std::string runToJson(const Run &run);
+// Indented for a person to read; compact for the autosaves, which rewrite
+// the whole run every few seconds (half the bytes: a 60-minute run's miss
+// log alone is megabytes).
+enum class JsonLayout { Indented, Compact };
+
+std::string runToJson(const Run &run, JsonLayout layout = JsonLayout::Indented);
 Run runFromJson(const std::string &text, const std::string &fileName);
 
 // Saved with saveFileAtomically(): a crash leaves the old file or the new
 // one, never half of one, and the next save removes a killed save's temp
 // file.
-void writeRunFile(const Run &run, const std::string &path);
+void writeRunFile(const Run &run, const std::string &path,
+                  JsonLayout layout = JsonLayout::Indented);
 Run readRunFile(const std::string &path);
 
 } // namespace latprobe

@@ -76,7 +76,8 @@ std::string RunLibrary::pathFor(const Run &run) const
     return path;
 }
 
-bool RunLibrary::save(const Run &run, const std::string &path, std::string &error) const
+bool RunLibrary::save(const Run &run, const std::string &path, std::string &error,
+                      JsonLayout layout) const
 {
     std::error_code ec;
     fs::create_directories(m_dir, ec);
@@ -87,7 +88,7 @@ bool RunLibrary::save(const Run &run, const std::string &path, std::string &erro
         return false;
     }
     try {
-        writeRunFile(run, path);
+        writeRunFile(run, path, layout);
     } catch (const std::exception &e) {
         error = e.what();
         return false;

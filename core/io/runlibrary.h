@@ -1,6 +1,7 @@
 #pragma once
 
 #include "run.h"
+#include "runfile.h"
 
 #include <cstdint>
 #include <string>
@@ -34,7 +35,8 @@ public:
 
     // Saves atomically (a crash leaves the old file or the new one), making
     // the folder first; then prunes. False with `error` when it could not.
-    bool save(const Run &run, const std::string &path, std::string &error) const;
+    bool save(const Run &run, const std::string &path, std::string &error,
+              JsonLayout layout = JsonLayout::Indented) const;
 
     struct Entry
     {

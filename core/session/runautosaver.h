@@ -13,16 +13,26 @@
 
 namespace latprobe {
 
+// How long to wait after a save of `lastBytes`: `every`, or longer when
+// saving that much every `every` would write more than `budgetPerMinute`.
+std::chrono::milliseconds autosaveInterval(std::chrono::milliseconds every, uint64_t lastBytes,
+                                           uint64_t budgetPerMinute);
+
 // Keeps a run in the run library while it is measured: every `every`, on a
 // thread of its own ("lp-autosave"), it takes a snapshot and saves it
-// atomically to one file, so that a crash, a kill -9 or a forgotten close
-// loses at most that much. The file is marked partial ("autosaved") until
-// saveFinal() writes the finished run over it.
+// atomically to one file (compact JSON), so that a crash, a kill -9 or a
+// forgotten close loses at most that much. A run grown past what `every`
+// allows within kWriteBudget is saved less often (autosaveInterval()). The
+// file is marked partial ("autosaved") until saveFinal() writes the
+// finished run over it, indented.
 class RunAutosaver
 {
 public:
     using Snapshot = std::function<Run()>;
     static constexpr std::chrono::seconds kDefaultEvery{10};
+    // Bytes a minute the autosaves may write: a long, miss-heavy run's file
+    // reaches megabytes, rewritten whole each time.
+    static constexpr uint64_t kWriteBudgetPerMinute = 8u << 20;
 
     RunAutosaver(RunLibrary library, Snapshot snapshot,
                  std::chrono::milliseconds every = kDefaultEvery);
@@ -46,6 +56,7 @@ public:
 
 private:
     void main();
+    std::chrono::milliseconds nextWait() const;
     bool save(Run run, bool final, std::string &error);
 
     RunLibrary m_library;
@@ -57,7 +68,8 @@ private:
     std::string m_path, m_lastError;
     int m_saves = 0;
     uint64_t m_bytes = 0;
-    std::mutex m_saveMutex; // one save at a time: the thread's or the final one
+    uint64_t m_lastBytes = 0; // the last save's size
+    std::mutex m_saveMutex;   // one save at a time: the thread's or the final one
     std::thread m_thread;
 };
 
