@@ -589,17 +589,11 @@ void MainWindow::writeSettings() const
 
 bool MainWindow::askToKeepRun()
 {
-    const Run run = m_session.liveRun("");
-    double seconds = 0;
-    for (const PhaseResult &p : run.phases)
-        seconds += p.durationS;
-    QMessageBox box(
-        QMessageBox::Question, tr("Keep this run?"),
-        tr("This window has measured for %1 (%2). Keep the run in the run "
-           "library, or discard it?")
-            .arg(ScenarioBar::minutes(seconds),
-                 run.phases.size() == 1 ? tr("1 phase") : tr("%1 phases").arg(run.phases.size())),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    QMessageBox box(QMessageBox::Question, tr("Keep this run?"),
+                    tr("This window has measured for %1. Keep the run in the run library, or "
+                       "discard it?")
+                        .arg(ScenarioBar::measured(m_session.liveRun(""))),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
     box.setInformativeText(
         tr("The library is %1; File ▸ Run library… opens it.")
             .arg(QString::fromStdString(m_session.library().dir()).toHtmlEscaped()));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "run.h"
+
 #include <QFrame>
 
 class QLabel;
@@ -29,6 +31,9 @@ public:
     QPushButton *saveButton() const { return m_save; }
 
     static QString minutes(double seconds);
+    // "3:20 (4 phases)": how much a run has measured, for the questions
+    // before it ends.
+    static QString measured(const Run &run);
 
 signals:
     void cancelRequested();

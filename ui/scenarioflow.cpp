@@ -175,19 +175,12 @@ bool ScenarioFlow::runScenario(const Scenario &asWritten, bool fromRunStart)
 
 ScenarioFlow::Placement ScenarioFlow::askPlacement(const QString &name)
 {
-    const Run run = m_session.liveRun("");
-    double seconds = 0;
-    for (const PhaseResult &p : run.phases)
-        seconds += p.durationS;
-    QMessageBox box(
-        QMessageBox::Question, tr("Start a new run for %1?").arg(name),
-        tr("This window has measured for %1 (%2). Scenario %3 can start a new run, so that "
-           "its run holds only its own steps; this one is kept in the run library first. Or "
-           "its steps can follow this run's phases.")
-            .arg(ScenarioBar::minutes(seconds),
-                 run.phases.size() == 1 ? tr("1 phase") : tr("%1 phases").arg(run.phases.size()),
-                 name),
-        QMessageBox::NoButton, m_window);
+    QMessageBox box(QMessageBox::Question, tr("Start a new run for %1?").arg(name),
+                    tr("This window has measured for %1. Scenario %2 can start a new run, so "
+                       "that its run holds only its own steps; this one is kept in the run "
+                       "library first. Or its steps can follow this run's phases.")
+                        .arg(ScenarioBar::measured(m_session.liveRun("")), name),
+                    QMessageBox::NoButton, m_window);
     QPushButton *newRun = box.addButton(tr("&New run"), QMessageBox::AcceptRole);
     QPushButton *append = box.addButton(tr("&Append to this run"), QMessageBox::ActionRole);
     box.addButton(QMessageBox::Cancel);
