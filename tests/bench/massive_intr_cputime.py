@@ -24,6 +24,10 @@ of the reference's in every round.
 
     python3 tests/bench/massive_intr_cputime.py              # 3 rounds x 2 x 10 s, ~1 min
     python3 tests/bench/massive_intr_cputime.py --rounds 1 --duration 3   # smoke
+    python3 tests/bench/massive_intr_cputime.py --control    # the reference against itself
+
+--control runs the reference in latprobe's place: the spread two runs of
+the same program show on this machine, the floor under any goal.
 
 Exit status: 0 when every round meets the goal, 1 when one does not, 2 when
 a program could not be built or run. Standard library only.
@@ -152,15 +156,19 @@ def main():
     ap.add_argument("--goal", type=float, default=0.02,
                     help="largest |latprobe - reference| of max/min (default 0.02)")
     ap.add_argument("--latprobe", default=default_binary(), help="default build/app/latprobe")
+    ap.add_argument("--control", action="store_true",
+                    help="run the reference again in latprobe's place (the machine's noise)")
     args = ap.parse_args()
 
-    if not os.access(args.latprobe, os.X_OK):
+    if not args.control and not os.access(args.latprobe, os.X_OK):
         print(f"massive_intr_cputime: {args.latprobe} is not built: cmake --build build",
               file=sys.stderr)
         return 2
     work_dir = tempfile.mkdtemp(prefix="latprobe-massive-")
     try:
         exe = build_reference(work_dir)
+        if args.control:
+            print("control: the reference in latprobe's place (columns lp*)")
         print(f"{args.workers} workers, work {args.work_ms:g} ms of CPU, sleep "
               f"{args.sleep_ms:g} ms, {args.duration:g} s per run, goal |diff| <= {args.goal}")
         print(f"{'round':>5}  {'order':<14}  {'ref loops':>13}  {'ref max/min':>11}  "
@@ -170,7 +178,7 @@ def main():
             order = ["reference", "latprobe"] if r % 2 == 0 else ["latprobe", "reference"]
             results = {}
             for who in order:
-                if who == "reference":
+                if who == "reference" or args.control:
                     results[who] = run_reference(exe, args.workers, args.work_ms, args.sleep_ms,
                                                  args.duration)
                 else:
