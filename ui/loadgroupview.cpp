@@ -47,8 +47,8 @@ QString describe(const LoadSpec &spec)
 LoadGroupView::LoadGroupView(const GroupStatus &status, QWidget *parent)
     : QFrame(parent), m_id(status.id), m_title(new QLabel(this)),
       m_stop(new QPushButton(tr("Stop"), this)), m_bars(new WorkerBars(this)),
-      m_cv(new QLabel(this)), m_jain(new QLabel(this)), m_cpu(new QLabel(this)),
-      m_rate(new QLabel(this)), m_error(new QLabel(this))
+      m_cv(new QLabel(this)), m_jain(new QLabel(this)), m_cpuCv(new QLabel(this)),
+      m_cpu(new QLabel(this)), m_rate(new QLabel(this)), m_error(new QLabel(this))
 {
     setFrameShape(QFrame::StyledPanel);
     auto *layout = new QVBoxLayout(this);
@@ -70,15 +70,20 @@ LoadGroupView::LoadGroupView(const GroupStatus &status, QWidget *parent)
 
     auto *stats = new QHBoxLayout;
     stats->setSpacing(14);
-    m_cv->setToolTip(tr("Coefficient of variation of the workers' progress: standard deviation "
-                        "÷ mean.\n0 % is perfectly even; ocbench's and massive_intr's "
-                        "fairness figure."));
-    m_jain->setToolTip(tr("Jain's fairness index of the workers' progress: (Σx)² ÷ (n·Σx²).\n"
-                          "1 is perfectly fair; 1/n means one worker got everything."));
+    m_cv->setToolTip(tr("Progress fairness: coefficient of variation of the workers' progress, "
+                        "standard deviation ÷ mean.\n0 % is perfectly even; ocbench's and "
+                        "massive_intr's fairness figure."));
+    m_jain->setToolTip(tr("Progress fairness: Jain's index of the workers' progress, "
+                          "(Σx)² ÷ (n·Σx²).\n1 is perfectly fair; 1/n means one worker got "
+                          "everything."));
+    m_cpuCv->setToolTip(tr("CPU-time fairness: coefficient of variation of the CPU time the "
+                           "kernel gave each worker (max/min and Jain beside it).\nEven CPU "
+                           "time with uneven progress: the CPUs differ, not the scheduler's "
+                           "share."));
     m_cpu->setToolTip(tr("CPU time the group's workers got, as a share of the whole machine, "
                          "since the group started."));
     m_rate->setToolTip(tr("Work done by all workers together per second (in the load's unit)."));
-    for (QLabel *l : {m_cv, m_jain, m_cpu, m_rate})
+    for (QLabel *l : {m_cv, m_jain, m_cpuCv, m_cpu, m_rate})
         stats->addWidget(l);
     stats->addStretch();
     layout->addLayout(stats);
@@ -98,8 +103,14 @@ void LoadGroupView::setStatus(const GroupStatus &s)
         if (l->text() != t)
             l->setText(t);
     };
-    set(m_cv, tr("CV %1 %").arg(f.cvPct, 0, 'f', f.cvPct < 10 ? 1 : 0));
+    set(m_cv, tr("Progress CV %1 %").arg(f.cvPct, 0, 'f', f.cvPct < 10 ? 1 : 0));
     set(m_jain, tr("Jain %1").arg(f.jain, 0, 'f', 3));
+    const Fairness &c = s.cpuFairness;
+    set(m_cpuCv, c.workers > 0 ? tr("CPU time CV %1 %, max/min %2, Jain %3")
+                                     .arg(c.cvPct, 0, 'f', c.cvPct < 10 ? 1 : 0)
+                                     .arg(c.maxOverMin, 0, 'f', 2)
+                                     .arg(c.jain, 0, 'f', 3)
+                               : tr("CPU time unknown"));
     set(m_cpu, tr("CPU %1 %").arg(s.cpuSharePct, 0, 'f', 0));
     set(m_rate, tr("%1 %2/s").arg(compact(s.throughputPerS), unit));
     if (!s.error.empty()) {

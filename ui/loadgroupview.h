@@ -11,8 +11,9 @@ namespace latprobe {
 
 class WorkerBars;
 
-// A running load group: its name, Stop, one bar per worker, and how fairly
-// the workers progressed (CV %, Jain's index) and what they cost.
+// A running load group: its name, Stop, one bar per worker, how fairly the
+// workers progressed (CV %, Jain's index), how fairly the kernel gave them
+// CPU time, and what they cost.
 class LoadGroupView : public QFrame
 {
     Q_OBJECT
@@ -32,7 +33,7 @@ private:
     QLabel *m_title;
     QPushButton *m_stop;
     WorkerBars *m_bars;
-    QLabel *m_cv, *m_jain, *m_cpu, *m_rate, *m_error;
+    QLabel *m_cv, *m_jain, *m_cpuCv, *m_cpu, *m_rate, *m_error;
 };
 
 } // namespace latprobe

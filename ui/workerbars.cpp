@@ -14,7 +14,9 @@ WorkerBars::WorkerBars(QWidget *parent) : QWidget(parent)
 {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setToolTip(tr("One column per worker: its progress relative to the furthest one.\n"
-                  "Even columns mean the workers got equal CPU time."));
+                  "Even columns mean the workers did equal work; hover a column for the CPU\n"
+                  "time the kernel gave it. Uneven columns with even CPU time: the CPUs\n"
+                  "differ, not the scheduler's share."));
 }
 
 QSize WorkerBars::sizeHint() const
@@ -82,15 +84,20 @@ bool WorkerBars::event(QEvent *event)
             const WorkerStatus &w = m_workers[i];
             const double share =
                 m_max ? 100.0 * static_cast<double>(w.progress) / static_cast<double>(m_max) : 0;
+            const QString cpu = w.cpuNs >= 0
+                                    ? tr("%1 s on a CPU (kernel), %2 % of a CPU")
+                                          .arg(static_cast<double>(w.cpuNs) / 1e9, 0, 'f', 2)
+                                          .arg(w.cpuPct, 0, 'f', 0)
+                                    : tr("CPU time unknown");
             QToolTip::showText(help->globalPos(),
-                               tr("worker %1 (pid %2): %3 %4, %5 % of the furthest; %6 % of a "
-                                  "CPU")
+                               tr("worker %1 (pid %2)\nprogress: %3 %4, %5 % of the furthest\n"
+                                  "CPU time: %6")
                                    .arg(i + 1)
                                    .arg(w.pid)
                                    .arg(w.progress)
                                    .arg(m_unit)
                                    .arg(share, 0, 'f', 0)
-                                   .arg(w.cpuPct, 0, 'f', 0),
+                                   .arg(cpu),
                                this);
             return true;
         }

@@ -9,9 +9,10 @@
 namespace latprobe {
 
 // ocbench's picture of fairness: one column per worker, its height the
-// worker's progress relative to the most advanced one. Equal columns: the
-// scheduler shared the CPUs fairly. Painted in one go, so a group of
-// hundreds costs no more than a group of two.
+// worker's progress relative to the most advanced one; each column's
+// tooltip adds the CPU time the kernel gave that worker, since equal CPU
+// with unequal columns means unequal CPUs, not an unfair scheduler. Painted in one go, so a group
+// of hundreds costs no more than a group of two.
 class WorkerBars : public QWidget
 {
     Q_OBJECT

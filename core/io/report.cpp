@@ -140,6 +140,19 @@ std::string formatTextReport(const Run &run)
                           counted ? fmt::format("{:.3f}", l.fairness.jain) : "-"});
         }
         out += loads.render(kReportWidth);
+        // The same figures over the CPU time the kernel gave each worker.
+        TextTable cpu({"cpu time", "s/worker", "cv%", "max/min", "jain"});
+        for (const LoadGroupResult &l : run.loads) {
+            const Fairness &f = l.cpuFairness;
+            const bool known = f.workers > 0;
+            cpu.addRow({l.label, known ? fmt::format("{:.2f}", f.mean) : "-",
+                        known ? fmt::format("{:.2f}", f.cvPct) : "-",
+                        !known             ? "-"
+                        : f.maxOverMin > 0 ? fmt::format("{:.2f}", f.maxOverMin)
+                                           : "inf",
+                        known ? fmt::format("{:.3f}", f.jain) : "-"});
+        }
+        out += "\n" + cpu.render(kReportWidth);
         for (const LoadGroupResult &l : run.loads)
             if (!l.error.empty())
                 out += fit("ERROR: " + l.error);
@@ -162,7 +175,11 @@ std::string formatTextReport(const Run &run)
     if (!deadlines.empty())
         out += wrapText("deadlines: " + deadlines + " after the period start.", kReportWidth, "  ");
     if (!run.loads.empty())
-        out += fit("loads: cpu% of the machine; cv% and jain of per-worker progress.");
+        out += wrapText("loads: cpu% of the machine; cv%, max/min and jain of per-worker "
+                        "progress (loads) and of per-worker CPU time from the kernel (cpu "
+                        "time). Uneven progress with even CPU time: the CPUs or the work "
+                        "differ, not the scheduler's share.",
+                        kReportWidth, "  ");
     return out;
 }
 
@@ -196,12 +213,19 @@ std::string formatMarkdownReport(const Run &run)
                             c.hasDeadline ? fmt::format("{:.1f}", c.desiredCpuPct) : "-");
     }
     if (!run.loads.empty()) {
-        out += "\n## Loads\n\n| load | per s | unit | cpu % | CV % | max/min | Jain |\n";
-        out += "|---|--:|---|--:|--:|--:|--:|\n";
-        for (const LoadGroupResult &l : run.loads)
-            out += fmt::format("| {} | {:.1f} | {} | {:.1f} | {:.2f} | {:.2f} | {:.3f} |\n",
+        out += "\n## Loads\n\nFairness over each worker's progress, then over the CPU time the "
+               "kernel gave it.\n\n| load | per s | unit | cpu % | progress CV % | max/min | "
+               "Jain | CPU time CV % | max/min | Jain |\n";
+        out += "|---|--:|---|--:|--:|--:|--:|--:|--:|--:|\n";
+        for (const LoadGroupResult &l : run.loads) {
+            const Fairness &c = l.cpuFairness;
+            out += fmt::format("| {} | {:.1f} | {} | {:.1f} | {:.2f} | {:.2f} | {:.3f} | {} |\n",
                                l.label, l.throughputPerS, l.unit, l.cpuSharePct, l.fairness.cvPct,
-                               l.fairness.maxOverMin, l.fairness.jain);
+                               l.fairness.maxOverMin, l.fairness.jain,
+                               c.workers > 0 ? fmt::format("{:.2f} | {:.2f} | {:.3f}", c.cvPct,
+                                                           c.maxOverMin, c.jain)
+                                             : "- | - | -");
+        }
     }
     return out;
 }
@@ -256,7 +280,11 @@ std::string formatJsonSummary(const Run &run)
                          {"throughput_per_s", l.throughputPerS},
                          {"cpu_share_pct", l.cpuSharePct},
                          {"cv_pct", l.fairness.cvPct},
-                         {"jain", l.fairness.jain}});
+                         {"max_over_min", l.fairness.maxOverMin},
+                         {"jain", l.fairness.jain},
+                         {"cpu_cv_pct", l.cpuFairness.cvPct},
+                         {"cpu_max_over_min", l.cpuFairness.maxOverMin},
+                         {"cpu_jain", l.cpuFairness.jain}});
     json j = {{"latprobe", run.version},
               {"kernel", run.system.kernelRelease},
               {"scheduler", run.system.scheduler},

@@ -125,6 +125,32 @@ json toJson(const ConsumerStats &s)
               {"counts", hist}}}};
 }
 
+json fairnessToJson(const Fairness &f)
+{
+    return {{"workers", f.workers},
+            {"mean", f.mean},
+            {"min", f.min},
+            {"max", f.max},
+            {"stddev", f.stddev},
+            {"cv_pct", f.cvPct},
+            {"max_over_min", f.maxOverMin},
+            {"jain", f.jain}};
+}
+
+Fairness fairnessFromJson(const JsonReader &r, const json &f, const std::string &path)
+{
+    Fairness out;
+    out.workers = r.get<int>(f, path, "workers");
+    out.mean = r.get<double>(f, path, "mean");
+    out.min = r.get<double>(f, path, "min");
+    out.max = r.get<double>(f, path, "max");
+    out.stddev = r.get<double>(f, path, "stddev");
+    out.cvPct = r.get<double>(f, path, "cv_pct");
+    out.maxOverMin = r.get<double>(f, path, "max_over_min");
+    out.jain = r.get<double>(f, path, "jain");
+    return out;
+}
+
 ConsumerStats statsFromJson(const JsonReader &r, const json &j, const std::string &path)
 {
     ConsumerStats s;
@@ -239,7 +265,6 @@ std::string runToJson(const Run &run, JsonLayout layout)
                           {"phase", m.phase}});
     json loads = json::array();
     for (const LoadGroupResult &l : run.loads) {
-        const Fairness &f = l.fairness;
         loads.push_back({{"label", l.label},
                          {"spec", l.spec},
                          {"unit", l.unit},
@@ -248,16 +273,10 @@ std::string runToJson(const Run &run, JsonLayout layout)
                          {"throughput_per_s", l.throughputPerS},
                          {"cpu_share_pct", l.cpuSharePct},
                          {"per_worker", l.perWorker},
+                         {"per_worker_cpu_s", l.perWorkerCpuS},
                          {"error", l.error},
-                         {"fairness",
-                          {{"workers", f.workers},
-                           {"mean", f.mean},
-                           {"min", f.min},
-                           {"max", f.max},
-                           {"stddev", f.stddev},
-                           {"cv_pct", f.cvPct},
-                           {"max_over_min", f.maxOverMin},
-                           {"jain", f.jain}}}});
+                         {"fairness", fairnessToJson(l.fairness)},
+                         {"cpu_fairness", fairnessToJson(l.cpuFairness)}});
     }
     const NoiseCheck &n = run.noise;
     json noiseCpus = json::array();
@@ -492,16 +511,23 @@ Run runFromJson(const std::string &text, const std::string &fileName)
                 r.fail(fmt::format("{}.per_worker[{}]", path, k), "expected a count");
             g.perWorker.push_back(perWorker[k].get<uint64_t>());
         }
-        const std::string fpath = path + ".fairness";
-        const json &f = r.field(l, path, "fairness");
-        g.fairness.workers = r.get<int>(f, fpath, "workers");
-        g.fairness.mean = r.get<double>(f, fpath, "mean");
-        g.fairness.min = r.get<double>(f, fpath, "min");
-        g.fairness.max = r.get<double>(f, fpath, "max");
-        g.fairness.stddev = r.get<double>(f, fpath, "stddev");
-        g.fairness.cvPct = r.get<double>(f, fpath, "cv_pct");
-        g.fairness.maxOverMin = r.get<double>(f, fpath, "max_over_min");
-        g.fairness.jain = r.get<double>(f, fpath, "jain");
+        g.fairness = fairnessFromJson(r, r.field(l, path, "fairness"), path + ".fairness");
+        // Before 1.3 no CPU times: read as unknown (no workers).
+        if (l.contains("per_worker_cpu_s")) {
+            const json &cpu = r.array(l, path, "per_worker_cpu_s");
+            if (cpu.size() != perWorker.size())
+                r.fail(path, "per_worker_cpu_s and per_worker differ in length");
+            for (size_t k = 0; k < cpu.size(); ++k) {
+                const std::string where = fmt::format("{}.per_worker_cpu_s[{}]", path, k);
+                const double seconds = r.value<double>(cpu[k], where);
+                if (seconds < 0 && seconds != -1)
+                    r.fail(where, "expected seconds, or -1 for unknown");
+                g.perWorkerCpuS.push_back(seconds);
+            }
+        }
+        if (l.contains("cpu_fairness"))
+            g.cpuFairness =
+                fairnessFromJson(r, r.field(l, path, "cpu_fairness"), path + ".cpu_fairness");
         run.loads.push_back(std::move(g));
     }
 

@@ -12,13 +12,13 @@ const std::vector<LoadKind> &loadKinds()
         k.push_back({"massive_intr",
                      "work 8 ms, sleep 1 ms, count loops (massive_intr.c)",
                      "loops",
-                     {{"work_ms", 8, 0.01, 10000, "busy time per loop, ms"},
+                     {{"work_ms", 8, 0.01, 10000, "CPU time worked per loop, ms"},
                       {"sleep_ms", 1, 0, 10000, "sleep per loop, ms"}},
                      runMassiveIntr});
         k.push_back({"ocbench",
                      "busy R us, sleep S us (Willy Tarreau's ocbench)",
                      "busy periods",
-                     {{"run_us", 250000, 1, 1e8, "busy time, us"},
+                     {{"run_us", 250000, 1, 1e8, "CPU time worked per period, us"},
                       {"sleep_us", 750000, 0, 1e8, "sleep time, us"}},
                      runOcbench});
         k.push_back(

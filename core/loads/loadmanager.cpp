@@ -50,16 +50,22 @@ LeaderLook lookAt(pid_t pid)
         if (const char *close = std::strrchr(buf, ')'))
             std::sscanf(close + 1, " %c", &look.state);
     }
-    std::snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
-    if (FILE *f = std::fopen(path, "re")) {
-        unsigned long long ns = 0;
-        if (std::fscanf(f, "%llu", &ns) == 1)
-            look.cpuNs = static_cast<int64_t>(ns);
-        std::fclose(f);
-    }
+    look.cpuNs = scheduledCpuNs(pid);
     if (look.cpuNs < 0)
         look.cpuNs = processCpuNs(pid);
     return look;
+}
+
+// A worker's CPU time as the kernel counts it: its own time on a CPU
+// (schedstat, ns) and its reaped children's (ticks), since a compile or
+// spawn worker's work is done by its children. -1 when it is gone.
+int64_t workerCpuNs(pid_t pid)
+{
+    const int64_t own = scheduledCpuNs(pid);
+    if (own < 0)
+        return processCpuNs(pid, true);
+    const int64_t children = reapedChildrenCpuNs(pid);
+    return children < 0 ? -1 : own + children;
 }
 
 // Waits for the leader's verdict byte on `fd`. Returns it; 0 when the leader
@@ -425,6 +431,7 @@ std::vector<GroupStatus> LoadManager::status() const
         s.startedAt = g->startedAt;
         const double elapsed = std::max(1e-3, static_cast<double>(now - g->startedAt) / 1e9);
         std::vector<double> work;
+        std::vector<double> cpuTimes; // of the workers the kernel still tells about
         double totalCpu = 0;
         uint64_t total = 0;
         for (int i = 0; i < g->spec.count; ++i) {
@@ -433,16 +440,18 @@ std::vector<GroupStatus> LoadManager::status() const
             w.pid = slot.pid.load(std::memory_order_relaxed);
             w.progress = slot.progress.load(std::memory_order_relaxed);
             w.state = static_cast<WorkerState>(slot.state.load(std::memory_order_relaxed));
-            const int64_t cpu = w.pid > 0 ? processCpuNs(w.pid, true) : -1;
-            if (cpu >= 0) {
-                w.cpuPct = 100.0 * static_cast<double>(cpu) / 1e9 / elapsed;
+            w.cpuNs = w.pid > 0 ? workerCpuNs(w.pid) : -1;
+            if (w.cpuNs >= 0) {
+                w.cpuPct = 100.0 * static_cast<double>(w.cpuNs) / 1e9 / elapsed;
                 totalCpu += w.cpuPct;
+                cpuTimes.push_back(static_cast<double>(w.cpuNs) / 1e9);
             }
             work.push_back(static_cast<double>(w.progress));
             total += w.progress;
             s.workers.push_back(w);
         }
         s.fairness = computeFairness(work);
+        s.cpuFairness = computeFairness(cpuTimes);
         s.throughputPerS = static_cast<double>(total) / elapsed;
         s.cpuSharePct = totalCpu / static_cast<double>(std::max(1L, cpus));
         if (g->header().hasError())

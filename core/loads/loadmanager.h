@@ -23,6 +23,9 @@ struct WorkerStatus
     uint64_t progress = 0;
     WorkerState state = WorkerState::Starting;
     double cpuPct = 0; // of one CPU, since the group started
+    // Time on a CPU as the kernel counts it (schedstat), its reaped
+    // children's included; -1 once the worker is gone.
+    int64_t cpuNs = -1;
 };
 
 struct GroupStatus
@@ -33,7 +36,8 @@ struct GroupStatus
     pid_t leader = 0;
     int64_t startedAt = 0; // CLOCK_MONOTONIC ns
     std::vector<WorkerStatus> workers;
-    Fairness fairness;
+    Fairness fairness;         // over the workers' progress
+    Fairness cpuFairness;      // over their CPU time (s): even here but not above, the CPUs differ
     double throughputPerS = 0; // all workers' progress per second
     double cpuSharePct = 0;    // of the whole machine
     std::string error;         // the first worker error, if any

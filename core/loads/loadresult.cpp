@@ -15,8 +15,11 @@ LoadGroupResult toLoadResult(const GroupStatus &status, int64_t runStart, int64_
     r.throughputPerS = status.throughputPerS;
     r.cpuSharePct = status.cpuSharePct;
     r.fairness = status.fairness;
-    for (const WorkerStatus &w : status.workers)
+    r.cpuFairness = status.cpuFairness;
+    for (const WorkerStatus &w : status.workers) {
         r.perWorker.push_back(w.progress);
+        r.perWorkerCpuS.push_back(w.cpuNs >= 0 ? static_cast<double>(w.cpuNs) / 1e9 : -1);
+    }
     r.error = status.error;
     return r;
 }

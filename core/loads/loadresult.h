@@ -17,8 +17,13 @@ struct LoadGroupResult
     double startS = 0, stopS = 0; // since the run started
     double throughputPerS = 0;
     double cpuSharePct = 0; // of the whole machine
+    // How evenly the workers progressed, and how evenly the kernel gave
+    // them CPU time: even CPU time with uneven progress means the CPUs
+    // differ (or the work does), not the scheduler's share.
     Fairness fairness;
+    Fairness cpuFairness; // over per-worker CPU seconds; workers 0 when unknown
     std::vector<uint64_t> perWorker;
+    std::vector<double> perWorkerCpuS; // -1 for a worker the kernel no longer knew
     std::string error;
 };
 

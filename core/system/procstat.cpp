@@ -7,35 +7,74 @@
 
 namespace latprobe {
 
-int64_t processCpuNs(pid_t pid, bool withReapedChildren)
+namespace {
+
+// utime + stime and cutime + cstime of /proc/<pid>/stat, in ns; false when
+// the process is gone.
+bool readStatCpu(pid_t pid, int64_t &own, int64_t &reapedChildren)
 {
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
     const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return -1;
+        return false;
     char buf[1024];
     const ssize_t n = ::read(fd, buf, sizeof buf - 1);
     ::close(fd);
     if (n <= 0)
-        return -1;
+        return false;
     buf[n] = '\0';
     // comm may hold spaces and parentheses: fields resume after the last ')'.
     const char *p = std::strrchr(buf, ')');
     if (!p)
-        return -1;
+        return false;
     unsigned long long utime = 0, stime = 0;
     long long cutime = 0, cstime = 0;
     // state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
     // utime stime cutime cstime
     if (std::sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld",
                     &utime, &stime, &cutime, &cstime) != 4)
-        return -1;
+        return false;
     static const long ticks = sysconf(_SC_CLK_TCK);
-    unsigned long long total = utime + stime;
-    if (withReapedChildren)
-        total += static_cast<unsigned long long>(cutime + cstime);
-    return static_cast<int64_t>(total * (1000000000LL / ticks));
+    own = static_cast<int64_t>((utime + stime) *
+                               static_cast<unsigned long long>(1000000000LL / ticks));
+    reapedChildren = (cutime + cstime) * (1000000000LL / ticks);
+    return true;
+}
+
+} // namespace
+
+int64_t processCpuNs(pid_t pid, bool withReapedChildren)
+{
+    int64_t own = 0, children = 0;
+    if (!readStatCpu(pid, own, children))
+        return -1;
+    return withReapedChildren ? own + children : own;
+}
+
+int64_t reapedChildrenCpuNs(pid_t pid)
+{
+    int64_t own = 0, children = 0;
+    return readStatCpu(pid, own, children) ? children : -1;
+}
+
+int64_t scheduledCpuNs(pid_t pid)
+{
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    char buf[128];
+    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    unsigned long long ns = 0;
+    if (std::sscanf(buf, "%llu", &ns) != 1)
+        return -1;
+    return static_cast<int64_t>(ns);
 }
 
 } // namespace latprobe

@@ -10,4 +10,12 @@ namespace latprobe {
 // it has waited for (a compile worker's compilers, a spawn storm's).
 int64_t processCpuNs(pid_t pid, bool withReapedChildren = false);
 
+// cutime + cstime alone, in ns; -1 when gone.
+int64_t reapedChildrenCpuNs(pid_t pid);
+
+// The time the scheduler has had a task on a CPU, in ns: the first field of
+// /proc/<pid>/schedstat, exact where /proc/<pid>/stat counts ticks. -1 when
+// the task is gone or the kernel keeps no schedstat.
+int64_t scheduledCpuNs(pid_t pid);
+
 } // namespace latprobe

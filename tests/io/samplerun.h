@@ -183,6 +183,16 @@ inline Run realisticRun()
     load.fairness.cvPct = 1.525;
     load.fairness.maxOverMin = 1.053;
     load.fairness.jain = 0.99977;
+    // The kernel's count of each worker's CPU time: more even than progress.
+    load.perWorkerCpuS = {13.75, 13.8125, 13.5, 13.875, 13.625, 13.75, 13.5, 13.6875};
+    load.cpuFairness.workers = 8;
+    load.cpuFairness.mean = 13.6875;
+    load.cpuFairness.min = 13.5;
+    load.cpuFairness.max = 13.875;
+    load.cpuFairness.stddev = 0.125;
+    load.cpuFairness.cvPct = 0.875;
+    load.cpuFairness.maxOverMin = 1.028;
+    load.cpuFairness.jain = 0.99992;
     LoadGroupResult failed;
     failed.label = "compile -j24";
     failed.spec = "compile:24";

@@ -33,7 +33,7 @@ QString headerOf(const QStringList &lines)
 }
 
 // cells[phase "1/2"][table "latency ms"/"deadlines"][row][column] = text;
-// the loads table is filed under phase "loads".
+// the loads tables ("loads", "cpu time") are filed under phase "loads".
 using Cells = QMap<QString, QMap<QString, QMap<QString, QMap<QString, QString>>>>;
 
 Cells parseTables(const QStringList &lines)
@@ -57,7 +57,7 @@ Cells parseTables(const QStringList &lines)
         const QStringList tokens = line.split(' ', Qt::SkipEmptyParts);
         if (table.isEmpty()) {
             // A header: some column names hold a space.
-            static const QStringList twoWords = {"latency ms", "ib rms", "per s"};
+            static const QStringList twoWords = {"latency ms", "ib rms", "per s", "cpu time"};
             columns.clear();
             for (const QString &t : tokens) {
                 if (!columns.isEmpty() && twoWords.contains(columns.last() + ' ' + t))
@@ -365,6 +365,32 @@ void TestReport::tableFiguresAreTheStats_data()
                                << "massive_intr x8"
                                << "jain"
                                << "0.998";
+    // Progress and CPU time side by side: which figure is which.
+    QTest::newRow("cpu time per worker") << "loads"
+                                         << "cpu time"
+                                         << "massive_intr x8"
+                                         << "s/worker"
+                                         << "13.69";
+    QTest::newRow("cpu time cv%") << "loads"
+                                  << "cpu time"
+                                  << "massive_intr x8"
+                                  << "cv%"
+                                  << "0.88";
+    QTest::newRow("cpu time max/min") << "loads"
+                                      << "cpu time"
+                                      << "massive_intr x8"
+                                      << "max/min"
+                                      << "1.03";
+    QTest::newRow("cpu time jain") << "loads"
+                                   << "cpu time"
+                                   << "massive_intr x8"
+                                   << "jain"
+                                   << "1.000";
+    QTest::newRow("cpu time unknown (a file before 1.3)") << "loads"
+                                                          << "cpu time"
+                                                          << "compile -j24"
+                                                          << "cv%"
+                                                          << "-";
     QTest::newRow("load with a starved worker") << "loads"
                                                 << "loads"
                                                 << "compile -j24"
@@ -500,6 +526,13 @@ void TestReport::legendSaysWhichIsSdAndWhichIsRms()
     QVERIFY2(all.contains("deadlines: audio") && all.contains("video 16.7 ms") &&
                  all.contains("start 100 ms"),
              qPrintable(all));
+    // Which fairness is the workers' progress and which the kernel's CPU
+    // time, and what it means when they disagree.
+    const QString legend = all.simplified();
+    QVERIFY2(legend.contains("of per-worker progress (loads)") &&
+                 legend.contains("of per-worker CPU time from the kernel (cpu time)") &&
+                 legend.contains("not the scheduler's share"),
+             qPrintable(legend));
 }
 
 QTEST_GUILESS_MAIN(TestReport)

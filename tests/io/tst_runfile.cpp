@@ -252,6 +252,15 @@ void compareRuns(const Run &a, const Run &b)
         QCOMPARE(l.fairness.cvPct, m.fairness.cvPct);
         QCOMPARE(l.fairness.maxOverMin, m.fairness.maxOverMin);
         QCOMPARE(l.fairness.jain, m.fairness.jain);
+        QCOMPARE(l.perWorkerCpuS, m.perWorkerCpuS);
+        QCOMPARE(l.cpuFairness.workers, m.cpuFairness.workers);
+        QCOMPARE(l.cpuFairness.mean, m.cpuFairness.mean);
+        QCOMPARE(l.cpuFairness.min, m.cpuFairness.min);
+        QCOMPARE(l.cpuFairness.max, m.cpuFairness.max);
+        QCOMPARE(l.cpuFairness.stddev, m.cpuFairness.stddev);
+        QCOMPARE(l.cpuFairness.cvPct, m.cpuFairness.cvPct);
+        QCOMPARE(l.cpuFairness.maxOverMin, m.cpuFairness.maxOverMin);
+        QCOMPARE(l.cpuFairness.jain, m.cpuFairness.jain);
     }
 
     const NoiseCheck &n = a.noise, &o = b.noise;
@@ -306,6 +315,7 @@ private slots:
     void startConsumerKeepsItsKindInARoundTrip();
     void newerMinorVersionIsRead();
     void aFileBefore12ReadsAsOneRoundWithoutBlocks();
+    void aFileBefore13ReadsLoadCpuTimeAsUnknown();
     void rejectsNamingFileAndField_data();
     void rejectsNamingFileAndField();
     void rejectsWhatIsNotARunFile_data();
@@ -407,6 +417,22 @@ void TestRunFile::aFileBefore12ReadsAsOneRoundWithoutBlocks()
     }
 }
 
+void TestRunFile::aFileBefore13ReadsLoadCpuTimeAsUnknown()
+{
+    nlohmann::json j = nlohmann::json::parse(runToJson(test::realisticRun()));
+    j["file_version"] = "1.2";
+    for (auto &l : j["loads"]) {
+        l.erase("per_worker_cpu_s");
+        l.erase("cpu_fairness");
+    }
+    const Run old = runFromJson(j.dump(), "old.json");
+    QCOMPARE(old.loads.size(), 2u);
+    QCOMPARE(old.loads[0].perWorker.size(), 8u);
+    QVERIFY(old.loads[0].perWorkerCpuS.empty());
+    QCOMPARE(old.loads[0].cpuFairness.workers, 0);
+    QCOMPARE(old.loads[0].fairness.workers, 8);
+}
+
 void TestRunFile::newerMinorVersionIsRead()
 {
     json j = json::parse(runToJson(test::realisticRun()));
@@ -461,6 +487,15 @@ void TestRunFile::rejectsNamingFileAndField_data()
     QTest::newRow("a block row cut short") << "/phases/1/consumers/0/blocks/1"
                                            << "[10.25, 5.0, 5000]"
                                            << "phases[1].consumers[0].blocks[1]";
+    QTest::newRow("CPU times for fewer workers") << "/loads/0/per_worker_cpu_s"
+                                                 << "[13.5, 13.75]"
+                                                 << "loads[0]";
+    QTest::newRow("a worker's CPU time below 0") << "/loads/0/per_worker_cpu_s/2"
+                                                 << "-0.5"
+                                                 << "loads[0].per_worker_cpu_s[2]";
+    QTest::newRow("cpu_fairness without jain") << "/loads/0/cpu_fairness/jain"
+                                               << ""
+                                               << "loads[0].cpu_fairness.jain";
     QTest::newRow("a round below 0") << "/phases/1/round"
                                      << "-2"
                                      << "phases[1]";

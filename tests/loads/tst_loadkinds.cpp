@@ -230,6 +230,20 @@ void TestLoadKinds::workersRunAndStop()
         };
         QTRY_VERIFY_WITH_TIMEOUT(allRose(), kStateWaitMs);
     }
+    // Beside each worker's progress, the CPU time the kernel gave it, and
+    // fairness over those. massive_intr's work is CPU time, so every loop
+    // counted has cost its 2 ms of it, however preempted the worker was
+    // (progress is read before CPU time, which only grows).
+    const GroupStatus now = manager.status()[0];
+    QCOMPARE(now.cpuFairness.workers, s.count);
+    for (const WorkerStatus &w : now.workers) {
+        QVERIFY(w.cpuNs >= 0);
+        if (s.kind == "massive_intr")
+            QVERIFY2(w.cpuNs >= static_cast<int64_t>(w.progress) * 2000000,
+                     qPrintable(QString("%1 loops of 2 ms in %2 ms of CPU")
+                                    .arg(w.progress)
+                                    .arg(w.cpuNs / 1000000)));
+    }
     QCOMPARE(manager.status()[0].error, std::string());
 
     QElapsedTimer timer;

@@ -2,6 +2,7 @@
 #include "cpuloads.h"
 
 #include "../loadspec.h"
+#include "cpuwork.h"
 #include "workerutil.h"
 
 namespace latprobe {
@@ -9,6 +10,7 @@ namespace latprobe {
 int runMassiveIntr(WorkerContext &ctx)
 {
     // Satoru Takeuchi's massive_intr.c: work 8 ms, sleep 1 ms, count loops.
+    // The work is CPU time (cpuwork.h), so loops measure the CPU each got.
     const int64_t work = static_cast<int64_t>(loadParam(ctx.spec, "work_ms") * 1e6);
     const int64_t sleep = static_cast<int64_t>(loadParam(ctx.spec, "sleep_ms") * 1e6);
     for (;;) {
@@ -20,7 +22,8 @@ int runMassiveIntr(WorkerContext &ctx)
 
 int runOcbench(WorkerContext &ctx)
 {
-    // Willy Tarreau's ocbench: busy R us, sleep S us, count busy periods.
+    // Willy Tarreau's ocbench: busy R us, sleep S us, count busy periods, the
+    // busy part CPU time as in massive_intr.
     const int64_t busy = static_cast<int64_t>(loadParam(ctx.spec, "run_us") * 1e3);
     const int64_t sleep = static_cast<int64_t>(loadParam(ctx.spec, "sleep_us") * 1e3);
     for (;;) {
