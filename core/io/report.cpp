@@ -22,6 +22,27 @@ std::string fit(std::string line)
     return line + "\n";
 }
 
+// The loop speed a consumer worked at, how settled, and whether it held.
+std::string loopSpeedLines(const ConsumerSetup &c)
+{
+    const LoopCalibration &start = c.loopSpeed;
+    if (!start.measured())
+        return {};
+    std::string line = fmt::format("loops/ms {} {:.0f}", c.config.name, start.loopsPerMs);
+    if (start.trials == 0)
+        line += " (best of 5 trials, an older latprobe)";
+    else
+        line += fmt::format(", spread {:.1f} % ({} trials{})", start.spreadPct(), start.trials,
+                            start.settled ? "" : ", unsettled");
+    if (c.endLoopSpeed.measured())
+        line += fmt::format("; end {:.0f}, {:+.1f} %", c.endLoopSpeed.loopsPerMs,
+                            loopSpeedChangePct(start, c.endLoopSpeed));
+    std::string out = wrapText(line, kReportWidth, "  ");
+    if (const std::string w = loopWanderWarning(c.config.name, start, c.endLoopSpeed); !w.empty())
+        out += wrapText("WARNING: " + w, kReportWidth, "  ");
+    return out;
+}
+
 std::string header(const Run &run)
 {
     const SystemInfo &s = run.system;
@@ -49,6 +70,8 @@ std::string header(const Run &run)
                 out += fit("WARNING: " + c.grant.refusal);
                 break;
             }
+        for (const ConsumerSetup &c : run.consumers)
+            out += loopSpeedLines(c);
     }
     if (!run.noise.ran)
         out += fit("noise check skipped");

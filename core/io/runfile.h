@@ -12,8 +12,10 @@ namespace latprobe {
 // any minor version of its major and rejects the rest.
 inline constexpr int kRunFileMajor = 1;
 // 1.1: per-consumer "failures"; 1.2: each phase's "step" and "round", and
-// its consumers' 5 s "blocks" (older files read as one round without blocks)
-inline constexpr int kRunFileMinor = 2;
+// its consumers' 5 s "blocks" (older files read as one round without blocks);
+// 1.3: per-consumer "loop_speed" and "end_loop_speed" (older files: the
+// speed from "loops_per_us", no spread, no end)
+inline constexpr int kRunFileMinor = 3;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".
 class RunFileError : public std::runtime_error

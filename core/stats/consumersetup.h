@@ -1,6 +1,7 @@
 #pragma once
 
 #include "consumerconfig.h"
+#include "loopcalibrator.h"
 #include "threadparams.h"
 
 namespace latprobe {
@@ -10,7 +11,11 @@ struct ConsumerSetup
 {
     ConsumerConfig config;
     ThreadGrant grant;
-    double loopsPerUs = 0; // loop-calibrated work mode only
+    // Loop-calibrated work mode only: the speed worked at, measured before
+    // the run, and the same measure once it ended (the machine may have
+    // changed speed in between).
+    LoopCalibration loopSpeed;
+    LoopCalibration endLoopSpeed;
 };
 
 } // namespace latprobe

@@ -1,6 +1,5 @@
 #include "realclock.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <ctime>
 
@@ -82,18 +81,23 @@ void RealClock::spinLoops(uint64_t loops)
         asm volatile("" ::: "memory");
 }
 
-void RealClock::calibrate()
+LoopCalibration RealClock::measureLoopSpeed()
 {
-    constexpr uint64_t kTrialLoops = 2000000;
-    double best = 0;
-    for (int trial = 0; trial < 5; ++trial) {
-        const int64_t t0 = threadCpuNow();
-        spinLoops(kTrialLoops);
-        const int64_t spent = std::max<int64_t>(threadCpuNow() - t0, 1);
-        best =
-            std::max(best, static_cast<double>(kTrialLoops) * 1000.0 / static_cast<double>(spent));
-    }
-    m_loopsPerUs = best;
+    // Timed on the thread's CPU clock, as cpu-time work is: a trial
+    // preempted halfway is not taken for a slow machine.
+    return LoopCalibrator([](uint64_t loops) {
+               const int64_t t0 = threadCpuNow();
+               spinLoops(loops);
+               return threadCpuNow() - t0;
+           })
+        .run();
+}
+
+LoopCalibration RealClock::calibrate()
+{
+    const LoopCalibration speed = measureLoopSpeed();
+    m_loopsPerUs = speed.loopsPerMs / 1000.0;
+    return speed;
 }
 
 } // namespace latprobe

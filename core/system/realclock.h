@@ -1,6 +1,7 @@
 #pragma once
 
 #include "clock.h"
+#include "loopcalibrator.h"
 
 #include <atomic>
 
@@ -16,9 +17,12 @@ public:
     int64_t sleepUntil(int64_t deadline) override;
     int64_t work(int64_t ns) override;
 
-    // Loop mode only: measures this CPU's loop speed (best of several
-    // tries, as interbench does). Call from the thread that will work.
-    void calibrate();
+    // Loop mode only: measures this CPU's loop speed and works at it from
+    // then on. Call from the thread that will work.
+    LoopCalibration calibrate();
+    // The same measure, for comparing at the end of a run; the speed worked
+    // at stays.
+    static LoopCalibration measureLoopSpeed();
     double loopsPerUs() const { return m_loopsPerUs; }
 
     // Long sleeps wake every 100 ms to look at `abort`, so a consumer with a
