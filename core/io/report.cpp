@@ -34,11 +34,18 @@ std::string loopSpeedLines(const ConsumerSetup &c)
     else
         line += fmt::format(", spread {:.1f} % ({} trials{})", start.spreadPct(), start.trials,
                             start.settled ? "" : ", unsettled");
-    if (c.endLoopSpeed.measured())
-        line += fmt::format("; end {:.0f}, {:+.1f} %", c.endLoopSpeed.loopsPerMs,
-                            loopSpeedChangePct(start, c.endLoopSpeed));
     std::string out = wrapText(line, kReportWidth, "  ");
-    if (const std::string w = loopWanderWarning(c.config.name, start, c.endLoopSpeed); !w.empty())
+    std::string later;
+    for (auto [what, speed] :
+         {std::pair{"in its work", &c.workLoopSpeed}, std::pair{"at the end", &c.endLoopSpeed}})
+        if (speed->measured())
+            later += fmt::format("{}{} {:.0f} ({:+.1f} %)", later.empty() ? "  " : ", ", what,
+                                 speed->loopsPerMs, loopSpeedChangePct(start, *speed));
+    if (!later.empty())
+        out += wrapText(later, kReportWidth, "  ");
+    if (const std::string w =
+            loopWanderWarning(c.config.name, start, c.workLoopSpeed, c.endLoopSpeed);
+        !w.empty())
         out += wrapText("WARNING: " + w, kReportWidth, "  ");
     return out;
 }

@@ -73,6 +73,8 @@ json toJson(const ConsumerSetup &s)
                   {"refusal", g.refusal}}}};
     if (s.loopSpeed.measured())
         out["loop_speed"] = toJson(s.loopSpeed);
+    if (s.workLoopSpeed.measured())
+        out["work_loop_speed"] = toJson(s.workLoopSpeed);
     if (s.endLoopSpeed.measured())
         out["end_loop_speed"] = toJson(s.endLoopSpeed);
     return out;
@@ -434,6 +436,9 @@ Run runFromJson(const std::string &text, const std::string &fileName)
             setup.loopSpeed.loopsPerMs = setup.loopSpeed.minLoopsPerMs =
                 setup.loopSpeed.maxLoopsPerMs = perMs;
         }
+        if (c.contains("work_loop_speed"))
+            setup.workLoopSpeed =
+                loopSpeedFromJson(r, c["work_loop_speed"], path + ".work_loop_speed");
         if (c.contains("end_loop_speed"))
             setup.endLoopSpeed =
                 loopSpeedFromJson(r, c["end_loop_speed"], path + ".end_loop_speed");

@@ -13,8 +13,8 @@ namespace latprobe {
 inline constexpr int kRunFileMajor = 1;
 // 1.1: per-consumer "failures"; 1.2: each phase's "step" and "round", and
 // its consumers' 5 s "blocks" (older files read as one round without blocks);
-// 1.3: per-consumer "loop_speed" and "end_loop_speed" (older files: the
-// speed from "loops_per_us", no spread, no end)
+// 1.3: per-consumer "loop_speed", "work_loop_speed" and "end_loop_speed"
+// (older files: the speed from "loops_per_us", no spread, no later speeds)
 inline constexpr int kRunFileMinor = 3;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".

@@ -13,7 +13,7 @@ namespace latprobe {
 
 Probe::Probe(std::vector<ConsumerConfig> consumers, ThreadParams params)
     : m_configs(std::move(consumers)), m_params(std::move(params)), m_setups(m_configs.size()),
-      m_endLoopSpeeds(m_configs.size()), m_helperBinary(latprobeBinary())
+      m_loopSpeedsAtEnd(m_configs.size()), m_helperBinary(latprobeBinary())
 {
     for (size_t i = 0; i < m_configs.size(); ++i)
         m_setups[i].config = m_configs[i];
@@ -92,7 +92,7 @@ void Probe::consumerMain(size_t index)
     // stop() copies it into the setup once this thread is joined: a snapshot
     // may be reading the setups until then.
     if (loops)
-        m_endLoopSpeeds[index] = RealClock::measureLoopSpeed();
+        m_loopSpeedsAtEnd[index] = {clock.workedLoopSpeed(), RealClock::measureLoopSpeed()};
 }
 
 void Probe::stop()
@@ -110,8 +110,10 @@ void Probe::stop()
         t.join();
     m_threads.clear();
     for (size_t i = 0; i < m_setups.size(); ++i)
-        if (m_endLoopSpeeds[i].measured())
-            m_setups[i].endLoopSpeed = m_endLoopSpeeds[i];
+        if (m_loopSpeedsAtEnd[i].end.measured()) {
+            m_setups[i].workLoopSpeed = m_loopSpeedsAtEnd[i].work;
+            m_setups[i].endLoopSpeed = m_loopSpeedsAtEnd[i].end;
+        }
     if (m_drainThread.joinable())
         m_drainThread.join();
     if (m_collector)

@@ -12,9 +12,10 @@ struct ConsumerSetup
     ConsumerConfig config;
     ThreadGrant grant;
     // Loop-calibrated work mode only: the speed worked at, measured before
-    // the run, and the same measure once it ended (the machine may have
-    // changed speed in between).
+    // the run; the speed the work then ran at; the same measure as the first
+    // once the run ended. The machine may have changed speed in between.
     LoopCalibration loopSpeed;
+    LoopCalibration workLoopSpeed;
     LoopCalibration endLoopSpeed;
 };
 

@@ -92,14 +92,21 @@ double loopSpeedChangePct(const LoopCalibration &start, const LoopCalibration &e
 }
 
 std::string loopWanderWarning(const std::string &consumer, const LoopCalibration &start,
-                              const LoopCalibration &end)
+                              const LoopCalibration &work, const LoopCalibration &end)
 {
-    const double change = loopSpeedChangePct(start, end);
+    const double inWork = loopSpeedChangePct(start, work);
+    const double atEnd = loopSpeedChangePct(start, end);
+    const double change = std::abs(inWork) >= std::abs(atEnd) ? inWork : atEnd;
     if (std::abs(change) <= kLoopWanderPct)
         return {};
-    return fmt::format("{}: loop speed changed {:+.0f} % during the run ({:.0f} -> {:.0f} "
-                       "loops/ms): its loop work was not the time asked",
-                       consumer, change, start.loopsPerMs, end.loopsPerMs);
+    std::string speeds = fmt::format("{:.0f} at the start", start.loopsPerMs);
+    if (work.measured())
+        speeds += fmt::format(", {:.0f} in its work", work.loopsPerMs);
+    if (end.measured())
+        speeds += fmt::format(", {:.0f} at the end", end.loopsPerMs);
+    return fmt::format("{}: loop speed changed {:+.0f} % during the run ({} loops/ms): its "
+                       "loop work was not the time asked",
+                       consumer, change, speeds);
 }
 
 } // namespace latprobe

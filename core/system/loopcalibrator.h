@@ -66,9 +66,10 @@ double loopSpeedChangePct(const LoopCalibration &start, const LoopCalibration &e
 // percent a settled calibration spreads on a quiet VM.
 inline constexpr double kLoopWanderPct = 10.0;
 
-// "video: loop speed changed -12 % during the run (...)" when it changed by
-// more than kLoopWanderPct; else empty.
+// "video: loop speed changed -12 % during the run (...)" when the speed its
+// work ran at, or the speed at the end, differs from the start by more than
+// kLoopWanderPct; else empty.
 std::string loopWanderWarning(const std::string &consumer, const LoopCalibration &start,
-                              const LoopCalibration &end);
+                              const LoopCalibration &work, const LoopCalibration &end);
 
 } // namespace latprobe

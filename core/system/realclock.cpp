@@ -1,5 +1,6 @@
 #include "realclock.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <ctime>
 
@@ -62,7 +63,16 @@ void RealClock::sleepUntilAbsolute(int64_t deadline)
 int64_t RealClock::work(int64_t ns)
 {
     if (m_mode == WorkMode::Loops && m_loopsPerUs > 0) {
-        spinLoops(static_cast<uint64_t>(m_loopsPerUs * static_cast<double>(ns) / 1000.0));
+        const auto loops = static_cast<uint64_t>(m_loopsPerUs * static_cast<double>(ns) / 1000.0);
+        const int64_t t0 = threadCpuNow();
+        spinLoops(loops);
+        const int64_t spent = std::max<int64_t>(threadCpuNow() - t0, 1);
+        const double perMs = static_cast<double>(loops) * 1e6 / static_cast<double>(spent);
+        m_worked.minLoopsPerMs = m_worked.trials ? std::min(m_worked.minLoopsPerMs, perMs) : perMs;
+        m_worked.maxLoopsPerMs = std::max(m_worked.maxLoopsPerMs, perMs);
+        ++m_worked.trials;
+        m_worked.spentNs += spent;
+        m_workedLoops += loops;
         return ns;
     }
     // Spinning on the thread's own CPU clock: time spent preempted is not
@@ -91,6 +101,16 @@ LoopCalibration RealClock::measureLoopSpeed()
                return threadCpuNow() - t0;
            })
         .run();
+}
+
+LoopCalibration RealClock::workedLoopSpeed() const
+{
+    LoopCalibration worked = m_worked;
+    if (worked.spentNs > 0)
+        worked.loopsPerMs =
+            static_cast<double>(m_workedLoops) * 1e6 / static_cast<double>(worked.spentNs);
+    worked.settled = true;
+    return worked;
 }
 
 LoopCalibration RealClock::calibrate()

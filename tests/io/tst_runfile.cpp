@@ -151,7 +151,9 @@ void compareSetups(const ConsumerSetup &a, const ConsumerSetup &b)
     QCOMPARE(a.config.slackNs, b.config.slackNs);
     QCOMPARE(a.config.missName, b.config.missName);
     QCOMPARE(a.config.workMode, b.config.workMode);
-    for (auto [x, y] : {std::pair{a.loopSpeed, b.loopSpeed}, {a.endLoopSpeed, b.endLoopSpeed}}) {
+    for (auto [x, y] : {std::pair{a.loopSpeed, b.loopSpeed},
+                        {a.workLoopSpeed, b.workLoopSpeed},
+                        {a.endLoopSpeed, b.endLoopSpeed}}) {
         QCOMPARE(x.loopsPerMs, y.loopsPerMs);
         QCOMPARE(x.minLoopsPerMs, y.minLoopsPerMs);
         QCOMPARE(x.maxLoopsPerMs, y.maxLoopsPerMs);
@@ -355,7 +357,9 @@ void TestRunFile::roundTripOfAnEmptyInterruptedRun()
     run.version = kVersion;
     run.partial = true;
     run.endReason = "interrupted";
-    run.consumers.push_back({wakeupConsumer(250), {}, {}, {}});
+    ConsumerSetup wakeup;
+    wakeup.config = wakeupConsumer(250);
+    run.consumers.push_back(wakeup);
     run.series.resize(1); // one (empty) series per consumer, as the collector keeps
     const Run back = runFromJson(runToJson(run), "empty.json");
     compareRuns(back, run);
@@ -422,6 +426,7 @@ void TestRunFile::aFileBefore13KeepsItsLoopSpeedWithoutSpreadOrEnd()
     j["file_version"] = "1.2";
     for (json &c : j["consumers"]) {
         c.erase("loop_speed");
+        c.erase("work_loop_speed");
         c.erase("end_loop_speed");
     }
     j["consumers"][0]["loops_per_us"] = 1234.5;
@@ -430,6 +435,7 @@ void TestRunFile::aFileBefore13KeepsItsLoopSpeedWithoutSpreadOrEnd()
     QCOMPARE(audio.loopsPerMs, 1234500.0);
     QCOMPARE(audio.spreadPct(), 0.0);
     QCOMPARE(audio.trials, 0);
+    QVERIFY(!old.consumers[0].workLoopSpeed.measured());
     QVERIFY(!old.consumers[0].endLoopSpeed.measured());
     // A consumer that spun on CPU time had no loop speed.
     QVERIFY(!old.consumers[1].loopSpeed.measured());

@@ -147,32 +147,53 @@ void TestLoopCalibrator::neverSettlingStopsWithinTheTimeBound()
 void TestLoopCalibrator::wanderWarningFiresPastTheStatedChange_data()
 {
     QTest::addColumn<double>("start");
-    QTest::addColumn<double>("end"); // 0: not measured
+    QTest::addColumn<double>("work"); // what the run's work ran at; 0: not measured
+    QTest::addColumn<double>("end");  // 0: not measured
     QTest::addColumn<QString>("warning");
 
-    QTest::newRow("same speed") << 1000.0 << 1000.0 << "";
-    QTest::newRow("5 % slower: the spread of a quiet VM") << 1000.0 << 950.0 << "";
-    QTest::newRow("just inside the stated change") << 1000.0 << 1000.0 - kLoopWanderPct * 9.9 << "";
-    QTest::newRow("15 % slower")
-        << 1000.0 << 850.0
-        << "video: loop speed changed -15 % during the run (1000 -> 850 loops/ms): its loop work "
-           "was not the time asked";
-    QTest::newRow("20 % faster") << 1000.0 << 1200.0
-                                 << "video: loop speed changed +20 % during the run (1000 -> 1200 "
-                                    "loops/ms): its loop work was not the time asked";
-    QTest::newRow("no end measure (interrupted before the loop ran)") << 1000.0 << 0.0 << "";
-    QTest::newRow("cpu-time work: nothing measured") << 0.0 << 0.0 << "";
+    const QString tail = " loops/ms): its loop work was not the time asked";
+    QTest::newRow("same speed") << 1e6 << 1e6 << 1e6 << "";
+    QTest::newRow("5 % slower: the spread of a quiet VM") << 1e6 << 0.97e6 << 0.95e6 << "";
+    QTest::newRow("just inside the stated change")
+        << 1e6 << 1e6 << 1e6 * (1 - kLoopWanderPct * 0.99 / 100) << "";
+    QTest::newRow("15 % slower at the end")
+        << 1e6 << 1e6 << 0.85e6
+        << "video: loop speed changed -15 % during the run (1000000 at the start, 1000000 in its "
+           "work, 850000 at the end" +
+               tail;
+    QTest::newRow("20 % faster at the end")
+        << 1e6 << 1e6 << 1.2e6
+        << "video: loop speed changed +20 % during the run (1000000 at the start, 1000000 in its "
+           "work, 1200000 at the end" +
+               tail;
+    // The load slowed the loop; idle again at the end, it ran as fast as at
+    // the start.
+    QTest::newRow("40 % slower in the work, same at the end")
+        << 1e6 << 0.6e6 << 1e6
+        << "video: loop speed changed -40 % during the run (1000000 at the start, 600000 in its "
+           "work, 1000000 at the end" +
+               tail;
+    QTest::newRow("the larger of two changes is said")
+        << 1e6 << 0.8e6 << 1.3e6
+        << "video: loop speed changed +30 % during the run (1000000 at the start, 800000 in its "
+           "work, 1300000 at the end" +
+               tail;
+    QTest::newRow("interrupted before the loop ran: nothing after the start")
+        << 1e6 << 0.0 << 0.0 << "";
+    QTest::newRow("cpu-time work: nothing measured") << 0.0 << 0.0 << 0.0 << "";
 }
 
 void TestLoopCalibrator::wanderWarningFiresPastTheStatedChange()
 {
     QFETCH(double, start);
+    QFETCH(double, work);
     QFETCH(double, end);
     QFETCH(QString, warning);
-    LoopCalibration a, b;
+    LoopCalibration a, w, b;
     a.loopsPerMs = start;
+    w.loopsPerMs = work;
     b.loopsPerMs = end;
-    QCOMPARE(QString::fromStdString(loopWanderWarning("video", a, b)), warning);
+    QCOMPARE(QString::fromStdString(loopWanderWarning("video", a, w, b)), warning);
 }
 
 void TestLoopCalibrator::endCalibrationOnASlowerMachineIsWarnedAbout()
@@ -185,12 +206,12 @@ void TestLoopCalibrator::endCalibrationOnASlowerMachineIsWarnedAbout()
     speed = 1e6;
     const LoopCalibration end = calibrate(machine);
     QVERIFY(near(loopSpeedChangePct(start, end), -33.3, 1));
-    const std::string warning = loopWanderWarning("audio", start, end);
+    const std::string warning = loopWanderWarning("audio", start, {}, end);
     QVERIFY2(QString::fromStdString(warning).startsWith("audio: loop speed changed -33 %"),
              warning.c_str());
     // And none when it held.
     speed = 1.5e6;
-    QCOMPARE(loopWanderWarning("audio", start, calibrate(machine)), std::string());
+    QCOMPARE(loopWanderWarning("audio", start, {}, calibrate(machine)), std::string());
 }
 
 QTEST_GUILESS_MAIN(TestLoopCalibrator)
