@@ -66,7 +66,8 @@ private slots:
 
 void TestLoopCalibrator::keepsTheMedianNotTheFastest()
 {
-    // Every five trials: three typical, one fast moment, one slow one.
+    // Every five trials: three typical, one fast moment, one slow one. A
+    // round holds whole cycles, so every round has the same median.
     FakeMachine machine{[](int i, int64_t) {
         static const double cycle[] = {1e6, 1e6, 1.5e6, 1e6, 0.9e6};
         return cycle[i % 5];
@@ -108,11 +109,11 @@ void TestLoopCalibrator::repeatsTrialsWhileTheSpeedStillRises()
 
 void TestLoopCalibrator::aSpeedChangeMidwayGivesTheSettledSpeed()
 {
-    // A VM whose host gets busy three trials into calibration: twice as
-    // fast before as after. The fastest trial is a speed that no longer
-    // holds; the round it spoils does not settle anything.
+    // A VM whose host gets busy six tenths into the first round: twice as
+    // fast before as after. That round's median is the speed that no longer
+    // holds; it does not settle anything.
     const LoopCalibrator::Limits limits;
-    const int64_t change = 2 * limits.trialNs + limits.trialNs / 2;
+    const int64_t change = limits.roundTrials * limits.trialNs * 6 / 10;
     FakeMachine machine{[change](int, int64_t t) { return t < change ? 2e6 : 1e6; }};
     const LoopCalibration c = calibrate(machine, limits);
     QVERIFY(c.settled);
@@ -124,15 +125,17 @@ void TestLoopCalibrator::aSpeedChangeMidwayGivesTheSettledSpeed()
 void TestLoopCalibrator::neverSettlingStopsWithinTheTimeBound()
 {
     // Every other round 10 % faster: two successive medians never agree.
-    FakeMachine machine{[](int i, int64_t) { return (i / 5) % 2 ? 1.1e6 : 1e6; }};
     LoopCalibrator::Limits limits;
-    limits.budgetNs = 200'000'000;
+    const int round = limits.roundTrials;
+    FakeMachine machine{[round](int i, int64_t) { return (i / round) % 2 ? 1.1e6 : 1e6; }};
+    limits.budgetNs = 300'000'000;
     const LoopCalibration c = calibrate(machine, limits);
     QVERIFY(!c.settled);
     QVERIFY2(c.spentNs <= limits.budgetNs, qPrintable(QString::number(c.spentNs)));
     QCOMPARE(c.spentNs, machine.t);
     // It used the time it had, not a few trials of it.
     QVERIFY(c.spentNs > limits.budgetNs - 2 * limits.trialNs);
+    QVERIFY2(c.trials > 5 * limits.roundTrials, qPrintable(QString::number(c.trials)));
     // Its answer is still the machine's speed, between the two.
     QVERIFY(c.loopsPerMs >= 1e6 && c.loopsPerMs <= 1.1e6);
     QVERIFY(near(c.minLoopsPerMs, 1e6) && near(c.maxLoopsPerMs, 1.1e6));
