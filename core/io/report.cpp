@@ -22,6 +22,34 @@ std::string fit(std::string line)
     return line + "\n";
 }
 
+// The loop speed a consumer worked at, how settled, and whether it held.
+std::string loopSpeedLines(const ConsumerSetup &c)
+{
+    const LoopCalibration &start = c.loopSpeed;
+    if (!start.measured())
+        return {};
+    std::string line = fmt::format("loops/ms {} {:.0f}", c.config.name, start.loopsPerMs);
+    if (start.trials == 0)
+        line += " (best of 5 trials, an older latprobe)";
+    else
+        line += fmt::format(", spread {:.1f} % ({} trials{})", start.spreadPct(), start.trials,
+                            start.settled ? "" : ", unsettled");
+    std::string out = wrapText(line, kReportWidth, "  ");
+    std::string later;
+    for (auto [what, speed] :
+         {std::pair{"in its work", &c.workLoopSpeed}, std::pair{"at the end", &c.endLoopSpeed}})
+        if (speed->measured())
+            later += fmt::format("{}{} {:.0f} ({:+.1f} %)", later.empty() ? "  " : ", ", what,
+                                 speed->loopsPerMs, loopSpeedChangePct(start, *speed));
+    if (!later.empty())
+        out += wrapText(later, kReportWidth, "  ");
+    if (const std::string w =
+            loopWanderWarning(c.config.name, start, c.workLoopSpeed, c.endLoopSpeed);
+        !w.empty())
+        out += wrapText("WARNING: " + w, kReportWidth, "  ");
+    return out;
+}
+
 std::string header(const Run &run)
 {
     const SystemInfo &s = run.system;
@@ -49,6 +77,8 @@ std::string header(const Run &run)
                 out += fit("WARNING: " + c.grant.refusal);
                 break;
             }
+        for (const ConsumerSetup &c : run.consumers)
+            out += loopSpeedLines(c);
     }
     if (!run.noise.ran)
         out += fit("noise check skipped");

@@ -25,27 +25,59 @@ json toJson(const ThreadParams &p)
             {"timer_slack_ns", p.timerSlackNs}};
 }
 
+json toJson(const LoopCalibration &l)
+{
+    return {{"loops_per_ms", l.loopsPerMs},
+            {"min_loops_per_ms", l.minLoopsPerMs},
+            {"max_loops_per_ms", l.maxLoopsPerMs},
+            {"spread_pct", l.spreadPct()},
+            {"trials", l.trials},
+            {"spent_ns", l.spentNs},
+            {"settled", l.settled}};
+}
+
+// spread_pct is written for other tools; it follows from the rest.
+LoopCalibration loopSpeedFromJson(const JsonReader &r, const json &j, const std::string &path)
+{
+    LoopCalibration l;
+    l.loopsPerMs = r.get<double>(j, path, "loops_per_ms");
+    l.minLoopsPerMs = r.get<double>(j, path, "min_loops_per_ms");
+    l.maxLoopsPerMs = r.get<double>(j, path, "max_loops_per_ms");
+    l.trials = r.get<int>(j, path, "trials");
+    l.spentNs = r.get<int64_t>(j, path, "spent_ns");
+    l.settled = r.get<bool>(j, path, "settled");
+    return l;
+}
+
 json toJson(const ConsumerSetup &s)
 {
     const ConsumerConfig &c = s.config;
     const ThreadGrant &g = s.grant;
-    return {{"name", c.name},
-            {"kind", c.kind == ConsumerKind::ProcessStart ? "process-start"
-                     : c.kind == ConsumerKind::External   ? "external"
-                                                          : "periodic"},
-            {"period_ns", c.periodNs},
-            {"work_ns", c.workNs},
-            {"slack_ns", c.slackNs},
-            {"miss_name", c.missName},
-            {"work_mode", c.workMode == WorkMode::Loops ? "loops" : "cpu-time"},
-            {"loops_per_us", s.loopsPerUs},
-            {"granted",
-             {{"policy", toString(g.policy)},
-              {"priority", g.priority},
-              {"nice", g.nice},
-              {"cpus", formatCpuList(g.cpus)},
-              {"timer_slack_ns", g.timerSlackNs},
-              {"refusal", g.refusal}}}};
+    json out = {{"name", c.name},
+                {"kind", c.kind == ConsumerKind::ProcessStart ? "process-start"
+                         : c.kind == ConsumerKind::External   ? "external"
+                                                              : "periodic"},
+                {"period_ns", c.periodNs},
+                {"work_ns", c.workNs},
+                {"slack_ns", c.slackNs},
+                {"miss_name", c.missName},
+                {"work_mode", c.workMode == WorkMode::Loops ? "loops" : "cpu-time"},
+                // What readers before 1.3 take as the speed worked at.
+                {"loops_per_us", s.loopSpeed.loopsPerMs / 1000.0},
+                {"granted",
+                 {{"policy", toString(g.policy)},
+                  {"priority", g.priority},
+                  {"nice", g.nice},
+                  {"cpus", formatCpuList(g.cpus)},
+                  {"timer_slack_ns", g.timerSlackNs},
+                  {"refusal", g.refusal}}}};
+    if (s.loopSpeed.measured())
+        out["loop_speed"] = toJson(s.loopSpeed);
+    if (s.workLoopSpeed.measured())
+        out["work_loop_speed"] = toJson(s.workLoopSpeed);
+    if (s.endLoopSpeed.measured())
+        out["end_loop_speed"] = toJson(s.endLoopSpeed);
+    return out;
 }
 
 // Compact rows, a phase can hold hundreds: [start_s, duration_s, samples,
@@ -415,7 +447,20 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         setup.config.missName = r.get<std::string>(c, path, "miss_name");
         const std::string mode = r.get<std::string>(c, path, "work_mode");
         setup.config.workMode = mode == "loops" ? WorkMode::Loops : WorkMode::CpuTime;
-        setup.loopsPerUs = r.get<double>(c, path, "loops_per_us");
+        if (c.contains("loop_speed"))
+            setup.loopSpeed = loopSpeedFromJson(r, c["loop_speed"], path + ".loop_speed");
+        else {
+            // Before 1.3: one figure, its trials unknown.
+            const double perMs = r.get<double>(c, path, "loops_per_us") * 1000.0;
+            setup.loopSpeed.loopsPerMs = setup.loopSpeed.minLoopsPerMs =
+                setup.loopSpeed.maxLoopsPerMs = perMs;
+        }
+        if (c.contains("work_loop_speed"))
+            setup.workLoopSpeed =
+                loopSpeedFromJson(r, c["work_loop_speed"], path + ".work_loop_speed");
+        if (c.contains("end_loop_speed"))
+            setup.endLoopSpeed =
+                loopSpeedFromJson(r, c["end_loop_speed"], path + ".end_loop_speed");
         const json &g = r.field(c, path, "granted");
         const ThreadParams granted = paramsFromJson(r, g, path + ".granted");
         setup.grant.policy = granted.policy;

@@ -14,7 +14,9 @@ inline constexpr int kRunFileMajor = 1;
 // 1.1: per-consumer "failures"; 1.2: each phase's "step" and "round", and
 // its consumers' 5 s "blocks" (older files read as one round without blocks);
 // 1.3: each load's "per_worker_cpu_s" and "cpu_fairness" (older files read
-// as CPU time unknown)
+// as CPU time unknown); per-consumer "loop_speed", "work_loop_speed" and
+// "end_loop_speed" (older files: the speed from "loops_per_us", no spread,
+// no later speeds)
 inline constexpr int kRunFileMinor = 3;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".

@@ -13,7 +13,7 @@ namespace latprobe {
 
 Probe::Probe(std::vector<ConsumerConfig> consumers, ThreadParams params)
     : m_configs(std::move(consumers)), m_params(std::move(params)), m_setups(m_configs.size()),
-      m_helperBinary(latprobeBinary())
+      m_loopSpeedsAtEnd(m_configs.size()), m_helperBinary(latprobeBinary())
 {
     for (size_t i = 0; i < m_configs.size(); ++i)
         m_setups[i].config = m_configs[i];
@@ -74,10 +74,9 @@ void Probe::consumerMain(size_t index)
     setup.grant = applyThreadParams(m_params);
     RealClock clock(config.workMode);
     clock.setAbortFlag(&m_stop);
-    if (config.workMode == WorkMode::Loops) {
-        clock.calibrate();
-        setup.loopsPerUs = clock.loopsPerUs();
-    }
+    const bool loops = config.workMode == WorkMode::Loops && config.workNs > 0;
+    if (loops)
+        setup.loopSpeed = clock.calibrate();
     ++m_ready;
     m_go.wait(false);
     if (m_stop.load())
@@ -90,6 +89,10 @@ void Probe::consumerMain(size_t index)
         PeriodicLoop loop(config, clock, m_collector->ring(index));
         loop.run(m_collector->runStart(), m_stop);
     }
+    // stop() copies it into the setup once this thread is joined: a snapshot
+    // may be reading the setups until then.
+    if (loops)
+        m_loopSpeedsAtEnd[index] = {clock.workedLoopSpeed(), RealClock::measureLoopSpeed()};
 }
 
 void Probe::stop()
@@ -106,6 +109,11 @@ void Probe::stop()
     for (std::thread &t : m_threads)
         t.join();
     m_threads.clear();
+    for (size_t i = 0; i < m_setups.size(); ++i)
+        if (m_loopSpeedsAtEnd[i].end.measured()) {
+            m_setups[i].workLoopSpeed = m_loopSpeedsAtEnd[i].work;
+            m_setups[i].endLoopSpeed = m_loopSpeedsAtEnd[i].end;
+        }
     if (m_drainThread.joinable())
         m_drainThread.join();
     if (m_collector)

@@ -64,6 +64,11 @@ private:
     std::vector<ConsumerConfig> m_configs;
     ThreadParams m_params;
     std::vector<ConsumerSetup> m_setups;
+    struct LoopSpeedsAtEnd
+    {
+        LoopCalibration work, end;
+    };
+    std::vector<LoopSpeedsAtEnd> m_loopSpeedsAtEnd; // each written by its consumer's thread
     std::unique_ptr<Collector> m_collector;
     std::vector<std::thread> m_threads;
     std::thread m_drainThread;

@@ -15,6 +15,11 @@ int concludeRun(const Run &run, RunEnd end, const std::string &out, const std::s
 {
     if (end == RunEnd::Interrupted)
         spdlog::warn("interrupted: reporting what was measured so far");
+    for (const ConsumerSetup &c : run.consumers)
+        if (const std::string w =
+                loopWanderWarning(c.config.name, c.loopSpeed, c.workLoopSpeed, c.endLoopSpeed);
+            !w.empty())
+            spdlog::warn("{}", w);
     fmt::print("{}", formatTextReport(run));
     std::fflush(stdout);
     if (!out.empty()) {

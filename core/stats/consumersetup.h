@@ -1,6 +1,7 @@
 #pragma once
 
 #include "consumerconfig.h"
+#include "loopcalibrator.h"
 #include "threadparams.h"
 
 namespace latprobe {
@@ -10,7 +11,12 @@ struct ConsumerSetup
 {
     ConsumerConfig config;
     ThreadGrant grant;
-    double loopsPerUs = 0; // loop-calibrated work mode only
+    // Loop-calibrated work mode only: the speed worked at, measured before
+    // the run; the speed the work then ran at; the same measure as the first
+    // once the run ended. The machine may have changed speed in between.
+    LoopCalibration loopSpeed;
+    LoopCalibration workLoopSpeed;
+    LoopCalibration endLoopSpeed;
 };
 
 } // namespace latprobe

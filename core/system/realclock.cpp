@@ -63,7 +63,16 @@ void RealClock::sleepUntilAbsolute(int64_t deadline)
 int64_t RealClock::work(int64_t ns)
 {
     if (m_mode == WorkMode::Loops && m_loopsPerUs > 0) {
-        spinLoops(static_cast<uint64_t>(m_loopsPerUs * static_cast<double>(ns) / 1000.0));
+        const auto loops = static_cast<uint64_t>(m_loopsPerUs * static_cast<double>(ns) / 1000.0);
+        const int64_t t0 = threadCpuNow();
+        spinLoops(loops);
+        const int64_t spent = std::max<int64_t>(threadCpuNow() - t0, 1);
+        const double perMs = static_cast<double>(loops) * 1e6 / static_cast<double>(spent);
+        m_worked.minLoopsPerMs = m_worked.trials ? std::min(m_worked.minLoopsPerMs, perMs) : perMs;
+        m_worked.maxLoopsPerMs = std::max(m_worked.maxLoopsPerMs, perMs);
+        ++m_worked.trials;
+        m_worked.spentNs += spent;
+        m_workedLoops += loops;
         return ns;
     }
     // Spinning on the thread's own CPU clock: time spent preempted is not
@@ -82,18 +91,33 @@ void RealClock::spinLoops(uint64_t loops)
         asm volatile("" ::: "memory");
 }
 
-void RealClock::calibrate()
+LoopCalibration RealClock::measureLoopSpeed()
 {
-    constexpr uint64_t kTrialLoops = 2000000;
-    double best = 0;
-    for (int trial = 0; trial < 5; ++trial) {
-        const int64_t t0 = threadCpuNow();
-        spinLoops(kTrialLoops);
-        const int64_t spent = std::max<int64_t>(threadCpuNow() - t0, 1);
-        best =
-            std::max(best, static_cast<double>(kTrialLoops) * 1000.0 / static_cast<double>(spent));
-    }
-    m_loopsPerUs = best;
+    // Timed on the thread's CPU clock, as cpu-time work is: a trial
+    // preempted halfway is not taken for a slow machine.
+    return LoopCalibrator([](uint64_t loops) {
+               const int64_t t0 = threadCpuNow();
+               spinLoops(loops);
+               return threadCpuNow() - t0;
+           })
+        .run();
+}
+
+LoopCalibration RealClock::workedLoopSpeed() const
+{
+    LoopCalibration worked = m_worked;
+    if (worked.spentNs > 0)
+        worked.loopsPerMs =
+            static_cast<double>(m_workedLoops) * 1e6 / static_cast<double>(worked.spentNs);
+    worked.settled = true;
+    return worked;
+}
+
+LoopCalibration RealClock::calibrate()
+{
+    const LoopCalibration speed = measureLoopSpeed();
+    m_loopsPerUs = speed.loopsPerMs / 1000.0;
+    return speed;
 }
 
 } // namespace latprobe

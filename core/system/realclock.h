@@ -1,6 +1,7 @@
 #pragma once
 
 #include "clock.h"
+#include "loopcalibrator.h"
 
 #include <atomic>
 
@@ -16,10 +17,18 @@ public:
     int64_t sleepUntil(int64_t deadline) override;
     int64_t work(int64_t ns) override;
 
-    // Loop mode only: measures this CPU's loop speed (best of several
-    // tries, as interbench does). Call from the thread that will work.
-    void calibrate();
+    // Loop mode only: measures this CPU's loop speed and works at it from
+    // then on. Call from the thread that will work.
+    LoopCalibration calibrate();
+    // The same measure, for comparing at the end of a run; the speed worked
+    // at stays.
+    static LoopCalibration measureLoopSpeed();
     double loopsPerUs() const { return m_loopsPerUs; }
+    // The speed the loop work itself ran at so far: loopsPerMs over all of
+    // it, min and max of single periods, trials the periods. What the load
+    // did to the loop (a busy SMT sibling slows it by half) shows here and
+    // in no calibration taken while the machine is idle.
+    LoopCalibration workedLoopSpeed() const;
 
     // Long sleeps wake every 100 ms to look at `abort`, so a consumer with a
     // 1 s period still stops at once; the last stretch is one absolute sleep.
@@ -34,6 +43,8 @@ private:
 
     WorkMode m_mode;
     double m_loopsPerUs = 0;
+    LoopCalibration m_worked; // loopsPerMs summed as loops until asked
+    uint64_t m_workedLoops = 0;
     const std::atomic<bool> *m_abort = nullptr;
     int64_t m_lastWake = 0; // tells a short sleep without reading the clock
 };

@@ -141,6 +141,16 @@ void TestReport::everyLineFitsAnEmail_data()
             c.ibLatencyRmsUs = 52345.6;
         }
     });
+    QTest::newRow("a wandering loop speed, calibration unsettled") << RunChange([](Run &r) {
+        for (LoopCalibration *l : {&r.consumers[0].loopSpeed, &r.consumers[0].workLoopSpeed,
+                                   &r.consumers[0].endLoopSpeed}) {
+            l->loopsPerMs = l->minLoopsPerMs = l->maxLoopsPerMs = 123456789;
+            l->trials = 12345;
+            l->settled = false;
+        }
+        r.consumers[0].endLoopSpeed.loopsPerMs /= 3;
+        r.consumers[0].config.name = "audio-with-a-long-name";
+    });
     QTest::newRow("empty run") << RunChange([](Run &r) {
         for (PhaseResult &p : r.phases)
             for (ConsumerStats &c : p.consumers)
@@ -216,6 +226,39 @@ void TestReport::headerNamesMachineKernelAndGrant_data()
     QTest::newRow("kernel built from git")
         << RunChange([](Run &r) { r.system.kernelRelease = "6.19.0-rc3-00123-g0123456789ab"; })
         << QStringList{"6.19.0-rc3-00123-g0123456789ab"} << QStringList{};
+    // realisticRun()'s audio works loops; its speed held to -2 %.
+    QTest::newRow("loop speed that held")
+        << RunChange([](Run &) {})
+        << QStringList{"loops/ms audio 1234500, spread 2.5 % (25 trials)\n"
+                       "  in its work 1185000 (-4.0 %), at the end 1210000 (-2.0 %)"}
+        << QStringList{"WARNING: audio", "unsettled", "loops/ms video"};
+    QTest::newRow("loop speed that wandered by the end")
+        << RunChange([](Run &r) { r.consumers[0].endLoopSpeed.loopsPerMs = 1000000; })
+        << QStringList{"at the end 1000000 (-19.0 %)",
+                       "WARNING: audio: loop speed changed -19 % during"}
+        << QStringList{};
+    QTest::newRow("loop slowed by the load, idle speed again at the end")
+        << RunChange([](Run &r) { r.consumers[0].workLoopSpeed.loopsPerMs = 740700; })
+        << QStringList{"in its work 740700 (-40.0 %)",
+                       "WARNING: audio: loop speed changed -40 % during"}
+        << QStringList{};
+    QTest::newRow("calibration that never settled")
+        << RunChange([](Run &r) { r.consumers[0].loopSpeed.settled = false; })
+        << QStringList{"(25 trials, unsettled)"} << QStringList{"WARNING: audio"};
+    QTest::newRow("run file before 1.3: one figure, no end") << RunChange([](Run &r) {
+        LoopCalibration old;
+        old.loopsPerMs = old.minLoopsPerMs = old.maxLoopsPerMs = 1234500;
+        r.consumers[0].loopSpeed = old;
+        r.consumers[0].workLoopSpeed = {};
+        r.consumers[0].endLoopSpeed = {};
+    }) << QStringList{"loops/ms audio 1234500 (best of 5 trials, an older latprobe)"}
+                                                             << QStringList{"spread", "the end"};
+    QTest::newRow("cpu-time work: no loop speed") << RunChange([](Run &r) {
+        r.consumers[0].config.workMode = WorkMode::CpuTime;
+        r.consumers[0].loopSpeed = {};
+        r.consumers[0].workLoopSpeed = {};
+        r.consumers[0].endLoopSpeed = {};
+    }) << QStringList{} << QStringList{"loops/ms"};
     QTest::newRow("128 CPUs, sched_ext") << RunChange([](Run &r) {
         r.system.cpuCount = 128;
         r.system.scheduler = "sched_ext:rusty";

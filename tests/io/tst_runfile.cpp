@@ -151,7 +151,16 @@ void compareSetups(const ConsumerSetup &a, const ConsumerSetup &b)
     QCOMPARE(a.config.slackNs, b.config.slackNs);
     QCOMPARE(a.config.missName, b.config.missName);
     QCOMPARE(a.config.workMode, b.config.workMode);
-    QCOMPARE(a.loopsPerUs, b.loopsPerUs);
+    for (auto [x, y] : {std::pair{a.loopSpeed, b.loopSpeed},
+                        {a.workLoopSpeed, b.workLoopSpeed},
+                        {a.endLoopSpeed, b.endLoopSpeed}}) {
+        QCOMPARE(x.loopsPerMs, y.loopsPerMs);
+        QCOMPARE(x.minLoopsPerMs, y.minLoopsPerMs);
+        QCOMPARE(x.maxLoopsPerMs, y.maxLoopsPerMs);
+        QCOMPARE(x.trials, y.trials);
+        QCOMPARE(x.spentNs, y.spentNs);
+        QCOMPARE(x.settled, y.settled);
+    }
     QCOMPARE(a.grant.policy, b.grant.policy);
     QCOMPARE(a.grant.priority, b.grant.priority);
     QCOMPARE(a.grant.nice, b.grant.nice);
@@ -313,6 +322,7 @@ private slots:
     void roundTripOfAnEmptyInterruptedRun();
     void perSecondSampleCountsSurviveARoundTrip();
     void startConsumerKeepsItsKindInARoundTrip();
+    void aFileBefore13KeepsItsLoopSpeedWithoutSpreadOrEnd();
     void newerMinorVersionIsRead();
     void aFileBefore12ReadsAsOneRoundWithoutBlocks();
     void aFileBefore13ReadsLoadCpuTimeAsUnknown();
@@ -357,7 +367,9 @@ void TestRunFile::roundTripOfAnEmptyInterruptedRun()
     run.version = kVersion;
     run.partial = true;
     run.endReason = "interrupted";
-    run.consumers.push_back({wakeupConsumer(250), {}, 0});
+    ConsumerSetup wakeup;
+    wakeup.config = wakeupConsumer(250);
+    run.consumers.push_back(wakeup);
     run.series.resize(1); // one (empty) series per consumer, as the collector keeps
     const Run back = runFromJson(runToJson(run), "empty.json");
     compareRuns(back, run);
@@ -431,6 +443,28 @@ void TestRunFile::aFileBefore13ReadsLoadCpuTimeAsUnknown()
     QVERIFY(old.loads[0].perWorkerCpuS.empty());
     QCOMPARE(old.loads[0].cpuFairness.workers, 0);
     QCOMPARE(old.loads[0].fairness.workers, 8);
+}
+
+void TestRunFile::aFileBefore13KeepsItsLoopSpeedWithoutSpreadOrEnd()
+{
+    // 1.2 and before kept the fastest of five trials as loops_per_us.
+    json j = json::parse(runToJson(test::realisticRun()));
+    j["file_version"] = "1.2";
+    for (json &c : j["consumers"]) {
+        c.erase("loop_speed");
+        c.erase("work_loop_speed");
+        c.erase("end_loop_speed");
+    }
+    j["consumers"][0]["loops_per_us"] = 1234.5;
+    const Run old = runFromJson(j.dump(), "old.json");
+    const LoopCalibration &audio = old.consumers[0].loopSpeed;
+    QCOMPARE(audio.loopsPerMs, 1234500.0);
+    QCOMPARE(audio.spreadPct(), 0.0);
+    QCOMPARE(audio.trials, 0);
+    QVERIFY(!old.consumers[0].workLoopSpeed.measured());
+    QVERIFY(!old.consumers[0].endLoopSpeed.measured());
+    // A consumer that spun on CPU time had no loop speed.
+    QVERIFY(!old.consumers[1].loopSpeed.measured());
 }
 
 void TestRunFile::newerMinorVersionIsRead()
@@ -558,6 +592,12 @@ void TestRunFile::rejectsNamingFileAndField_data()
     QTest::newRow("state capture pid missing") << "/states/0/top/1/pid"
                                                << ""
                                                << "states[0].top[1].pid";
+    QTest::newRow("loop speed as a string") << "/consumers/0/loop_speed/loops_per_ms"
+                                            << "\"fast\""
+                                            << "consumers[0].loop_speed.loops_per_ms";
+    QTest::newRow("end loop speed without its trials") << "/consumers/0/end_loop_speed/trials"
+                                                       << ""
+                                                       << "consumers[0].end_loop_speed.trials";
     QTest::newRow("top level an array") << ""
                                         << "[1, 2]"
                                         << "(top level)";

@@ -32,6 +32,7 @@ private slots:
     void anAlignedProbeStartsOnItsSecondAndOffset();
     void aLongSleepEndsSoonAfterTheStopFlag();
     void stopDoesNotWaitOutTheDrainInterval();
+    void loopWorkKeepsItsSpeedAtStartInWorkAndAtEnd();
     void grantRecordsWhatTheKernelGave_data();
     void grantRecordsWhatTheKernelGave();
     void presetsHaveTheDocumentedNumbers_data();
@@ -337,6 +338,37 @@ void TestProbe::stopDoesNotWaitOutTheDrainInterval()
     const ConsumerStats w = probe.collector().phases(RealClock::monotonicNow())[0].consumers[0];
     QVERIFY2(w.samples > 0 && w.samples <= w.expected,
              qPrintable(QString("%1 of %2").arg(w.samples).arg(w.expected)));
+}
+
+void TestProbe::loopWorkKeepsItsSpeedAtStartInWorkAndAtEnd()
+{
+    // What the report needs of loop work, on whatever machine: a settled
+    // (or time-bounded) calibration before the go, the speed of every
+    // period's work, and a calibration after the loop. A consumer with no
+    // work has nothing to calibrate.
+    ConsumerConfig video = videoConsumer(60, 40);
+    ConsumerConfig wakeup = wakeupConsumer(1000);
+    video.workMode = wakeup.workMode = WorkMode::Loops;
+    Probe probe(std::vector<ConsumerConfig>{video, wakeup}, ThreadParams{});
+    probe.start();
+    const LoopCalibration start = probe.setups()[0].loopSpeed;
+    QVERIFY(start.measured());
+    QVERIFY(start.trials >= 1 + 2 * LoopCalibrator::Limits{}.roundTrials);
+    QVERIFY(start.minLoopsPerMs <= start.loopsPerMs && start.loopsPerMs <= start.maxLoopsPerMs);
+    QVERIFY(!probe.setups()[0].endLoopSpeed.measured()); // not before the end
+    QTRY_VERIFY_WITH_TIMEOUT(
+        probe.collector().phases(RealClock::monotonicNow())[0].consumers[0].samples >= 20,
+        kStateWaitMs);
+    probe.stop();
+
+    const ConsumerSetup &v = probe.setups()[0];
+    QCOMPARE(v.loopSpeed.loopsPerMs, start.loopsPerMs);
+    QVERIFY2(v.workLoopSpeed.trials >= 20, qPrintable(QString::number(v.workLoopSpeed.trials)));
+    QVERIFY(v.workLoopSpeed.minLoopsPerMs <= v.workLoopSpeed.loopsPerMs &&
+            v.workLoopSpeed.loopsPerMs <= v.workLoopSpeed.maxLoopsPerMs);
+    QVERIFY(v.endLoopSpeed.measured());
+    const ConsumerSetup &w = probe.setups()[1];
+    QVERIFY(!w.loopSpeed.measured() && !w.workLoopSpeed.measured() && !w.endLoopSpeed.measured());
 }
 
 void TestProbe::unknownPresetIsNotFound()

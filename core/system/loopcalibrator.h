@@ -1,0 +1,78 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace latprobe {
+
+// A loop speed as measured: the median of the trials that settled, and how
+// far those trials spread.
+struct LoopCalibration
+{
+    double loopsPerMs = 0; // median of the settled trials; 0: never measured
+    double minLoopsPerMs = 0;
+    double maxLoopsPerMs = 0;
+    int trials = 0;       // all of them, the sizing and unsettled ones included
+    int64_t spentNs = 0;  // their time, summed
+    bool settled = false; // false: the time ran out before two rounds agreed
+
+    bool measured() const { return loopsPerMs > 0; }
+    // (max - min) / median of the settled trials, in percent.
+    double spreadPct() const;
+};
+
+// Measures how many empty loops a millisecond buys. interbench settles its
+// loops_per_ms over a long benchmark; a best-of-five of 1 ms trials takes
+// the fastest moment of a VM whose speed wanders, and the typical burn then
+// runs far past the work asked (48.9 % of video deadlines met against 99.4
+// % when spinning on CPU time, under burn x2). So trials run in rounds
+// until two successive rounds' medians agree, and the median is kept.
+class LoopCalibrator
+{
+public:
+    // Runs `loops` loops; returns the time they took in ns. Real: spinLoops
+    // timed on the thread's CPU clock; in tests, a fake.
+    using Trial = std::function<int64_t(uint64_t loops)>;
+
+    struct Limits
+    {
+        // Two rounds of 10 x 5 ms: the settled speed is the median of 100 ms
+        // of loops, not of a moment (this VM's loop speed moves between
+        // 2.1 and 3.6 M loops/ms within a second).
+        int64_t trialNs = 5'000'000; // what a trial aims to last
+        int roundTrials = 10;        // a round's median is taken over this many
+        double tolerancePct = 2.0;   // two successive round medians this close: settled
+        // All trials together stop short of this, as far as the longest
+        // trial so far tells the next one's length. Trial time: a thread
+        // preempted while calibrating takes longer in wall time. Without
+        // settling, the last two rounds' trials give the result.
+        int64_t budgetNs = 1'000'000'000;
+    };
+
+    explicit LoopCalibrator(Trial trial) : LoopCalibrator(std::move(trial), Limits{}) {}
+    LoopCalibrator(Trial trial, Limits limits);
+
+    LoopCalibration run();
+
+private:
+    Trial m_trial;
+    Limits m_limits;
+};
+
+// How much faster (+) or slower (-) the loop ran at `end` than at `start`,
+// in percent; 0 when either was not measured.
+double loopSpeedChangePct(const LoopCalibration &start, const LoopCalibration &end);
+
+// A change of loop speed beyond this between the start and the end of a run
+// means the loop work was not the work asked for some of it. Above the few
+// percent a settled calibration spreads on a quiet VM.
+inline constexpr double kLoopWanderPct = 10.0;
+
+// "video: loop speed changed -12 % during the run (...)" when the speed its
+// work ran at, or the speed at the end, differs from the start by more than
+// kLoopWanderPct; else empty.
+std::string loopWanderWarning(const std::string &consumer, const LoopCalibration &start,
+                              const LoopCalibration &work, const LoopCalibration &end);
+
+} // namespace latprobe
