@@ -275,6 +275,8 @@ EOF
     completes "latprobe run --load burn:2 " massive_intr: custom:
     completes "latprobe run --load massive_intr:8:" work_ms= sleep_ms= nice= session=
     completes "latprobe run --load massive_intr:8:policy=" batch idle
+    completes "latprobe run --load ring:4:" threads= nice= session=
+    completes "latprobe run --load burn:1:" threads= cpus=
     completes "latprobe run -o " a.json
     completes "latprobe report --format " text md csv json
     completes "latprobe report --format=" text md csv json

@@ -1,5 +1,6 @@
 #include "loadkind.h"
 
+#include "interbenchsizing.h"
 #include "workers/cpuloads.h"
 #include "workers/workerkinds.h"
 
@@ -21,8 +22,20 @@ const std::vector<LoadKind> &loadKinds()
                      {{"run_us", 250000, 1, 1e8, "CPU time worked per period, us"},
                       {"sleep_us", 750000, 0, 1e8, "sleep time, us"}},
                      runOcbench});
+        k.push_back({"burn",
+                     "spin forever, threads per worker (stress-ng --cpu; interbench Burn is "
+                     "burn:1:threads=nproc:session=same)",
+                     "Mspins",
+                     {{"threads", 1, 1, 1024, "spinning threads per worker process, or nproc",
+                       "nproc", onlineCpusValue}},
+                     runBurnThreads});
         k.push_back(
-            {"burn", "spin forever (interbench Burn, stress-ng --cpu)", "Mspins", {}, runBurn});
+            {"ring",
+             "threads of one process wake each other in a circle, passing a token "
+             "(interbench Ring)",
+             "passes",
+             {{"threads", 4, 2, 1024, "threads in the ring, or nproc", "nproc", onlineCpusValue}},
+             runRing});
         k.push_back({"hackbench",
                      "one hackbench group per worker: senders write to receivers over pipes "
                      "(hackbench -p -g N)",
@@ -50,7 +63,9 @@ const std::vector<LoadKind> &loadKinds()
                      "stream writes to an unnamed temp file of mb MiB, fsync every sync_mb, "
                      "rewind (contest io_load)",
                      "MiB",
-                     {{"mb", 64, 1, 65536, "file size per worker, MiB"},
+                     {{"mb", 64, 1, 65536,
+                       "file size per worker, MiB, or interbench: RAM, at most 1000000 kB",
+                       "interbench", interbenchFileMbValue},
                       {"sync_mb", 8, 0, 65536, "fsync after this many MiB (0: only at the end)"},
                       {"block_kb", 1024, 4, 16384, "write size, KiB"}},
                      runIoWrite,
@@ -62,7 +77,9 @@ const std::vector<LoadKind> &loadKinds()
                      "read an unnamed temp file of mb MiB sequentially, dropped from the page "
                      "cache each pass (contest read_load)",
                      "MiB",
-                     {{"mb", 64, 1, 65536, "file size per worker, MiB"},
+                     {{"mb", 64, 1, 65536,
+                       "file size per worker, MiB, or interbench: RAM, at most 1000000 kB",
+                       "interbench", interbenchFileMbValue},
                       {"block_kb", 1024, 4, 16384, "read size, KiB"}},
                      runIoRead,
                      nullptr,
@@ -73,8 +90,13 @@ const std::vector<LoadKind> &loadKinds()
                      "map mb MiB, touch every page, unmap, repeat (contest mem_load, interbench "
                      "Memload)",
                      "MiB",
-                     {{"mb", 256, 1, 1048576, "memory per worker, MiB"}},
-                     runMemload});
+                     {{"mb", 256, 1, 1048576,
+                       "memory per worker, MiB, or interbench: 110 % of RAM, at most 2930 MiB "
+                       "(needs swap)",
+                       "interbench", interbenchMemloadMbValue}},
+                     runMemload,
+                     nullptr,
+                     precheckMemload});
         k.push_back({"spawn",
                      "a storm of short-lived processes: fork+exec /bin/true at rate per second",
                      "processes",

@@ -15,6 +15,10 @@ struct LoadParam
     double defaultValue;
     double min, max;
     std::string help;
+    // A word the value may be instead of a number (threads=nproc), resolved
+    // where the load runs, so that a scenario means the same on any machine.
+    std::string word = {};
+    double (*wordValue)(const LoadSpec &) = nullptr;
 };
 
 // What a worker process is handed: its slot to count progress in, and the

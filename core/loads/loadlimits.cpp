@@ -1,5 +1,6 @@
 #include "loadlimits.h"
 
+#include "interbenchsizing.h"
 #include "loadkind.h"
 #include "loadspec.h"
 #include "tempdir.h"
@@ -90,13 +91,22 @@ std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits,
         // Conservative: what runs may already hold part of MemAvailable.
         const double available = static_cast<double>(memAvailableBytes());
         const double total = mem + memBytes(spec);
-        const double cap = limits.memShare * available;
+        // interbench's size is meant to push pages out to swap: free swap
+        // is room for it, beside the share of RAM any memload gets.
+        const auto mb = spec.params.find("mb");
+        const double swapFree = mb != spec.params.end() && mb->second == "interbench"
+                                    ? static_cast<double>(readMemInfo().swapFreeKb) * 1024
+                                    : 0;
+        const double cap = limits.memShare * available + swapFree;
         if (total > cap)
-            return fmt::format("{} would use {:.0f} MiB{}, over the cap of {:.0f} % of the {:.0f} "
-                               "MiB available ({:.0f} MiB): lower mb= or the count",
-                               spec.label(), memBytes(spec) / kMiB,
-                               besides(mem, total / kMiB, " MiB"), limits.memShare * 100,
-                               available / kMiB, cap / kMiB);
+            return fmt::format(
+                "{} would use {:.0f} MiB{}, over the cap of {:.0f} % of the {:.0f} "
+                "MiB available{} ({:.0f} MiB): lower mb= or the count",
+                spec.label(), memBytes(spec) / kMiB, besides(mem, total / kMiB, " MiB"),
+                limits.memShare * 100, available / kMiB,
+                swapFree > 0 ? fmt::format(" and {:.0f} MiB of free swap", swapFree / kMiB)
+                             : std::string(),
+                cap / kMiB);
     }
     if (spec.kind == "io_write" || spec.kind == "io_read") {
         const double total = io + ioBytes(spec);

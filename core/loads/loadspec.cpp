@@ -137,9 +137,12 @@ bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error)
                                     kind->name, key, keys);
                 return false;
             }
-            if (!parseNumber(value, number) || number < param->min || number > param->max) {
-                error = fmt::format("load \"{}\": {} must be a number from {} to {}", text, key,
-                                    param->min, param->max);
+            const bool isWord = !param->word.empty() && value == param->word;
+            if (!isWord &&
+                (!parseNumber(value, number) || number < param->min || number > param->max)) {
+                error = fmt::format("load \"{}\": {} must be a number from {} to {}{}", text, key,
+                                    param->min, param->max,
+                                    param->word.empty() ? "" : " or " + param->word);
                 return false;
             }
             spec.params[key] = value;
@@ -164,14 +167,17 @@ bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error)
 
 double loadParam(const LoadSpec &spec, const std::string &key)
 {
-    auto it = spec.params.find(key);
-    if (it != spec.params.end())
-        return std::strtod(it->second.c_str(), nullptr);
+    const LoadParam *param = nullptr;
     if (const LoadKind *kind = findLoadKind(spec.kind))
         for (const LoadParam &p : kind->params)
             if (p.key == key)
-                return p.defaultValue;
-    return 0;
+                param = &p;
+    auto it = spec.params.find(key);
+    if (it == spec.params.end())
+        return param ? param->defaultValue : 0;
+    if (param && param->wordValue && it->second == param->word)
+        return param->wordValue(spec);
+    return std::strtod(it->second.c_str(), nullptr);
 }
 
 } // namespace latprobe

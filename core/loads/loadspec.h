@@ -27,7 +27,8 @@ struct LoadSpec
 // custom takes its command as cmd=..., split on spaces, or as `command`.
 bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error);
 
-// Integer/double parameter lookup with the kind's default applied.
+// Integer/double parameter lookup with the kind's default applied, and a
+// word (threads=nproc) resolved on this machine.
 double loadParam(const LoadSpec &spec, const std::string &key);
 
 } // namespace latprobe

@@ -68,6 +68,10 @@ void TestLoadCrash::killNineLeavesNothing_data()
         << QStringList{"latprobe:hackbe", "latprobe:hackbe", "latprobe:io_wri",
                        "latprobe:io_rea", "latprobe:memloa", "latprobe:spawn"}
         << QString("latprobe:hackbe");
+    // Their threads go with their process: nothing to reap but the workers.
+    QTest::newRow("ring + threaded burn")
+        << QStringList{"ring:1", "burn:1:threads=3"}
+        << QStringList{"latprobe:ring", "latprobe:burn"} << QString();
     QTest::newRow("custom") << QStringList{"custom:3:cmd=sleep 300"}
                             << QStringList{"sleep", "sleep", "sleep"} << QString();
 }

@@ -1,16 +1,20 @@
 // Every load kind as real processes: KIND:N makes N workers named
 // "latprobe:<kind>" (15 characters of it, as the kernel keeps) in the
 // group's own process group, each worker's progress rises, and stop() or
-// stopAll() leaves no process in the group and no temp dir behind.
+// stopAll() leaves no process in the group and no temp dir behind. The
+// interbench loads: burn and ring as threads of one process, and the sizes
+// interbench gives its Write, Read and Memload.
 
 #include "procscan.h"
 #include "statewait.h"
 
+#include "interbenchsizing.h"
 #include "loadkind.h"
 #include "loadlimits.h"
 #include "loadmanager.h"
 #include "loadspec.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
@@ -26,6 +30,7 @@
 using namespace latprobe;
 
 Q_DECLARE_METATYPE(std::string)
+Q_DECLARE_METATYPE(latprobe::MemInfo)
 
 namespace {
 
@@ -67,6 +72,21 @@ std::set<pid_t> groupProcesses(pid_t pgid, const std::string &comm, pid_t parent
     return out;
 }
 
+// The threads of a live process, from /proc/<pid>/task.
+int threadsOf(pid_t pid)
+{
+    return static_cast<int>(QDir(QString("/proc/%1/task").arg(pid))
+                                .entryList(QDir::Dirs | QDir::NoDotAndDotDot)
+                                .size());
+}
+
+std::string parseError(const std::string &text)
+{
+    LoadSpec s;
+    std::string error;
+    return parseLoadSpec(text, s, error) ? std::string() : error;
+}
+
 // An executable shell script `name` in `dir` holding `body`.
 QString writeScript(const QTemporaryDir &dir, const QString &name, const QByteArray &body)
 {
@@ -98,6 +118,14 @@ private slots:
     void aLeaderRefusingOrDyingIsARefusedStart();
     void aStalledLeaderIsGivenUpASlowOneIsNot_data();
     void aStalledLeaderIsGivenUpASlowOneIsNot();
+    void threadedLoadsAreThreadsOfOneProcess_data();
+    void threadedLoadsAreThreadsOfOneProcess();
+    void wordsParseResolveAndRoundTrip();
+    void badWordsAreOneLineErrors_data();
+    void badWordsAreOneLineErrors();
+    void interbenchSizes_data();
+    void interbenchSizes();
+    void interbenchMemloadIsRefusedWithoutSwap();
 
 private:
     QTemporaryDir m_tmp;
@@ -115,9 +143,9 @@ void TestLoadKinds::initTestCase()
 
 void TestLoadKinds::table()
 {
-    const std::vector<std::string> expected = {"massive_intr", "ocbench",  "burn",    "hackbench",
-                                               "compile",      "io_write", "io_read", "memload",
-                                               "spawn",        "custom"};
+    const std::vector<std::string> expected = {"massive_intr", "ocbench", "burn",     "ring",
+                                               "hackbench",    "compile", "io_write", "io_read",
+                                               "memload",      "spawn",   "custom"};
     for (const std::string &name : expected) {
         const LoadKind *k = findLoadKind(name);
         QVERIFY2(k, name.c_str());
@@ -159,6 +187,9 @@ void TestLoadKinds::workersRunAndStop_data()
     QTest::newRow("ocbench") << std::string("ocbench:2:run_us=20000:sleep_us=20000")
                              << std::string("latprobe:ocbenc") << 1 << true;
     QTest::newRow("burn") << std::string("burn:2") << std::string("latprobe:burn") << 1 << true;
+    QTest::newRow("burn threads") << std::string("burn:2:threads=2") << std::string("latprobe:burn")
+                                  << 1 << true;
+    QTest::newRow("ring") << std::string("ring:2") << std::string("latprobe:ring") << 1 << true;
     QTest::newRow("hackbench") << std::string("hackbench:2:fds=3") << std::string("latprobe:hackbe")
                                << 7 << true;
     QTest::newRow("hackbench sockets") << std::string("hackbench:1:fds=2:sockets=1:size=1000")
@@ -479,6 +510,162 @@ void TestLoadKinds::aStalledLeaderIsGivenUpASlowOneIsNot()
     QVERIFY2(id > 0, error.c_str());
     QCOMPARE(manager.status().at(0).workers.size(), size_t{2});
     QVERIFY(manager.stop(id));
+}
+
+void TestLoadKinds::threadedLoadsAreThreadsOfOneProcess_data()
+{
+    QTest::addColumn<std::string>("text");
+    QTest::addColumn<int>("threads");
+    const int nproc = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+    QTest::newRow("burn threads=3") << std::string("burn:1:threads=3") << 3;
+    // interbench's Burn: nproc threads of one process in the run's session.
+    QTest::newRow("burn interbench") << std::string("burn:1:threads=nproc:session=same") << nproc;
+    QTest::newRow("burn default") << std::string("burn:1") << 1;
+    QTest::newRow("ring default") << std::string("ring:1") << 4;
+    QTest::newRow("ring threads=nproc")
+        << std::string("ring:1:threads=nproc") << std::max(2, nproc);
+}
+
+void TestLoadKinds::threadedLoadsAreThreadsOfOneProcess()
+{
+    QFETCH(std::string, text);
+    QFETCH(int, threads);
+    LoadManager manager(LoadLimits{}, m_binary);
+    std::string error;
+    const int id = manager.start(spec(text), error);
+    QVERIFY2(id > 0, error.c_str());
+    const GroupStatus group = manager.status()[0];
+    QCOMPARE(group.workers.size(), size_t{1});
+    const pid_t worker = group.workers[0].pid;
+    // One worker process holding every thread, and counting.
+    QTRY_COMPARE_WITH_TIMEOUT(threadsOf(worker), threads, kStateWaitMs);
+    const uint64_t before = manager.status()[0].workers[0].progress;
+    QTRY_VERIFY_WITH_TIMEOUT(manager.status()[0].workers[0].progress > before + 2 * threads,
+                             kStateWaitMs);
+    QCOMPARE(manager.status()[0].error, std::string());
+    QCOMPARE(groupProcesses(group.leader, "latprobe:" + spec(text).kind, group.leader),
+             std::set<pid_t>{worker});
+    QVERIFY(manager.stop(id));
+    QVERIFY(pidGone(worker));
+}
+
+void TestLoadKinds::wordsParseResolveAndRoundTrip()
+{
+    const double nproc = static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN));
+    const LoadSpec burn = spec("burn:1:threads=nproc:session=same");
+    QCOMPARE(loadParam(burn, "threads"), nproc);
+    // Kept as the word: a scenario saved here means nproc on any machine.
+    QCOMPARE(burn.toString(), std::string("burn:1:threads=nproc:session=same"));
+    QCOMPARE(spec(burn.toString()).toString(), burn.toString());
+    QCOMPARE(loadParam(spec("burn:1"), "threads"), 1.0);
+    QCOMPARE(loadParam(spec("ring:1"), "threads"), 4.0);
+
+    const MemInfo mem = readMemInfo();
+    QVERIFY(mem.totalKb > 0);
+    for (const char *kind : {"io_write", "io_read"}) {
+        const LoadSpec io = spec(std::string(kind) + ":1:mb=interbench");
+        QCOMPARE(loadParam(io, "mb"), static_cast<double>(interbenchFileMb(mem)));
+        QCOMPARE(io.toString(), std::string(kind) + ":1:mb=interbench");
+    }
+    // Its size is a number the caps judge like any other.
+    const std::string refusal =
+        checkLoadLimits(spec("io_write:1:mb=interbench"), LoadLimits{.ioMaxBytes = 1ull << 20}, {});
+    QVERIFY2(refusal.find("io cap: lower mb= or the count") != std::string::npos, refusal.c_str());
+}
+
+void TestLoadKinds::badWordsAreOneLineErrors_data()
+{
+    QTest::addColumn<std::string>("text");
+    QTest::addColumn<std::string>("error");
+    QTest::newRow("burn threads=0")
+        << std::string("burn:1:threads=0")
+        << std::string(
+               "load \"burn:1:threads=0\": threads must be a number from 1 to 1024 or nproc");
+    QTest::newRow("burn threads=all")
+        << std::string("burn:1:threads=all")
+        << std::string(
+               "load \"burn:1:threads=all\": threads must be a number from 1 to 1024 or nproc");
+    QTest::newRow("ring of one") << std::string("ring:1:threads=1")
+                                 << std::string("load \"ring:1:threads=1\": threads must be a "
+                                                "number from 2 to 1024 or nproc");
+    QTest::newRow("io_write mb=ram")
+        << std::string("io_write:1:mb=ram")
+        << std::string(
+               "load \"io_write:1:mb=ram\": mb must be a number from 1 to 65536 or interbench");
+    QTest::newRow("io_read mb=nproc")
+        << std::string("io_read:1:mb=nproc")
+        << std::string(
+               "load \"io_read:1:mb=nproc\": mb must be a number from 1 to 65536 or interbench");
+    QTest::newRow("memload mb=swap")
+        << std::string("memload:1:mb=swap")
+        << std::string(
+               "load \"memload:1:mb=swap\": mb must be a number from 1 to 1048576 or interbench");
+    QTest::newRow("massive_intr has no word")
+        << std::string("massive_intr:1:work_ms=nproc")
+        << std::string(
+               "load \"massive_intr:1:work_ms=nproc\": work_ms must be a number from 0.01 to "
+               "10000");
+}
+
+void TestLoadKinds::badWordsAreOneLineErrors()
+{
+    QFETCH(std::string, text);
+    QFETCH(std::string, error);
+    QCOMPARE(parseError(text), error);
+}
+
+void TestLoadKinds::interbenchSizes_data()
+{
+    QTest::addColumn<MemInfo>("mem");
+    QTest::addColumn<quint64>("fileMb");
+    QTest::addColumn<quint64>("memloadMb");
+    QTest::addColumn<std::string>("refusal");
+    const std::string noSwap =
+        "interbench's memload needs swap: this machine has none; use memload:N:mb=SIZE";
+    // RAM, SwapTotal in kB; MemAvailable and SwapFree play no part.
+    QTest::newRow("512 MiB, no swap")
+        << MemInfo{524288, 400000, 0, 0} << quint64{512} << quint64{0} << noSwap;
+    QTest::newRow("24 GiB, no swap")
+        << MemInfo{24u << 20, 20u << 20, 0, 0} << quint64{976} << quint64{0} << noSwap;
+    QTest::newRow("1 GiB, 1 GiB swap: 110 % of RAM")
+        << MemInfo{1u << 20, 1u << 19, 1u << 20, 1u << 20} << quint64{976} << quint64{1126}
+        << std::string();
+    QTest::newRow("1 GiB, 32 MiB swap: RAM + swap - 64 MiB")
+        << MemInfo{1u << 20, 1u << 19, 32768, 32768} << quint64{976} << quint64{992}
+        << std::string();
+    QTest::newRow("8 GiB, 8 GiB swap: capped at 2930 MiB")
+        << MemInfo{8u << 20, 6u << 20, 8u << 20, 8u << 20} << quint64{976} << quint64{2930}
+        << std::string();
+    QTest::newRow("16 MiB, 16 MiB swap: too small")
+        << MemInfo{16384, 8192, 16384, 16384} << quint64{16} << quint64{0}
+        << std::string("interbench's memload: RAM and swap are too small to size it; use "
+                       "memload:N:mb=SIZE");
+}
+
+void TestLoadKinds::interbenchSizes()
+{
+    QFETCH(MemInfo, mem);
+    QFETCH(quint64, fileMb);
+    QFETCH(quint64, memloadMb);
+    QFETCH(std::string, refusal);
+    QCOMPARE(quint64{interbenchFileMb(mem)}, fileMb);
+    QCOMPARE(quint64{interbenchMemloadMb(mem)}, memloadMb);
+    QCOMPARE(interbenchMemloadRefusal(mem), refusal);
+}
+
+void TestLoadKinds::interbenchMemloadIsRefusedWithoutSwap()
+{
+    if (readMemInfo().swapTotalKb != 0)
+        QSKIP("this machine has swap (interbenchSizes covers the refusal)");
+    // Refused before anything starts, rather than waking the OOM killer.
+    LoadManager manager(LoadLimits{}, m_binary);
+    std::string error;
+    QCOMPARE(manager.start(spec("memload:1:mb=interbench"), error), -1);
+    QCOMPARE(error,
+             std::string(
+                 "interbench's memload needs swap: this machine has none; use memload:N:mb=SIZE"));
+    QVERIFY(manager.status().empty());
+    QCOMPARE(manager.runningProcesses(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestLoadKinds)

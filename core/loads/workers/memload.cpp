@@ -2,6 +2,7 @@
 // page, unmap, repeat. Counts MiB touched.
 #include "workerkinds.h"
 
+#include "../interbenchsizing.h"
 #include "../loadspec.h"
 #include "workerutil.h"
 
@@ -13,8 +14,21 @@
 
 namespace latprobe {
 
+std::string precheckMemload(const LoadSpec &spec)
+{
+    const auto it = spec.params.find("mb");
+    return it != spec.params.end() && it->second == "interbench"
+               ? interbenchMemloadRefusal(readMemInfo())
+               : std::string();
+}
+
 int runMemload(WorkerContext &ctx)
 {
+    // Swap may have gone since the precheck: never size past it.
+    if (std::string refusal = precheckMemload(ctx.spec); !refusal.empty()) {
+        reportWorkerError(ctx, refusal);
+        return 1;
+    }
     const size_t mb = static_cast<size_t>(loadParam(ctx.spec, "mb"));
     const size_t bytes = mb << 20;
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));

@@ -25,6 +25,13 @@ int runIoRead(WorkerContext &ctx);
 
 // memload.cpp
 int runMemload(WorkerContext &ctx);
+std::string precheckMemload(const LoadSpec &spec);
+
+// burnthreads.cpp: burn, with runBurn (cpuloads.cpp) for one thread
+int runBurnThreads(WorkerContext &ctx);
+
+// ring.cpp
+int runRing(WorkerContext &ctx);
 
 // spawn.cpp
 int runSpawn(WorkerContext &ctx);
