@@ -83,10 +83,18 @@ LoadGroupView::LoadGroupView(const GroupStatus &status, QWidget *parent)
     m_cpu->setToolTip(tr("CPU time the group's workers got, as a share of the whole machine, "
                          "since the group started."));
     m_rate->setToolTip(tr("Work done by all workers together per second (in the load's unit)."));
-    for (QLabel *l : {m_cv, m_jain, m_cpuCv, m_cpu, m_rate})
+    // Two lines: progress, then the kernel's CPU time; on one they needed a
+    // horizontal scroll bar in a 500 px column.
+    for (QLabel *l : {m_cv, m_jain, m_rate})
         stats->addWidget(l);
     stats->addStretch();
     layout->addLayout(stats);
+    auto *cpuStats = new QHBoxLayout;
+    cpuStats->setSpacing(14);
+    for (QLabel *l : {m_cpuCv, m_cpu})
+        cpuStats->addWidget(l);
+    cpuStats->addStretch();
+    layout->addLayout(cpuStats);
     m_error->setWordWrap(true);
     m_error->hide();
     layout->addWidget(m_error);

@@ -25,8 +25,7 @@
 namespace latprobe {
 
 LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
-    : QWidget(parent), m_session(session), m_banner(new MessageBanner(this)),
-      m_stopAll(new QPushButton(this))
+    : QWidget(parent), m_session(session), m_banner(new MessageBanner(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -38,7 +37,7 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
     // Compact: at 1024x730 with a scenario bar the window must still fit.
     grid->setContentsMargins(6, 4, 6, 4);
     grid->setHorizontalSpacing(6);
-    grid->setVerticalSpacing(1);
+    grid->setVerticalSpacing(0);
     auto header = [&](int column, const QString &text, const QString &tip) {
         auto *l = new QLabel(QStringLiteral("<small>%1</small>").arg(text), startBox);
         l->setToolTip(tip);
@@ -143,17 +142,9 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
     m_groupsLayout->addStretch();
     scroll->setWidget(list);
     runningLayout->addWidget(scroll);
-    m_stopAll->setText(tr("Stop all loads"));
-    m_stopAll->setToolTip(tr("Kill every load worker at once (Ctrl+Shift+X)"));
-    m_stopAll->setEnabled(false);
-    runningLayout->addWidget(m_stopAll);
+    // Stop all is the toolbar's (Ctrl+Shift+X): a second button here took
+    // the height the window needs at 1024x730.
     layout->addWidget(runningBox, 1);
-
-    connect(m_stopAll, &QPushButton::clicked, this, [this] {
-        for (auto &[id, view] : m_views)
-            view->setStopping();
-        m_session.stopAllLoads();
-    });
     connect(&m_session, &LiveSession::loadsChanged, this, &LoadPanel::onLoadsChanged);
     connect(&m_session, &LiveSession::loadStarted, this,
             [this](int, const QString &kind, const QString &) {
@@ -275,9 +266,6 @@ void LoadPanel::setScenarioActive(bool active, const QString &scenario)
         r.start->setEnabled(!active && r.starting == 0);
     for (auto &[id, view] : m_views)
         view->stopButton()->setEnabled(!active);
-    m_stopAll->setToolTip(active ? tr("Cancel the scenario: kill every load worker at once "
-                                      "(Ctrl+Shift+X)")
-                                 : tr("Kill every load worker at once (Ctrl+Shift+X)"));
     // Said where the locked Start buttons are, not in a banner that would
     // take the room of a running group's figures.
     m_startBox->setTitle(active ? tr("Start a load: scenario %1 drives the loads").arg(scenario)
@@ -339,7 +327,6 @@ void LoadPanel::updateRunningState(const std::vector<GroupStatus> &groups)
         it = m_views.erase(it);
     }
     m_noGroups->setVisible(m_views.empty());
-    m_stopAll->setEnabled(!m_views.empty());
     fitRunningArea();
     for (Row &r : m_rows)
         r.stop->setEnabled(!m_scenarioActive && kinds.count(r.kind->name) > 0);
@@ -349,6 +336,13 @@ int LoadPanel::neededHeight() const
 {
     return height() - m_runningScroll->viewport()->height() +
            m_runningScroll->widget()->sizeHint().height();
+}
+
+void LoadPanel::stopAll()
+{
+    for (auto &[id, view] : m_views)
+        view->setStopping();
+    m_session.stopAllLoads();
 }
 
 void LoadPanel::fitRunningArea()

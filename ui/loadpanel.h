@@ -55,7 +55,8 @@ public:
     MessageBanner *banner() const { return m_banner; }
     // The height that shows every running group without a scroll bar.
     int neededHeight() const;
-    QPushButton *stopAllButton() const { return m_stopAll; }
+    // Cancels starts not yet begun and kills every group (a scenario too).
+    void stopAll();
     int groupViewCount() const { return static_cast<int>(m_views.size()); }
 
 private:
@@ -98,7 +99,6 @@ private:
     QScrollArea *m_runningScroll = nullptr;
     QVBoxLayout *m_groupsLayout = nullptr;
     QLabel *m_noGroups = nullptr;
-    QPushButton *m_stopAll;
     std::map<int, LoadGroupView *> m_views;
     bool m_scenarioActive = false;
 };

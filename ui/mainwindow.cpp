@@ -200,7 +200,10 @@ void MainWindow::buildActions()
     m_stopAll->setShortcutContext(Qt::ApplicationShortcut);
     m_stopAll->setToolTip(tr("Kill every load worker at once (Ctrl+Shift+X)"));
     m_stopAll->setEnabled(false);
-    connect(m_stopAll, &QAction::triggered, this, [this] { m_session.stopAllLoads(); });
+    connect(m_stopAll, &QAction::triggered, this, [this] {
+        m_stopAll->setEnabled(false);
+        m_loadPanel->stopAll();
+    });
 
     m_capture = new QAction(tr("&Capture system state"), this);
     m_capture->setShortcut(QKeySequence(tr("Ctrl+Shift+D")));
@@ -304,8 +307,6 @@ void MainWindow::buildLayout()
     // as much as to the running groups: a ramp has a dozen phases.
     m_leftSplitter->setStretchFactor(0, 1);
     m_leftSplitter->setStretchFactor(1, 1);
-    connect(m_loadPanel->stopAllButton(), &QPushButton::clicked, this,
-            [this] { m_stopAll->setEnabled(false); });
 
     m_plotSplitter = new QSplitter(Qt::Vertical, m_mainSplitter);
     m_plotSplitter->setObjectName(QStringLiteral("plotSplitter"));

@@ -94,8 +94,15 @@ def check_run(path):
         max_us, misses = series["max_us"], series["misses"]
         # A second with no sample but dropped periods is there: the consumer
         # was starved through it (hackbench vs video), not lost by latprobe.
+        # So is one that a later sample's latency spans (a consumer without
+        # deadlines, the wakeup one, starved for 2 s has no misses to show).
+        def starved(i):
+            for j in range(i + 1, min(i + 30, len(max_us))):
+                if max_us[j] >= 0:
+                    return max_us[j] >= (j - i) * 1e6
+            return False
         missing = [i for i in range(seconds)
-                   if i >= len(max_us) or (max_us[i] < 0 and misses[i] == 0)]
+                   if i >= len(max_us) or (max_us[i] < 0 and misses[i] == 0 and not starved(i))]
         buckets[name] = (seconds, missing)
     return run, overflows, buckets
 
