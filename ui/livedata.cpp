@@ -116,18 +116,36 @@ int64_t LiveData::maxLastWindowUs(size_t consumer) const
 
 void LiveData::pollPhases(int64_t now)
 {
-    m_phases = m_collector.phases(now);
+    if (m_foldedReset != m_resetAt) {
+        m_finishedSinceReset.clear();
+        m_folded = 0;
+        m_foldedReset = m_resetAt;
+    }
+    // No histogram shown: none is fetched.
+    m_phases = m_collector.phases(now, m_histConsumer >= 0 ? m_folded : SIZE_MAX);
     if (m_histConsumer >= 0 && !m_phases.empty()) {
         const size_t c = static_cast<size_t>(m_histConsumer);
         const double resetS = static_cast<double>(m_resetAt - m_runStart) / 1e9;
-        m_cumulative.clear();
-        for (const PhaseResult &p : m_phases) {
-            // Phases begun before the reset stay out of every count.
-            if (p.startS + 1e-6 < resetS || c >= p.consumers.size())
-                continue;
-            addSparse(m_cumulative, p.consumers[c].histogram, m_scratch);
-            m_cumulative.swap(m_scratch);
+        // Phases begun before the reset stay out of every count.
+        auto counts = [&](const PhaseResult &p) {
+            return p.startS + 1e-6 >= resetS && c < p.consumers.size();
+        };
+        // Every phase but the last has ended: its histogram is folded once
+        // (a sample settling into it after that is missed here, not in the
+        // run's report, which reads the collector).
+        for (; m_folded + 1 < m_phases.size(); ++m_folded) {
+            PhaseResult &p = m_phases[m_folded];
+            if (counts(p)) {
+                addSparse(m_finishedSinceReset, p.consumers[c].histogram, m_scratch);
+                m_finishedSinceReset.swap(m_scratch);
+            }
+            for (ConsumerStats &s : p.consumers)
+                SparseHistogram().swap(s.histogram);
         }
+        if (counts(m_phases.back()))
+            addSparse(m_finishedSinceReset, m_phases.back().consumers[c].histogram, m_cumulative);
+        else
+            m_cumulative = m_finishedSinceReset;
         m_phaseHist = m_phases.back().consumers.size() > c ? m_phases.back().consumers[c].histogram
                                                            : SparseHistogram{};
         m_p99SinceReset = sparsePercentile(m_cumulative, 0.99);

@@ -59,7 +59,11 @@ public:
 
     // From the last pollPhases(). The percentile consumer is the one whose
     // histogram is kept (wakeup).
-    void setHistogramConsumer(int consumer) { m_histConsumer = consumer; }
+    void setHistogramConsumer(int consumer)
+    {
+        m_histConsumer = consumer;
+        m_foldedReset = -1; // its finished phases are summed anew
+    }
     int histogramConsumer() const { return m_histConsumer; }
     const std::vector<PhaseResult> &phases() const { return m_phases; }
     const SparseHistogram &phaseHistogram() const { return m_phaseHist; }
@@ -100,6 +104,11 @@ private:
     std::vector<PhaseResult> m_phases;
     std::deque<Snapshot> m_snapshots; // once per pollPhases, 11 s worth
     SparseHistogram m_cumulative, m_scratch, m_phaseHist, m_windowHist;
+    // The finished phases since the reset, summed once: phases before
+    // m_folded are fetched without histograms (Collector::phases()).
+    SparseHistogram m_finishedSinceReset;
+    size_t m_folded = 0;
+    int64_t m_foldedReset = -1;
     int64_t m_p99SinceReset = -1, m_p99Window = -1;
 };
 

@@ -264,11 +264,13 @@ void Collector::finish(int64_t end)
     closeBlocks(m_phases.back());
 }
 
-std::vector<PhaseResult> Collector::phases(int64_t now) const
+std::vector<PhaseResult> Collector::phases(int64_t now, size_t histogramsFrom) const
 {
     std::lock_guard lock(m_mutex);
     std::vector<PhaseResult> out;
+    out.reserve(m_phases.size());
     for (const Phase &p : m_phases) {
+        const bool withHistograms = out.size() >= histogramsFrom;
         const int64_t end = std::max(p.end ? p.end : now, p.start); // now: maybe still settling
         PhaseResult r;
         r.name = p.name;
@@ -278,7 +280,7 @@ std::vector<PhaseResult> Collector::phases(int64_t now) const
         r.startS = static_cast<double>(p.start - m_runStart) / 1e9;
         r.durationS = static_cast<double>(end - p.start) / 1e9;
         for (size_t i = 0; i < p.stats.size(); ++i) {
-            ConsumerStats s = p.stats[i].result(p.start, end, m_runStart);
+            ConsumerStats s = p.stats[i].result(p.start, end, m_runStart, withHistograms);
             s.ringOverflows = p.ringOverflows[i];
             s.blocks = p.blocks[i].done;
             r.consumers.push_back(std::move(s));

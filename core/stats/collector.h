@@ -57,7 +57,10 @@ public:
     void finish(int64_t end);
 
     // Snapshots: `now` closes the open phase for the expected-sample count.
-    std::vector<PhaseResult> phases(int64_t now) const;
+    // Phases before `histogramsFrom` come without their histograms: the
+    // window polls every second, and a copy of every phase's histogram grew
+    // its memory by half a MiB a phase.
+    std::vector<PhaseResult> phases(int64_t now, size_t histogramsFrom = 0) const;
     std::vector<std::vector<SecondBucket>> series() const;
     // 100 ms buckets of one consumer with index >= `fromIndex` (the last
     // kFineKept are kept): what a live plot appends since its last tick.

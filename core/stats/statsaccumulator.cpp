@@ -42,7 +42,8 @@ void StatsAccumulator::add(const Sample &s)
     m_ibMax = std::max(m_ibMax, ib);
 }
 
-ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd, int64_t origin) const
+ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd, int64_t origin,
+                                       bool withHistogram) const
 {
     ConsumerStats r;
     r.name = m_config.name;
@@ -69,7 +70,8 @@ ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd, int
     r.failures = m_failures;
     r.histogramOverflow = m_histogram.overflow();
     r.histogramLimitUs = m_histogram.limitUs();
-    r.histogram = m_histogram.sparse();
+    if (withHistogram)
+        r.histogram = m_histogram.sparse();
 
     r.misses = m_misses;
     r.deadlinesMet = m_met;

@@ -16,7 +16,10 @@ public:
     void add(const Sample &sample);
     // Statistics over [phaseStart, phaseEnd) (ns, CLOCK_MONOTONIC); periods
     // start at origin + k * period, which fixes how many were expected.
-    ConsumerStats result(int64_t phaseStart, int64_t phaseEnd, int64_t origin) const;
+    // `withHistogram` false leaves ConsumerStats::histogram empty: a live
+    // view that already folded a finished phase's histogram needs it no more.
+    ConsumerStats result(int64_t phaseStart, int64_t phaseEnd, int64_t origin,
+                         bool withHistogram = true) const;
 
     uint64_t samples() const { return m_histogram.count(); }
     // For a finished phase: see Histogram::compact().

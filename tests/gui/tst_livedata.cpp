@@ -47,6 +47,7 @@ private slots:
     void resetStartsAtItsBoundary();
     void windowP99ComesFromSnapshots();
     void onlyNewBucketsAreFetched();
+    void finishedPhasesAreFoldedOnceAndKeepNoHistogram();
 };
 
 void TestLiveData::sparseArithmetic_data()
@@ -203,6 +204,34 @@ void TestLiveData::onlyNewBucketsAreFetched()
         collector.add(0, sample(i * 100, 0.5));
     data.pollFine(kStart + 100'000 * kMs);
     QCOMPARE(data.recent(0).size(), LiveData::kKeptBuckets);
+}
+
+void TestLiveData::finishedPhasesAreFoldedOnceAndKeepNoHistogram()
+{
+    Collector collector({wakeupConsumer()}, kStart);
+    LiveData data(collector);
+    data.setHistogramConsumer(0);
+    // Ten phases of 1 s, 100 wakeups each: the first 9.5 ms late, each next
+    // one a ms less, the last (still open) 0.5 ms.
+    for (int phase = 0; phase < 10; ++phase) {
+        if (phase > 0)
+            collector.beginPhase("phase " + std::to_string(phase), {}, kStart + phase * 1000 * kMs);
+        for (int i = 0; i < 100; ++i)
+            collector.add(0, sample(phase * 1000 + i * 10, 9 - phase + 0.5));
+        data.pollPhases(kStart + (phase + 1) * 1000 * kMs - kMs);
+    }
+    QCOMPARE(data.phases().size(), 10u);
+    // Since the start every wakeup counts: rank 990 of 1000 is in the
+    // first phase, folded long ago (without it, p99 would be 0.5 ms).
+    QVERIFY2(data.p99SinceResetUs() >= 9000 && data.p99SinceResetUs() <= 10000,
+             qPrintable(QString::number(data.p99SinceResetUs())));
+    QCOMPARE(sparseCount(data.phaseHistogram()), 100u);
+    // Only the open phase holds a histogram: memory stays flat however
+    // many phases a run has.
+    for (size_t i = 0; i + 1 < data.phases().size(); ++i)
+        QVERIFY(data.phases()[i].consumers[0].histogram.empty());
+    QVERIFY(!data.phases().back().consumers[0].histogram.empty());
+    QCOMPARE(data.phases()[3].consumers[0].samples, 100u); // the figures stay
 }
 
 QTEST_GUILESS_MAIN(TestLiveData)
