@@ -309,6 +309,10 @@ std::string runToJson(const Run &run, JsonLayout layout)
                          {"error", l.error},
                          {"fairness", fairnessToJson(l.fairness)},
                          {"cpu_fairness", fairnessToJson(l.cpuFairness)}});
+        // A run read from a file before 1.3 has no CPU times: written
+        // without them, it reads back as it was read (the fuzzer's find).
+        if (l.perWorkerCpuS.empty() && !l.perWorker.empty())
+            loads.back().erase("per_worker_cpu_s");
     }
     const NoiseCheck &n = run.noise;
     json noiseCpus = json::array();

@@ -443,6 +443,10 @@ void TestRunFile::aFileBefore13ReadsLoadCpuTimeAsUnknown()
     QVERIFY(old.loads[0].perWorkerCpuS.empty());
     QCOMPARE(old.loads[0].cpuFairness.workers, 0);
     QCOMPARE(old.loads[0].fairness.workers, 8);
+    // Written again (latprobe compare, the library), it reads the same.
+    const Run again = runFromJson(runToJson(old), "again.json");
+    QVERIFY(again.loads[0].perWorkerCpuS.empty());
+    QCOMPARE(again.loads[0].perWorker.size(), 8u);
 }
 
 void TestRunFile::aFileBefore13KeepsItsLoopSpeedWithoutSpreadOrEnd()
