@@ -1,5 +1,7 @@
 #include "realclock.h"
 
+#include "cpuspin.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <ctime>
@@ -75,13 +77,9 @@ int64_t RealClock::work(int64_t ns)
         m_workedLoops += loops;
         return ns;
     }
-    // Spinning on the thread's own CPU clock: time spent preempted is not
-    // counted as work, so it surfaces as lateness instead of less work.
-    const int64_t start = threadCpuNow();
-    int64_t done = 0;
-    while ((done = threadCpuNow() - start) < ns) {
-    }
-    return done;
+    // On the thread's own CPU clock: time spent preempted is not counted as
+    // work, so it surfaces as lateness instead of less work.
+    return busyForCpu(ns, &threadCpuNow);
 }
 
 void RealClock::spinLoops(uint64_t loops)
