@@ -5,6 +5,7 @@
 #include "commandline.h"
 #include "comparewindow.h"
 #include "darkpalette.h"
+#include "heappolicy.h"
 #include "livesession.h"
 #include "loadleader.h"
 #include "mainwindow.h"
@@ -65,6 +66,7 @@ int main(int argc, char **argv)
     if (argc > 1 && std::string_view(argv[1]) == kLoadLeaderFlag)
         return runLoadLeader(argc, argv);
     locateLatprobeBinary();
+    returnLargeBlocksToTheSystem();
 
     // Parsed before QApplication exists: --help and --version need no display.
     CLI::App cli("latprobe: a desktop interactivity latency probe for Linux (the window).\n"

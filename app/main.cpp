@@ -1,4 +1,5 @@
 #include "commandline.h"
+#include "heappolicy.h"
 #include "loadleader.h"
 #include "processstarter.h"
 #include "reportcommand.h"
@@ -90,6 +91,7 @@ int main(int argc, char **argv)
     if (argc > 1 && std::string_view(argv[1]) == kLoadLeaderFlag)
         return runLoadLeader(argc, argv);
 
+    returnLargeBlocksToTheSystem();
     const std::vector<std::string> commandLine(argv, argv + argc);
 
     CLI::App app("latprobe: a desktop interactivity latency probe for Linux.\n"

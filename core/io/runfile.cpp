@@ -256,27 +256,49 @@ ThreadParams paramsFromJson(const JsonReader &r, const json &j, const std::strin
     return p;
 }
 
-} // namespace
+json toJson(const PhaseResult &p)
+{
+    json stats = json::array();
+    for (const ConsumerStats &s : p.consumers)
+        stats.push_back(toJson(s));
+    return {{"name", p.name},    {"start_s", p.startS}, {"duration_s", p.durationS},
+            {"loads", p.loads},  {"step", p.step},      {"round", p.round},
+            {"consumers", stats}};
+}
 
-std::string runToJson(const Run &run, JsonLayout layout)
+json toJson(const MissEvent &m)
+{
+    return {{"t_s", m.timeS},
+            {"consumer", m.consumer},
+            {"lateness_us", m.latenessUs},
+            {"periods_lost", m.periodsLost},
+            {"phase", m.phase}};
+}
+
+json toJson(const StateCapture &s)
+{
+    json top = json::array();
+    for (const TopProcess &p : s.top)
+        top.push_back({{"pid", p.pid}, {"comm", p.comm}, {"cpu_pct", p.cpuPct}});
+    return {{"t_s", s.timeS},
+            {"phase", s.phase},
+            {"reason", s.reason},
+            {"sched_debug", s.schedDebug},
+            {"sched_debug_source", s.schedDebugSource},
+            {"schedstat", s.schedstat},
+            {"loadavg", s.loadavg},
+            {"top", top}};
+}
+
+// The run's top level, with the arrays that grow with the run (phases, the
+// miss log, state captures) left empty: writeRunJson() writes those an
+// element at a time.
+json runHead(const Run &run)
 {
     const SystemInfo &sys = run.system;
     json consumers = json::array();
     for (const ConsumerSetup &s : run.consumers)
         consumers.push_back(toJson(s));
-    json phases = json::array();
-    for (const PhaseResult &p : run.phases) {
-        json stats = json::array();
-        for (const ConsumerStats &s : p.consumers)
-            stats.push_back(toJson(s));
-        phases.push_back({{"name", p.name},
-                          {"start_s", p.startS},
-                          {"duration_s", p.durationS},
-                          {"loads", p.loads},
-                          {"step", p.step},
-                          {"round", p.round},
-                          {"consumers", stats}});
-    }
     json series = json::object();
     for (size_t i = 0; i < run.series.size() && i < run.consumers.size(); ++i) {
         json maxUs = json::array(), misses = json::array(), samples = json::array();
@@ -288,13 +310,6 @@ std::string runToJson(const Run &run, JsonLayout layout)
         series[run.consumers[i].config.name] = {
             {"max_us", maxUs}, {"misses", misses}, {"samples", samples}};
     }
-    json misses = json::array();
-    for (const MissEvent &m : run.misses)
-        misses.push_back({{"t_s", m.timeS},
-                          {"consumer", m.consumer},
-                          {"lateness_us", m.latenessUs},
-                          {"periods_lost", m.periodsLost},
-                          {"phase", m.phase}});
     json loads = json::array();
     for (const LoadGroupResult &l : run.loads) {
         loads.push_back({{"label", l.label},
@@ -321,21 +336,7 @@ std::string runToJson(const Run &run, JsonLayout layout)
                              {"gaps_per_s", c.gapsPerS},
                              {"lost_pct", c.lostPct},
                              {"max_gap_us", c.maxGapUs}});
-    json states = json::array();
-    for (const StateCapture &s : run.states) {
-        json top = json::array();
-        for (const TopProcess &p : s.top)
-            top.push_back({{"pid", p.pid}, {"comm", p.comm}, {"cpu_pct", p.cpuPct}});
-        states.push_back({{"t_s", s.timeS},
-                          {"phase", s.phase},
-                          {"reason", s.reason},
-                          {"sched_debug", s.schedDebug},
-                          {"sched_debug_source", s.schedDebugSource},
-                          {"schedstat", s.schedstat},
-                          {"loadavg", s.loadavg},
-                          {"top", top}});
-    }
-    json j = {
+    return {
         {"file_version", fmt::format("{}.{}", kRunFileMajor, kRunFileMinor)},
         {"tool", "latprobe"},
         {"version", run.version},
@@ -360,13 +361,13 @@ std::string runToJson(const Run &run, JsonLayout layout)
           {"virtualization", sys.virtualization}}},
         {"requested", toJson(run.requested)},
         {"consumers", consumers},
-        {"phases", phases},
+        {"phases", json::array()},
         {"series", series},
-        {"misses", misses},
+        {"misses", json::array()},
         {"miss_log_dropped", run.missLogDropped},
         {"loads", loads},
         {"scenario", run.scenario},
-        {"states", states},
+        {"states", json::array()},
         {"threshold_step", run.thresholdStep},
         {"stop_verdict", run.stopVerdict},
         {"noise_check",
@@ -380,7 +381,80 @@ std::string runToJson(const Run &run, JsonLayout layout)
           {"loop_cv_pct", n.loopCvPct},
           {"verdict", n.verdict}}},
     };
-    return j.dump(layout == JsonLayout::Compact ? -1 : 1) + "\n";
+}
+
+// Writes `j` as its parent's dump(indent) would, `depth` levels down:
+// JSON strings escape their newlines, so every '\n' of j's own dump is
+// layout, to be followed by the parent's indentation.
+void writeNested(const json &j, int indent, int depth, const TextWriter &write)
+{
+    std::string text = j.dump(indent);
+    if (indent > 0 && text.find('\n') != std::string::npos) {
+        const std::string pad = "\n" + std::string(static_cast<size_t>(depth * indent), ' ');
+        std::string out;
+        out.reserve(text.size() + text.size() / 8);
+        for (const char c : text) {
+            if (c == '\n')
+                out += pad;
+            else
+                out += c;
+        }
+        text = std::move(out);
+    }
+    write(text);
+}
+
+template <typename T>
+void writeArray(const std::vector<T> &items, int indent, const TextWriter &write)
+{
+    if (items.empty()) {
+        write("[]");
+        return;
+    }
+    const std::string open = indent < 0 ? "[" : "[\n" + std::string(2 * indent, ' ');
+    const std::string between = indent < 0 ? "," : ",\n" + std::string(2 * indent, ' ');
+    write(open);
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i > 0)
+            write(between);
+        writeNested(toJson(items[i]), indent, 2, write);
+    }
+    write(indent < 0 ? "]" : "\n" + std::string(indent, ' ') + "]");
+}
+
+} // namespace
+
+void writeRunJson(const Run &run, JsonLayout layout, const TextWriter &write)
+{
+    // Exactly what the whole tree's dump() writes, without the whole tree:
+    // in an hour-long run that tree was tens of MB a save, and the
+    // autosaver's heap kept it.
+    const int indent = layout == JsonLayout::Compact ? -1 : 1;
+    const std::string pad = indent < 0 ? "" : std::string(indent, ' ');
+    const std::string newline = indent < 0 ? "" : "\n";
+    const json head = runHead(run);
+    write("{" + newline);
+    for (auto it = head.begin(); it != head.end(); ++it) {
+        if (it != head.begin())
+            write("," + newline);
+        write(pad + json(it.key()).dump() + (indent < 0 ? ":" : ": "));
+        if (it.key() == "phases")
+            writeArray(run.phases, indent, write);
+        else if (it.key() == "misses")
+            writeArray(run.misses, indent, write);
+        else if (it.key() == "states")
+            writeArray(run.states, indent, write);
+        else
+            writeNested(it.value(), indent, 1, write);
+    }
+    write(newline + "}\n");
+}
+
+std::string runToJson(const Run &run, JsonLayout layout)
+{
+    std::string text;
+    writeRunJson(run, layout, [&text](std::string_view piece) { text.append(piece); });
+    return text;
 }
 
 Run runFromJson(const std::string &text, const std::string &fileName)
@@ -638,7 +712,8 @@ Run runFromJson(const std::string &text, const std::string &fileName)
 void writeRunFile(const Run &run, const std::string &path, JsonLayout layout)
 {
     std::string error;
-    if (!saveFileAtomically(path, runToJson(run, layout), error))
+    if (!saveFileAtomically(
+            path, [&](const TextWriter &write) { writeRunJson(run, layout, write); }, error))
         throw RunFileError(error);
 }
 

@@ -32,6 +32,8 @@ public:
 enum class JsonLayout { Indented, Compact };
 
 std::string runToJson(const Run &run, JsonLayout layout = JsonLayout::Indented);
+// The same text in pieces, for a file: never the whole run's JSON tree at once.
+void writeRunJson(const Run &run, JsonLayout layout, const TextWriter &write);
 Run runFromJson(const std::string &text, const std::string &fileName);
 
 // Saved with saveFileAtomically(): a crash leaves the old file or the new

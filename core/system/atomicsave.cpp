@@ -42,6 +42,13 @@ int removeStaleSaveTemps(const std::string &path)
 
 bool saveFileAtomically(const std::string &path, const std::string &text, std::string &error)
 {
+    return saveFileAtomically(
+        path, [&text](const TextWriter &write) { write(text); }, error);
+}
+
+bool saveFileAtomically(const std::string &path,
+                        const std::function<void(const TextWriter &)> &produce, std::string &error)
+{
     removeStaleSaveTemps(path);
     std::string tmp = ownedTempTemplate(saveTempPrefix(path));
     const int fd = mkstemp(tmp.data());
@@ -51,20 +58,40 @@ bool saveFileAtomically(const std::string &path, const std::string &text, std::s
                             path, std::strerror(errno));
         return false;
     }
-    size_t written = 0;
-    while (written < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const int err = n < 0 ? errno : ENOSPC;
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            error = fmt::format("{}: write failed ({}): free some space or save elsewhere", path,
-                                std::strerror(err));
-            return false;
+    int writeErrno = 0; // the first write's failure; later pieces are dropped
+    const auto writeAll = [fd, &writeErrno](std::string_view text) {
+        size_t written = 0;
+        while (writeErrno == 0 && written < text.size()) {
+            const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                writeErrno = n < 0 ? errno : ENOSPC;
+            else
+                written += static_cast<size_t>(n);
         }
-        written += static_cast<size_t>(n);
+    };
+    // Pieces are often a few bytes: gather them into writes of kBuffer.
+    static constexpr size_t kBuffer = 64 * 1024;
+    std::string buffer;
+    buffer.reserve(kBuffer);
+    produce([&](std::string_view piece) {
+        if (buffer.size() + piece.size() > kBuffer) {
+            writeAll(buffer);
+            buffer.clear();
+        }
+        if (piece.size() >= kBuffer)
+            writeAll(piece);
+        else
+            buffer.append(piece);
+    });
+    writeAll(buffer);
+    if (writeErrno != 0) {
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        error = fmt::format("{}: write failed ({}): free some space or save elsewhere", path,
+                            std::strerror(writeErrno));
+        return false;
     }
     fchmod(fd, 0644);
     if (::fsync(fd) != 0 || ::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {

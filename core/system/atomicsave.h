@@ -1,6 +1,8 @@
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace latprobe {
 
@@ -12,6 +14,13 @@ namespace latprobe {
 // naming `path` and saying why, when the file could not be saved; no temp
 // file is left then.
 bool saveFileAtomically(const std::string &path, const std::string &text, std::string &error);
+
+// The same for a text too large to hold whole: `produce` hands it over in
+// pieces to the writer it is given, which passes them on to the file through
+// a small buffer.
+using TextWriter = std::function<void(std::string_view)>;
+bool saveFileAtomically(const std::string &path,
+                        const std::function<void(const TextWriter &)> &produce, std::string &error);
 
 // Removes the temp files of saves to `path` whose process is gone; returns
 // how many.

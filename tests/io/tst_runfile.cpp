@@ -320,6 +320,7 @@ private slots:
     void init();
     void roundTripKeepsEveryField();
     void roundTripOfAnEmptyInterruptedRun();
+    void writtenInPiecesExactlyAsTheWholeTreeDumps();
     void perSecondSampleCountsSurviveARoundTrip();
     void startConsumerKeepsItsKindInARoundTrip();
     void aFileBefore13KeepsItsLoopSpeedWithoutSpreadOrEnd();
@@ -359,6 +360,33 @@ void TestRunFile::roundTripKeepsEveryField()
     compareRuns(back, run);
     // And the text is stable: writing what was read gives the same file.
     QCOMPARE(runToJson(back), runToJson(run));
+}
+
+void TestRunFile::writtenInPiecesExactlyAsTheWholeTreeDumps()
+{
+    // The writer never builds the whole run's tree; what it writes must be
+    // what nlohmann's dump() of that tree is, in both layouts, so that a
+    // person's diff of two files and every older reader see no change.
+    Run run = test::realisticRun();
+    run.misses.push_back(run.misses.front()); // more than one element to separate
+    run.states.push_back(run.states.front());
+    for (const auto layout : {JsonLayout::Indented, JsonLayout::Compact}) {
+        std::vector<size_t> pieces;
+        std::string text;
+        writeRunJson(run, layout, [&](std::string_view piece) {
+            pieces.push_back(piece.size());
+            text.append(piece);
+        });
+        const int indent = layout == JsonLayout::Compact ? -1 : 1;
+        QCOMPARE(text, json::parse(text).dump(indent) + "\n");
+        QCOMPARE(text, runToJson(run, layout));
+        // In pieces: no piece holds the phases or the miss log whole.
+        QVERIFY(pieces.size() > run.phases.size() + run.misses.size());
+    }
+    // An empty run's arrays are written as the tree writes them too.
+    Run empty;
+    const std::string text = runToJson(empty);
+    QCOMPARE(text, json::parse(text).dump(1) + "\n");
 }
 
 void TestRunFile::roundTripOfAnEmptyInterruptedRun()
