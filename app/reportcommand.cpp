@@ -2,6 +2,7 @@
 
 #include "compare.h"
 #include "cyclictestimport.h"
+#include "interbenchreport.h"
 #include "report.h"
 #include "runfile.h"
 
@@ -14,8 +15,10 @@ CLI::App *addReportCommand(CLI::App &app, ReportOptions &o)
 {
     CLI::App *cmd = app.add_subcommand("report", "Print the report of a saved run");
     cmd->add_option("run", o.file, "A run file (or cyclictest --json output)")->required();
-    cmd->add_option("-f,--format", o.format, "text (72 columns, default), md, csv or json")
-        ->check(CLI::IsMember({"text", "md", "csv", "json"}));
+    cmd->add_option("-f,--format", o.format,
+                    "text (72 columns, default), md, csv, json, or interbench (its own "
+                    "table layout, per consumer)")
+        ->check(CLI::IsMember({"text", "md", "csv", "json", "interbench"}));
     cmd->add_flag("--state", o.state, "Also print the system state captured during the run");
     return cmd;
 }
@@ -43,6 +46,8 @@ int executeReport(const ReportOptions &o)
             fmt::print("{}", formatCsvReport(run));
         else if (o.format == "json")
             fmt::print("{}", formatJsonSummary(run));
+        else if (o.format == "interbench")
+            fmt::print("{}", formatInterbenchReport(run));
         else
             fmt::print("{}", formatTextReport(run));
         if (o.state) {
