@@ -124,11 +124,17 @@ void LiveData::pollPhases(int64_t now)
     // No histogram shown: none is fetched.
     m_phases = m_collector.phases(now, m_histConsumer >= 0 ? m_folded : SIZE_MAX);
     if (m_histConsumer >= 0 && !m_phases.empty()) {
-        const size_t c = static_cast<size_t>(m_histConsumer);
+        // By name: a scenario step that measures one consumer leaves the
+        // others out of its phase.
+        const std::string &name = m_collector.configs()[static_cast<size_t>(m_histConsumer)].name;
+        const auto histogramOf = [&](const PhaseResult &p) -> const SparseHistogram * {
+            const ConsumerStats *s = p.consumer(name);
+            return s ? &s->histogram : nullptr;
+        };
         const double resetS = static_cast<double>(m_resetAt - m_runStart) / 1e9;
         // Phases begun before the reset stay out of every count.
         auto counts = [&](const PhaseResult &p) {
-            return p.startS + 1e-6 >= resetS && c < p.consumers.size();
+            return p.startS + 1e-6 >= resetS && histogramOf(p) != nullptr;
         };
         // Every phase but the last has ended: its histogram is folded once
         // (a sample settling into it after that is missed here, not in the
@@ -136,18 +142,18 @@ void LiveData::pollPhases(int64_t now)
         for (; m_folded + 1 < m_phases.size(); ++m_folded) {
             PhaseResult &p = m_phases[m_folded];
             if (counts(p)) {
-                addSparse(m_finishedSinceReset, p.consumers[c].histogram, m_scratch);
+                addSparse(m_finishedSinceReset, *histogramOf(p), m_scratch);
                 m_finishedSinceReset.swap(m_scratch);
             }
             for (ConsumerStats &s : p.consumers)
                 SparseHistogram().swap(s.histogram);
         }
         if (counts(m_phases.back()))
-            addSparse(m_finishedSinceReset, m_phases.back().consumers[c].histogram, m_cumulative);
+            addSparse(m_finishedSinceReset, *histogramOf(m_phases.back()), m_cumulative);
         else
             m_cumulative = m_finishedSinceReset;
-        m_phaseHist = m_phases.back().consumers.size() > c ? m_phases.back().consumers[c].histogram
-                                                           : SparseHistogram{};
+        const SparseHistogram *last = histogramOf(m_phases.back());
+        m_phaseHist = last ? *last : SparseHistogram{};
         m_p99SinceReset = sparsePercentile(m_cumulative, 0.99);
 
         // "Last 10 s" of a percentile: today's cumulative histogram minus

@@ -157,10 +157,17 @@ Scenario parseScenario(const std::string &text, const std::string &file)
                         r.fail(lwhere, error);
                     st.loads.push_back(spec);
                 }
+            } else if (key == "consumers" && value.is_array() && !value.empty()) {
+                for (size_t k = 0; k < value.size(); ++k) {
+                    if (!value[k].is_string() || value[k].get<std::string>().empty())
+                        r.fail(fmt::format("{}.consumers[{}]", where, k),
+                               "expected a consumer's name, e.g. \"audio\"");
+                    st.consumers.push_back(value[k].get<std::string>());
+                }
             } else {
                 r.fail(where + "." + key,
                        "unknown or malformed (a step has name: text, duration_s: seconds, "
-                       "loads: [\"KIND:N\"])");
+                       "loads: [\"KIND:N\"], consumers: [\"audio\"])");
             }
         }
         if (st.durationS <= 0)

@@ -16,12 +16,16 @@ namespace latprobe {
 //    "rounds": 3,                               optional, default 1
 //    "stop_when": {"consumers": ["audio", "video"], "above_baseline": true},
 //    "steps": [{"name": "idle", "duration_s": 10, "loads": []},
-//              {"duration_s": 30, "loads": ["massive_intr:10"]}]}
+//              {"duration_s": 30, "loads": ["massive_intr:10"],
+//               "consumers": ["audio"]}]}           optional: measure only these
 struct ScenarioStep
 {
     std::string name; // defaults to the loads' labels, or "idle"
     double durationS = 0;
     std::vector<LoadSpec> loads;
+    // The consumers this step measures, the others paused meanwhile
+    // (interbench benchmarks one at a time); empty: every consumer.
+    std::vector<std::string> consumers = {};
 };
 
 struct StopCondition

@@ -49,6 +49,13 @@ std::string Session::playScenario(const Scenario &scenario, Play play)
         return fmt::format("scenario {} has no steps", scenario.name);
     if (std::string refusal = checkScenario(scenario, m_loads->limits()); !refusal.empty())
         return refusal;
+    for (const ScenarioStep &step : scenario.steps)
+        for (const std::string &name : step.consumers)
+            if (std::none_of(m_options.consumers.begin(), m_options.consumers.end(),
+                             [&](const ConsumerConfig &c) { return c.name == name; }))
+                return fmt::format("scenario {}: step \"{}\" measures {}, which this run does "
+                                   "not have (add it with --consumers or the scenario's preset)",
+                                   scenario.name, step.name, name);
 
     auto playing = std::make_shared<Playing>();
     playing->scenario = scenario;
@@ -143,7 +150,8 @@ bool Session::beginStep(int index, bool again)
     m_stepEnd = p.stepEnd;
     const bool first = index == 0 && p.round == 1;
     openPhase(again ? step.name + " (again)" : step.name, specs,
-              first && p.joinsRunStart ? runStart() : p.stepStart, {index, p.round});
+              first && p.joinsRunStart ? runStart() : p.stepStart,
+              {index, p.round, step.consumers});
     if (first)
         p.firstStepS = static_cast<double>(currentPhase().start - runStart()) / 1e9;
     if (m_observer)

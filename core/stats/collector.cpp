@@ -90,6 +90,7 @@ bool Collector::openPhase(const std::string &asked, const std::vector<std::strin
             last.name = named(m_phases.size() - 1);
             last.loads = loads;
             last.place = place;
+            last.measured = measuredBy(place);
             start = last.start;
             return false;
         }
@@ -106,6 +107,7 @@ bool Collector::openPhase(const std::string &asked, const std::vector<std::strin
     p.name = named(m_phases.size());
     p.loads = loads;
     p.place = place;
+    p.measured = measuredBy(place);
     p.start = at;
     for (const ConsumerConfig &c : m_configs)
         p.stats.emplace_back(c);
@@ -114,6 +116,16 @@ bool Collector::openPhase(const std::string &asked, const std::vector<std::strin
     const bool closedOne = !m_phases.empty();
     m_phases.push_back(std::move(p));
     return closedOne;
+}
+
+std::vector<bool> Collector::measuredBy(const PhasePlace &place) const
+{
+    std::vector<bool> measured(m_configs.size(), place.consumers.empty());
+    for (size_t i = 0; i < m_configs.size(); ++i)
+        for (const std::string &name : place.consumers)
+            if (m_configs[i].name == name)
+                measured[i] = true;
+    return measured;
 }
 
 size_t Collector::phaseAt(int64_t t) const
@@ -152,6 +164,10 @@ void Collector::addLocked(size_t consumer, const Sample &s)
 {
     const size_t phaseIndex = phaseAt(s.periodStart);
     Phase &phase = m_phases[phaseIndex];
+    // A paused consumer's last period, or its first after a step that
+    // measured another one: not this phase's.
+    if (!phase.measured[consumer])
+        return;
     phase.stats[consumer].add(s);
     addToBlock(phase, consumer, s);
 
@@ -280,6 +296,8 @@ std::vector<PhaseResult> Collector::phases(int64_t now, size_t histogramsFrom) c
         r.startS = static_cast<double>(p.start - m_runStart) / 1e9;
         r.durationS = static_cast<double>(end - p.start) / 1e9;
         for (size_t i = 0; i < p.stats.size(); ++i) {
+            if (!p.measured[i])
+                continue; // PhaseResult::consumer() says so
             ConsumerStats s = p.stats[i].result(p.start, end, m_runStart, withHistograms);
             s.ringOverflows = p.ringOverflows[i];
             s.blocks = p.blocks[i].done;

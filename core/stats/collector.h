@@ -117,8 +117,10 @@ private:
         std::vector<StatsAccumulator> stats;
         std::vector<BlockTrack> blocks;
         std::vector<uint64_t> ringOverflows;
+        std::vector<bool> measured; // per consumer: place.consumers, or all
         bool missSeen = false;
     };
+    std::vector<bool> measuredBy(const PhasePlace &place) const;
 
     // A MissEvent without its strings: the log can hold kMissLogLimit of
     // these in 2.4 MB. Names are looked up when the log is read.

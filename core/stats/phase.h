@@ -12,6 +12,9 @@ struct PhasePlace
 {
     int step = -1; // -1: begun by hand
     int round = 0;
+    // The consumers the step measures (interbench's one at a time); empty:
+    // every consumer. The others are paused and left out of the phase.
+    std::vector<std::string> consumers = {};
 };
 
 // A stretch of a run with one set of loads: "idle", "massive_intr x8", ...

@@ -2,6 +2,9 @@
 
 #include <QtTest>
 
+#include <map>
+#include <set>
+
 using namespace latprobe;
 
 class TestScenario : public QObject
@@ -18,7 +21,8 @@ private slots:
         QTest::newRow("quick, ~2 min") << "quick" << 5 << 90.0 << 150.0;
         QTest::newRow("ramp, x10..x60") << "ramp" << 7 << 200.0 << 220.0;
         QTest::newRow("contest, each load alone") << "contest" << 6 << 60.0 << 700.0;
-        QTest::newRow("interbench") << "interbench" << 5 << 60.0 << 600.0;
+        QTest::newRow("interbench, each consumer x 6 loads")
+            << "interbench" << 12 << 200.0 << 600.0;
     }
 
     void builtinPresetsParse()
@@ -54,6 +58,43 @@ private slots:
         QCOMPARE(expected, 70);
     }
 
+    void aStepMayMeasureSomeConsumersOnly()
+    {
+        const Scenario s = parseScenario(
+            R"({"scenario_version": 1, "steps": [{"duration_s": 2},
+                {"duration_s": 3, "consumers": ["audio"], "loads": ["burn:1"]}]})",
+            "t.json");
+        QVERIFY(s.steps[0].consumers.empty()); // every consumer
+        QCOMPARE(s.steps[1].consumers, std::vector<std::string>{"audio"});
+    }
+
+    void interbenchIsInterbenchsExperiment()
+    {
+        // Each consumer alone against each load, the loads in the probe's
+        // own session (as interbench's are its children), Burn and Ring as
+        // many threads as CPUs, Compile being Burn + Write + Read.
+        const Scenario ib = *builtinScenario("interbench");
+        QCOMPARE(ib.preset, std::string("interbench"));
+        std::map<std::string, std::set<std::string>> loadsOf;
+        for (const ScenarioStep &step : ib.steps) {
+            QCOMPARE(step.consumers.size(), size_t(1));
+            const std::string &consumer = step.consumers.front();
+            const std::string load = step.name.substr(step.name.find(": ") + 2);
+            QVERIFY2(loadsOf[consumer].insert(load).second, step.name.c_str());
+            for (const LoadSpec &spec : step.loads) {
+                QVERIFY2(!spec.ownSession, step.name.c_str());
+                if (spec.kind == "burn" || spec.kind == "ring")
+                    QCOMPARE(spec.params.at("threads"), std::string("nproc"));
+            }
+            if (load == "Compile")
+                QCOMPARE(step.loads.size(), size_t(3));
+        }
+        const std::set<std::string> loads = {"None", "Burn", "Write", "Read", "Ring", "Compile"};
+        QVERIFY(loadsOf.size() >= 2);
+        for (const auto &[consumer, seen] : loadsOf)
+            QCOMPARE(seen, loads);
+    }
+
     void unnamedStepsAreNamedAfterTheirLoads()
     {
         const Scenario s = parseScenario(
@@ -81,6 +122,12 @@ private slots:
                                            << "s.json: stpes: unknown field";
         QTest::newRow("no steps") << R"({"scenario_version": 1})"
                                   << "s.json: steps: missing";
+        QTest::newRow("a step's consumers not a list of names")
+            << R"({"scenario_version": 1, "steps": [{"duration_s": 1, "consumers": ["audio", 3]}]})"
+            << "s.json: steps[0].consumers[1]: expected a consumer's name";
+        QTest::newRow("a step measuring no consumer")
+            << R"({"scenario_version": 1, "steps": [{"duration_s": 1, "consumers": []}]})"
+            << "s.json: steps[0].consumers: unknown or malformed";
         QTest::newRow("step without duration")
             << R"({"scenario_version": 1, "steps": [{"loads": []}]})"
             << "s.json: steps[0].duration_s: missing";

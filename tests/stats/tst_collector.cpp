@@ -92,6 +92,35 @@ private slots:
         QCOMPARE(phases[1].round, 2);
     }
 
+    void aStepMeasuringOneConsumerLeavesTheOthersOut()
+    {
+        // interbench's experiment: audio alone, then video alone. A sample
+        // of the consumer paused meanwhile (its last period, settling late)
+        // counts nowhere; the phase does not list it at all.
+        ConsumerConfig audio = audioConsumerByPeriod(50 * kMs, 2, 5);
+        ConsumerConfig video = videoConsumer(60, 40);
+        Collector c({audio, video}, kStart);
+        c.beginPhase("Audio: None", {}, kStart, {0, 1, {"audio"}});
+        c.add(0, sample(kStart + 50 * kMs, 100000));
+        c.add(1, sample(kStart + 16 * kMs, 100000)); // video, paused
+        c.beginPhase("Video: None", {}, kStart + 100 * kMs, {1, 1, {"video"}});
+        c.add(0, sample(kStart + 100 * kMs, 100000)); // audio's straggler, paused now
+        c.add(1, sample(kStart + 116 * kMs, 100000));
+        c.add(1, sample(kStart + 133 * kMs, 100000));
+        c.beginPhase("idle", {}, kStart + 200 * kMs);
+        c.add(0, sample(kStart + 200 * kMs, 100000));
+        c.add(1, sample(kStart + 200 * kMs, 100000));
+        const auto phases = c.phases(kStart + 300 * kMs);
+        QCOMPARE(phases.size(), size_t{3});
+        QCOMPARE(phases[0].consumers.size(), size_t{1});
+        QVERIFY(phases[0].consumer("video") == nullptr);
+        QCOMPARE(phases[0].consumer("audio")->samples, uint64_t{1});
+        QVERIFY(phases[1].consumer("audio") == nullptr);
+        QCOMPARE(phases[1].consumer("video")->samples, uint64_t{2});
+        // A phase begun by hand measures every consumer again.
+        QCOMPARE(phases[2].consumers.size(), size_t{2});
+    }
+
     void everyRingOutlastsEightSecondsWithoutADrain_data()
     {
         QTest::addColumn<qint64>("periodNs");
