@@ -40,9 +40,16 @@ void StatsAccumulator::add(const Sample &s)
     m_met += s.missedDeadline || s.noDeadline ? 0 : 1;
     m_currentMissRun = lost ? m_currentMissRun + lost : 0;
     m_longestMissRun = std::max(m_longestMissRun, m_currentMissRun);
-    m_workAsked += static_cast<double>(m_config.workNs) * (1 + s.periodsSkipped);
-    // Spinning overshoots by a clock read; interbench never reports over 100 %.
-    m_workDone += static_cast<double>(std::min(s.workDone, m_config.workNs));
+    if (m_config.rampStepNs > 0) {
+        // X's burns differ in length: interbench counts burns, and a burn
+        // is skipped only when its window had passed before it began.
+        m_workAsked += 1 + s.periodsSkipped;
+        m_workDone += s.missedDeadline && s.done == s.woke ? 0 : 1;
+    } else {
+        m_workAsked += static_cast<double>(m_config.workNs) * (1 + s.periodsSkipped);
+        // Spinning overshoots by a clock read; interbench never reports over 100 %.
+        m_workDone += static_cast<double>(std::min(s.workDone, m_config.workNs));
+    }
     // interbench's own definition already charges the periods lost.
     const int64_t ib =
         m_config.wake == WakeMethod::Timekeeper

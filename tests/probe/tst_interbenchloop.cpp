@@ -82,6 +82,7 @@ private slots:
     void timekeeperGrantIsRecorded();
     void xRampsItsWorkInHundredMillisecondWindows();
     void xLateWindowIsAMissedDeadline();
+    void xSkipsTheBurnOfAWindowAlreadyPast();
     void xWokenByTheTimekeeperIsChargedFromInterbenchsDeadline();
 };
 
@@ -225,8 +226,27 @@ void TestInterbenchLoop::xLateWindowIsAMissedDeadline()
     QCOMPARE(r.samples[51].missedDeadline, 0u);
     QCOMPARE(r.stats.misses, 1u);
     QCOMPARE(r.stats.deadlinesMet, 59u);
+    // Every burn was done, the late one too (interbench counts burns).
+    QCOMPARE(r.stats.desiredCpuPct, 100.0);
     // A timer wake charges no lost period to the latency.
     QCOMPARE(latencyUs(late), 0);
+}
+
+void TestInterbenchLoop::xSkipsTheBurnOfAWindowAlreadyPast()
+{
+    // Window 3 wakes 150 ms late: past its deadline (99 ms after the wake it
+    // slept to) before it began. No burn; one window lost (150 - 99 = 51 ms
+    // into the next 97 ms interval).
+    test::FakeClock clock(kStart);
+    clock.lateWakeups = {0, 0, 0, 150 * kMs};
+    const LoopResult r = runLoop(xConsumer(), clock, 10, 11);
+    QCOMPARE(r.samples.size(), 10u);
+    const Sample &late = r.samples[3];
+    QCOMPARE(late.workDone, 0);
+    QCOMPARE(late.missedDeadline, 1u);
+    QCOMPARE(late.periodsSkipped, 0u);
+    QCOMPARE(r.stats.misses, 1u);
+    QCOMPARE(r.stats.desiredCpuPct, 100.0 * 9 / 10);
 }
 
 void TestInterbenchLoop::xWokenByTheTimekeeperIsChargedFromInterbenchsDeadline()
