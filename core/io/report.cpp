@@ -265,6 +265,11 @@ std::string formatMarkdownReport(const Run &run)
         out += fmt::format("- probe: {} nice {}, timer slack {} us\n", toString(g.policy), g.nice,
                            g.timerSlackNs / 1000.0);
     }
+    for (const ConsumerSetup &c : run.consumers)
+        if (c.config.wake == WakeMethod::Timekeeper)
+            out +=
+                fmt::format("- {}: woken by a timekeeper ({}), latency {}\n", c.config.name,
+                            toString(c.timekeeperGrant.policy), latencyDefinition(c.config.wake));
     out += fmt::format("- noise check: {}\n", run.noise.summary());
     out += fmt::format("- run: {} {}, {}\n", run.startTime, run.scenario, run.endReason);
     for (size_t i = 0; i < run.phases.size(); ++i) {

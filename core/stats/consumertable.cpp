@@ -69,7 +69,9 @@ std::string missTitle(std::string_view name)
                                            : std::string(t.missTitle);
 }
 
-std::string describeConsumer(const ConsumerConfig &c)
+namespace {
+
+std::string describeRole(const ConsumerConfig &c)
 {
     const double cpu =
         c.periodNs ? 100.0 * static_cast<double>(c.workNs) / static_cast<double>(c.periodNs) : 0;
@@ -113,6 +115,17 @@ std::string describeConsumer(const ConsumerConfig &c)
         break;
     }
     return missTitle(c.name);
+}
+
+} // namespace
+
+std::string describeConsumer(const ConsumerConfig &c)
+{
+    if (c.wake != WakeMethod::Timekeeper || c.kind != ConsumerKind::Periodic)
+        return describeRole(c);
+    return describeRole(c) + " Woken by a timekeeper thread, as interbench's are: the "
+                             "timekeeper's own oversleep is not charged, a period is for "
+                             "each period lost.";
 }
 
 } // namespace latprobe
