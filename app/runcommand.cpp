@@ -65,6 +65,8 @@ private:
             if (c.hasDeadline)
                 line +=
                     fmt::format("  {} {} {}", c.name, c.misses, consumerTraits(c.name).missName);
+            else if (c.hasCpuTarget)
+                line += fmt::format("  {} cpu {:.1f} %", c.name, c.desiredCpuPct);
             else
                 line += fmt::format("  {} p99 {:.3f} ms", c.name, c.p99Us / 1000.0);
         }

@@ -11,7 +11,8 @@ namespace latprobe::test {
 // Virtual time for the measuring loop: nothing sleeps or spins, and a test
 // decides exactly how late each wakeup is and how long each piece of work is
 // held up. Each sleepUntil() takes the next entry of `lateWakeups`, each
-// work() the next entry of `preemptions`; an exhausted queue means 0.
+// work() the next entry of `preemptions`, each now() the next of `lateReads`;
+// an exhausted queue means 0.
 class FakeClock final : public Clock
 {
 public:
@@ -21,7 +22,7 @@ public:
     // path between a wakeup and its timestamp.
     int64_t now() override
     {
-        m_now += readCostNs;
+        m_now += readCostNs + take(lateReads);
         return m_now;
     }
 
@@ -43,6 +44,9 @@ public:
 
     std::deque<int64_t> lateWakeups; // per sleepUntil(): ns past max(now, deadline)
     std::deque<int64_t> preemptions; // per work(): ns spent preempted on top of the work
+    // per now(): ns that pass before it reads: a consumer woken by a hand-off
+    // (a timekeeper's) that runs late after it.
+    std::deque<int64_t> lateReads;
     int64_t readCostNs = 0;
     uint64_t sleeps = 0;
     uint64_t works = 0;

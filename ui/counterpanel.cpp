@@ -42,19 +42,21 @@ CounterPanel::CounterPanel(const std::vector<ConsumerConfig> &consumers, QWidget
                 return static_cast<int>(i);
         return -1;
     };
-    // A card per consumer with a deadline, in the table's order.
+    // A card per consumer with a deadline, or with only a CPU target
+    // (gaming: the CPU it got), in the table's order.
     size_t count = 0;
     const ConsumerTraits *table = consumerTable(count);
     for (size_t t = 0; t < count; ++t) {
         const int i = find(table[t].role);
-        if (i < 0 || !consumers[i].hasDeadline())
+        const bool cpu = i >= 0 && consumers[i].kind == ConsumerKind::Continuous;
+        if (i < 0 || (!consumers[i].hasDeadline() && !cpu))
             continue;
         const std::string name(table[t].name);
         auto *card = new CounterCard(QString::fromStdString(missTitle(name)),
                                      missToolTip(consumers[i]), this);
         card->setConsumer(name);
         layout->addWidget(card);
-        m_entries.push_back({QString::fromStdString(name), i, card});
+        m_entries.push_back({QString::fromStdString(name), i, card, -1, cpu});
     }
     const int wakeup = find(ConsumerRole::Wakeup);
     if (wakeup >= 0) {
@@ -128,6 +130,17 @@ void CounterPanel::refresh(const LiveData &live)
             // The first seconds after a reset always raise the maximum; only
             // a jump later on is news. p99 wanders: a 10 % rise is.
             rose = m_refreshes > 12 && e.last >= 0 && value > e.last * (p99 ? 1.1 : 1.0);
+        } else if (e.cpu) {
+            // Phase statistics come at 1 Hz; the slowest burn of the last
+            // 10 s says what the share hides.
+            const double since = live.cpuSinceResetPct(c);
+            const int64_t late = live.maxLastWindowUs(c);
+            e.card->setValues(since < 0 ? QStringLiteral("–")
+                                        : QStringLiteral("%1 %").arg(since, 0, 'f', 1),
+                              tr("last 10 s: late %1").arg(formatLatencyMs(late)));
+            value = since;
+            // A share that falls is the news: a point less.
+            rose = m_refreshes > 12 && e.last >= 0 && since >= 0 && since < e.last - 1.0;
         } else {
             const uint64_t since = live.missesSinceReset(c);
             e.card->setValues(QString::number(since),

@@ -25,7 +25,7 @@ public:
 
     void refresh(const LiveData &live);
     void setResetTime(const QString &since);
-    CounterCard *card(const QString &key) const; // "audio", "video", "gui", "start", "p99", "max"
+    CounterCard *card(const QString &key) const; // a consumer's name, "p99", "max"
     QPushButton *resetButton() const { return m_reset; }
 
 signals:
@@ -38,6 +38,7 @@ private:
         int consumer = -1;
         CounterCard *card = nullptr;
         double last = -1; // for "did it rise"
+        bool cpu = false; // the CPU it got (gaming), not its misses
     };
 
     std::vector<Entry> m_entries;

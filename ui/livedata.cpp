@@ -114,6 +114,23 @@ int64_t LiveData::maxLastWindowUs(size_t consumer) const
     return m;
 }
 
+double LiveData::cpuSinceResetPct(size_t consumer) const
+{
+    const double resetS = static_cast<double>(m_resetAt - m_runStart) / 1e9;
+    const std::string &name = m_configs[consumer].name;
+    double done = 0, asked = 0;
+    for (const PhaseResult &p : m_phases) {
+        const ConsumerStats *c = p.consumer(name);
+        // Phases begun before the reset stay out, as in every count; a
+        // phase's work done is its samples' (each asks the same work).
+        if (p.startS + 1e-6 < resetS || !c || c->samples == 0 || c->desiredCpuPct <= 0)
+            continue;
+        done += static_cast<double>(c->samples);
+        asked += static_cast<double>(c->samples) * 100.0 / c->desiredCpuPct;
+    }
+    return asked > 0 ? 100.0 * done / asked : -1;
+}
+
 void LiveData::pollPhases(int64_t now)
 {
     if (m_foldedReset != m_resetAt) {

@@ -68,6 +68,10 @@ public:
     const std::vector<PhaseResult> &phases() const { return m_phases; }
     const SparseHistogram &phaseHistogram() const { return m_phaseHist; }
     const SparseHistogram &windowHistogram() const { return m_windowHist; }
+    // The CPU a consumer with a CPU target (gaming) got of what it asked,
+    // over the phases since the reset (a reset begins one), in percent; -1:
+    // no sample yet.
+    double cpuSinceResetPct(size_t consumer) const;
     int64_t p99SinceResetUs() const { return m_p99SinceReset; } // -1: no sample
     int64_t p99LastWindowUs() const { return m_p99Window; }
 

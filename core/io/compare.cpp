@@ -175,6 +175,8 @@ std::string settingsDiffer(const Run &a, const Run &b, const std::string &consum
     differ("work", ms(x->workNs), ms(y->workNs));
     differ("deadline", ms(x->slackNs), ms(y->slackNs));
     differ("work mode", toString(x->workMode), toString(y->workMode));
+    // A timekeeper-woken consumer is not charged its timekeeper's oversleep.
+    differ("wake", toString(x->wake), toString(y->wake));
     return why.empty() ? std::string()
                        : fmt::format("{}: not compared, run 1 and run {} differ in {}", consumer,
                                      run + 1, why);

@@ -50,6 +50,32 @@ std::string loopSpeedLines(const ConsumerSetup &c)
     return out;
 }
 
+// Which consumers a timekeeper woke (interbench's method), and what its
+// thread was granted: their latency is not the others'. Nothing when every
+// consumer woke on its own timer, the legend's definition.
+std::string wakeLines(const Run &run)
+{
+    std::string woken;
+    const ConsumerSetup *first = nullptr;
+    for (const ConsumerSetup &c : run.consumers)
+        if (c.config.wake == WakeMethod::Timekeeper) {
+            woken += (woken.empty() ? "" : ", ") + c.config.name;
+            if (!first)
+                first = &c;
+        }
+    if (!first)
+        return {};
+    const ThreadGrant &g = first->timekeeperGrant;
+    std::string line = fmt::format("wake timekeeper {}", toString(g.policy));
+    if (g.policy == SchedPolicy::Fifo || g.policy == SchedPolicy::RoundRobin)
+        line += fmt::format(" prio {}", g.priority);
+    line += fmt::format(": {}; latency {}", woken, latencyDefinition(WakeMethod::Timekeeper));
+    std::string out = wrapText(line, kReportWidth, "  ");
+    if (!g.refusal.empty())
+        out += wrapText("WARNING: timekeeper: " + g.refusal, kReportWidth, "  ");
+    return out;
+}
+
 std::string header(const Run &run)
 {
     const SystemInfo &s = run.system;
@@ -79,6 +105,7 @@ std::string header(const Run &run)
             }
         for (const ConsumerSetup &c : run.consumers)
             out += loopSpeedLines(c);
+        out += wakeLines(run);
     }
     if (!run.noise.ran)
         out += fit("noise check skipped");
@@ -127,7 +154,7 @@ std::string phaseTables(const PhaseResult &phase)
                           fmt::format("{}", c.over1ms), fmt::format("{}", c.over5ms),
                           d ? fmt::format("{}", c.misses) : "-",
                           d ? fmt::format("{:.2f}", c.deadlinesMetPct) : "-",
-                          d ? fmt::format("{:.1f}", c.desiredCpuPct) : "-",
+                          c.hasCpuTarget ? fmt::format("{:.1f}", c.desiredCpuPct) : "-",
                           d ? ms(c.ibLatencyRmsUs) : "-"});
     }
     return latency.render(kReportWidth) + "\n" + deadlines.render(kReportWidth);
@@ -194,6 +221,19 @@ std::string formatTextReport(const Run &run)
     out += fit("met% = met/(met+missed); cpu% = work done/asked;");
     out += fit("sd is a true standard deviation; ib rms = interbench's \"SD\"");
     out += fit("of latency + lost periods.");
+    bool timekeeper = false, gaming = false;
+    for (const ConsumerSetup &c : run.consumers) {
+        timekeeper = timekeeper || c.config.wake == WakeMethod::Timekeeper;
+        gaming = gaming || c.config.kind == ConsumerKind::Continuous;
+    }
+    if (timekeeper)
+        out += wrapText("latency interbench (woken by a timekeeper): wakeup - period start - "
+                        "the timekeeper's own oversleep, + a period per period lost.",
+                        kReportWidth, "  ");
+    if (gaming)
+        out += wrapText("gaming: burns back to back, no deadline; latency = how late a burn "
+                        "ended, cpu% = burns/(burns + latency), interbench's Gaming.",
+                        kReportWidth, "  ");
     // A miss is a deadline passed: say each one, or a slow start's 1 ms
     // latency beside 0 misses reads as a contradiction.
     std::string deadlines;
@@ -225,6 +265,11 @@ std::string formatMarkdownReport(const Run &run)
         out += fmt::format("- probe: {} nice {}, timer slack {} us\n", toString(g.policy), g.nice,
                            g.timerSlackNs / 1000.0);
     }
+    for (const ConsumerSetup &c : run.consumers)
+        if (c.config.wake == WakeMethod::Timekeeper)
+            out +=
+                fmt::format("- {}: woken by a timekeeper ({}), latency {}\n", c.config.name,
+                            toString(c.timekeeperGrant.policy), latencyDefinition(c.config.wake));
     out += fmt::format("- noise check: {}\n", run.noise.summary());
     out += fmt::format("- run: {} {}, {}\n", run.startTime, run.scenario, run.endReason);
     for (size_t i = 0; i < run.phases.size(); ++i) {
@@ -240,7 +285,7 @@ std::string formatMarkdownReport(const Run &run)
                             ms(c.p50Us), ms(c.p90Us), ms(c.p99Us), ms(c.p999Us), ms(c.maxUs),
                             c.over1ms, c.over5ms, c.hasDeadline ? fmt::format("{}", c.misses) : "-",
                             c.hasDeadline ? fmt::format("{:.2f}", c.deadlinesMetPct) : "-",
-                            c.hasDeadline ? fmt::format("{:.1f}", c.desiredCpuPct) : "-");
+                            c.hasCpuTarget ? fmt::format("{:.1f}", c.desiredCpuPct) : "-");
     }
     if (!run.loads.empty()) {
         out += "\n## Loads\n\nFairness over each worker's progress, then over the CPU time the "
@@ -289,8 +334,15 @@ std::string formatJsonSummary(const Run &run)
     json phases = json::array();
     for (const PhaseResult &p : run.phases) {
         json consumers = json::array();
-        for (const ConsumerStats &c : p.consumers)
+        for (const ConsumerStats &c : p.consumers) {
+            // How it woke, and so which latency these are.
+            WakeMethod wake = WakeMethod::Timer;
+            for (const ConsumerSetup &setup : run.consumers)
+                if (setup.config.name == c.name)
+                    wake = setup.config.wake;
             consumers.push_back({{"name", c.name},
+                                 {"wake", toString(wake)},
+                                 {"latency", latencyDefinition(wake)},
                                  {"samples", c.samples},
                                  {"sampled_pct", c.sampledPct},
                                  {"p50_us", c.p50Us},
@@ -302,6 +354,7 @@ std::string formatJsonSummary(const Run &run)
                                  {"over_5ms", c.over5ms},
                                  {"misses", c.misses},
                                  {"deadlines_met_pct", c.deadlinesMetPct}});
+        }
         phases.push_back({{"name", p.name}, {"duration_s", p.durationS}, {"consumers", consumers}});
     }
     json loads = json::array();

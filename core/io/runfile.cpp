@@ -49,13 +49,25 @@ LoopCalibration loopSpeedFromJson(const JsonReader &r, const json &j, const std:
     return l;
 }
 
+json toJson(const ThreadGrant &g)
+{
+    return {{"policy", toString(g.policy)},
+            {"priority", g.priority},
+            {"nice", g.nice},
+            {"cpus", formatCpuList(g.cpus)},
+            {"timer_slack_ns", g.timerSlackNs},
+            {"refusal", g.refusal}};
+}
+
+ThreadGrant grantFromJson(const JsonReader &r, const json &g, const std::string &path);
+
 json toJson(const ConsumerSetup &s)
 {
     const ConsumerConfig &c = s.config;
-    const ThreadGrant &g = s.grant;
     json out = {{"name", c.name},
                 {"kind", c.kind == ConsumerKind::ProcessStart ? "process-start"
                          : c.kind == ConsumerKind::External   ? "external"
+                         : c.kind == ConsumerKind::Continuous ? "continuous"
                                                               : "periodic"},
                 {"period_ns", c.periodNs},
                 {"work_ns", c.workNs},
@@ -64,13 +76,14 @@ json toJson(const ConsumerSetup &s)
                 {"work_mode", c.workMode == WorkMode::Loops ? "loops" : "cpu-time"},
                 // What readers before 1.3 take as the speed worked at.
                 {"loops_per_us", s.loopSpeed.loopsPerMs / 1000.0},
-                {"granted",
-                 {{"policy", toString(g.policy)},
-                  {"priority", g.priority},
-                  {"nice", g.nice},
-                  {"cpus", formatCpuList(g.cpus)},
-                  {"timer_slack_ns", g.timerSlackNs},
-                  {"refusal", g.refusal}}}};
+                // 1.4: what woke it, and so which latency it was charged.
+                {"wake", toString(c.wake)},
+                {"latency", latencyDefinition(c.wake)},
+                {"granted", toJson(s.grant)}};
+    if (c.rampStepNs > 0)
+        out["ramp_step_ns"] = c.rampStepNs;
+    if (c.wake == WakeMethod::Timekeeper)
+        out["timekeeper_granted"] = toJson(s.timekeeperGrant);
     if (s.loopSpeed.measured())
         out["loop_speed"] = toJson(s.loopSpeed);
     if (s.workLoopSpeed.measured())
@@ -126,6 +139,7 @@ json toJson(const ConsumerStats &s)
         hist.push_back({us, n});
     return {{"name", s.name},
             {"has_deadline", s.hasDeadline},
+            {"has_cpu_target", s.hasCpuTarget},
             {"samples", s.samples},
             {"expected", s.expected},
             {"sampled_pct", s.sampledPct},
@@ -188,6 +202,9 @@ ConsumerStats statsFromJson(const JsonReader &r, const json &j, const std::strin
     ConsumerStats s;
     s.name = r.get<std::string>(j, path, "name");
     s.hasDeadline = r.get<bool>(j, path, "has_deadline");
+    // Before 1.4 only deadline consumers asked for CPU.
+    s.hasCpuTarget =
+        j.contains("has_cpu_target") ? r.get<bool>(j, path, "has_cpu_target") : s.hasDeadline;
     s.samples = r.get<uint64_t>(j, path, "samples");
     s.expected = r.get<uint64_t>(j, path, "expected");
     s.sampledPct = r.get<double>(j, path, "sampled_pct");
@@ -254,6 +271,19 @@ ThreadParams paramsFromJson(const JsonReader &r, const json &j, const std::strin
         r.fail(path + ".cpus", "not a CPU list");
     p.timerSlackNs = r.get<int64_t>(j, path, "timer_slack_ns");
     return p;
+}
+
+ThreadGrant grantFromJson(const JsonReader &r, const json &g, const std::string &path)
+{
+    const ThreadParams granted = paramsFromJson(r, g, path);
+    ThreadGrant grant;
+    grant.policy = granted.policy;
+    grant.priority = granted.priority;
+    grant.nice = granted.nice;
+    grant.cpus = granted.cpus;
+    grant.timerSlackNs = granted.timerSlackNs;
+    grant.refusal = r.get<std::string>(g, path, "refusal");
+    return grant;
 }
 
 json toJson(const PhaseResult &p)
@@ -514,8 +544,19 @@ Run runFromJson(const std::string &text, const std::string &fileName)
                 setup.config.kind = ConsumerKind::ProcessStart;
             else if (kind == "external")
                 setup.config.kind = ConsumerKind::External;
+            else if (kind == "continuous")
+                setup.config.kind = ConsumerKind::Continuous;
             else if (kind != "periodic")
-                r.fail(path + ".kind", "expected periodic, process-start or external");
+                r.fail(path + ".kind", "expected periodic, process-start, external or continuous");
+        }
+        // Before 1.4 every consumer woke on its own timer.
+        if (c.contains("wake") &&
+            !parseWakeMethod(r.get<std::string>(c, path, "wake"), setup.config.wake))
+            r.fail(path + ".wake", "expected timer or timekeeper");
+        if (c.contains("ramp_step_ns")) {
+            setup.config.rampStepNs = r.get<int64_t>(c, path, "ramp_step_ns");
+            if (setup.config.rampStepNs <= 0)
+                r.fail(path + ".ramp_step_ns", "must be positive");
         }
         setup.config.periodNs = r.get<int64_t>(c, path, "period_ns");
         if (setup.config.periodNs <= 0)
@@ -539,14 +580,10 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         if (c.contains("end_loop_speed"))
             setup.endLoopSpeed =
                 loopSpeedFromJson(r, c["end_loop_speed"], path + ".end_loop_speed");
-        const json &g = r.field(c, path, "granted");
-        const ThreadParams granted = paramsFromJson(r, g, path + ".granted");
-        setup.grant.policy = granted.policy;
-        setup.grant.priority = granted.priority;
-        setup.grant.nice = granted.nice;
-        setup.grant.cpus = granted.cpus;
-        setup.grant.timerSlackNs = granted.timerSlackNs;
-        setup.grant.refusal = r.get<std::string>(g, path + ".granted", "refusal");
+        setup.grant = grantFromJson(r, r.field(c, path, "granted"), path + ".granted");
+        if (c.contains("timekeeper_granted"))
+            setup.timekeeperGrant =
+                grantFromJson(r, c["timekeeper_granted"], path + ".timekeeper_granted");
         run.consumers.push_back(std::move(setup));
     }
 

@@ -4,6 +4,7 @@
 #include "consumerconfig.h"
 #include "sample.h"
 #include "spscring.h"
+#include "waker.h"
 
 #include <atomic>
 #include <cstdint>
@@ -16,16 +17,23 @@ namespace latprobe {
 class PeriodicLoop
 {
 public:
-    PeriodicLoop(ConsumerConfig config, Clock &clock, SpscRing<Sample> &ring);
+    // Woken by its own timer on `clock`, or by `waker` (a Timekeeper).
+    PeriodicLoop(ConsumerConfig config, Clock &clock, SpscRing<Sample> &ring,
+                 Waker *waker = nullptr);
 
     // First period starts at `start`+period. Runs until `stop` is set or
     // `maxCycles` cycles are done; returns the cycles run.
     uint64_t run(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles = UINT64_MAX);
 
 private:
+    uint64_t runLatprobe(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles);
+    uint64_t runInterbench(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles);
+
     const ConsumerConfig m_config;
     Clock &m_clock;
     SpscRing<Sample> &m_ring;
+    TimerWaker m_timer;
+    Waker &m_waker;
 };
 
 } // namespace latprobe

@@ -1,11 +1,14 @@
 #include "probe.h"
 
+#include "gameloop.h"
 #include "periodicloop.h"
 #include "realclock.h"
 #include "selfexe.h"
 #include "startloop.h"
+#include "timekeeper.h"
 
 #include <chrono>
+#include <optional>
 
 #include <pthread.h>
 
@@ -77,6 +80,15 @@ void Probe::consumerMain(size_t index)
     const bool loops = config.workMode == WorkMode::Loops && config.workNs > 0;
     if (loops)
         setup.loopSpeed = clock.calibrate();
+    // interbench's wake path: its timekeeper runs before the go, so that the
+    // run records what it was granted.
+    RealClock timekeeperClock(WorkMode::CpuTime);
+    timekeeperClock.setAbortFlag(&m_stop);
+    std::optional<Timekeeper> timekeeper;
+    if (config.kind == ConsumerKind::Periodic && config.wake == WakeMethod::Timekeeper) {
+        timekeeper.emplace(timekeeperClock, clock, m_params);
+        setup.timekeeperGrant = timekeeper->grant();
+    }
     ++m_ready;
     m_go.wait(false);
     if (m_stop.load())
@@ -85,8 +97,12 @@ void Probe::consumerMain(size_t index)
         SelfStarter starter(m_helperBinary);
         StartLoop loop(config, clock, starter, m_collector->ring(index));
         loop.run(m_collector->runStart(), m_stop);
+    } else if (config.kind == ConsumerKind::Continuous) {
+        GameLoop loop(config, clock, m_collector->ring(index));
+        loop.run(m_collector->runStart(), m_stop);
     } else {
-        PeriodicLoop loop(config, clock, m_collector->ring(index));
+        PeriodicLoop loop(config, clock, m_collector->ring(index),
+                          timekeeper ? &*timekeeper : nullptr);
         loop.run(m_collector->runStart(), m_stop);
     }
     // stop() copies it into the setup once this thread is joined: a snapshot

@@ -23,7 +23,8 @@ void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
         app.add_option("-d,--duration", o.durationS, "Seconds to measure (default 30)")
             ->check(CLI::Range(0.1, 7 * 24 * 3600.0));
     app.add_option("-c,--consumers", o.consumers,
-                   "Comma-separated consumers: audio,video,wakeup,start (default all)");
+                   "Comma-separated consumers: audio,video,wakeup,start (the default),\n"
+                   "x, gaming (interbench's X and Gaming)");
     app.add_option("-p,--preset", o.preset,
                    "Consumer preset: default, desktop, pro, interbench; or a built-in\nscenario: "
                    "quick, ramp, contest");
@@ -48,6 +49,12 @@ void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
     app.add_option("--work-mode", o.workMode,
                    "cpu: spin on thread CPU time (default); loops: interbench's calibrated loop")
         ->check(CLI::IsMember({"cpu", "loops"}));
+    app.add_option("--wake", o.wake,
+                   "What wakes the periodic consumers: timer (their own, latency =\n"
+                   "wakeup - period start; the default) or timekeeper (interbench's:\n"
+                   "a SCHED_FIFO 96 thread, its oversleep not charged, lost periods\n"
+                   "charged; the default of --preset interbench)")
+        ->check(CLI::IsMember({"timer", "timekeeper"}));
     app.add_option("--policy", o.policy, "Probe policy: other, fifo, rr, batch, idle")
         ->check(CLI::IsMember({"other", "fifo", "rr", "batch", "idle"}));
     app.add_option("--priority", o.priority, "Real-time priority for fifo/rr (1-99)")
@@ -115,8 +122,13 @@ bool resolveConsumers(const RunOptions &o, const Preset &preset,
             if (c.name == name)
                 found = &c;
         if (!found) {
-            error =
-                fmt::format("unknown consumer \"{}\": use audio, video, wakeup and/or start", name);
+            std::string names;
+            for (size_t i = 0; i < preset.consumers.size(); ++i)
+                names += (i == 0                             ? ""
+                          : i + 1 == preset.consumers.size() ? " and/or "
+                                                             : ", ") +
+                         preset.consumers[i].name;
+            error = fmt::format("unknown consumer \"{}\": use {}", name, names);
             return false;
         }
         for (const ConsumerConfig &c : consumers)
@@ -145,12 +157,27 @@ bool resolveConsumers(const RunOptions &o, const Preset &preset,
             if (o.wakeupIntervalUs > 0)
                 c = wakeupConsumer(o.wakeupIntervalUs);
             break;
+        case ConsumerRole::X:
+        case ConsumerRole::Gaming:
         case ConsumerRole::Gui:
         case ConsumerRole::Start:
         case ConsumerRole::Unknown:
             break;
         }
         c.workMode = o.workMode == "loops" ? WorkMode::Loops : WorkMode::CpuTime;
+        // The preset's wake, which the options' rebuilding above drops.
+        c.wake = found->wake;
+        if (c.kind == ConsumerKind::Periodic && !o.wake.empty())
+            parseWakeMethod(o.wake, c.wake);
+        // interbench's deadline is the next period: it has no buffer.
+        if (c.wake == WakeMethod::Timekeeper && c.hasDeadline()) {
+            if (consumerRole(c.name) == ConsumerRole::Audio && o.audioBuffer != 2) {
+                error = "--audio-buffer applies to --wake timer: with the timekeeper "
+                        "(interbench's method) a period is due by the next one";
+                return false;
+            }
+            c.slackNs = c.periodNs;
+        }
         consumers.push_back(c);
     }
     if (consumers.empty()) {

@@ -31,6 +31,7 @@ struct RunOptions
     double videoCpu = -1;
     int64_t wakeupIntervalUs = 0;
     std::string workMode = "cpu";
+    std::string wake; // timer, timekeeper; empty: the preset's
     std::string policy = "other";
     int priority = 0;
     int nice = 0;

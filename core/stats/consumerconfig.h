@@ -11,7 +11,26 @@ enum class ConsumerKind {
     Periodic,     // audio, video, wakeup: sleep, work, meet a deadline
     ProcessStart, // start: time a short-lived process from fork to exit
     External,     // gui: fed by a loop latprobe does not own (the Qt event loop)
+    Continuous,   // gaming: burns back to back, never sleeps; what counts is the CPU it got
 };
+
+// What wakes a periodic consumer at each period's start, and so which latency
+// it is charged with (docs/DESIGN.md, "Wake methods").
+enum class WakeMethod {
+    // latprobe's: the consumer sleeps on an absolute timer itself; its
+    // latency is woke - period start, as cyclictest measures it.
+    Timer,
+    // interbench's: a timekeeper thread (SCHED_FIFO 96 when permitted) sleeps
+    // to the period and wakes the consumer; the timekeeper's own oversleep is
+    // not charged to the consumer, each period lost is (interbench's latency).
+    Timekeeper,
+};
+
+const char *toString(WakeMethod method); // "timer", "timekeeper"
+bool parseWakeMethod(const std::string &text, WakeMethod &method);
+// The latency definition a wake method comes with, as runs and reports name
+// it: "wake" (woke - period start) or "interbench".
+const char *latencyDefinition(WakeMethod method);
 
 struct ConsumerConfig
 {
@@ -22,6 +41,10 @@ struct ConsumerConfig
     int64_t slackNs = 0;  // deadline = period start + slack; 0: no deadline
     std::string missName; // the table's word for a miss ("skips"), kept in run files
     WorkMode workMode = WorkMode::CpuTime;
+    WakeMethod wake = WakeMethod::Timer;
+    // interbench's X: cycle k works (k mod (period / rampStep + 1)) x rampStep
+    // and is due within the rest of its period-long window. 0: no ramp.
+    int64_t rampStepNs = 0;
 
     bool hasDeadline() const { return slackNs > 0; }
 };

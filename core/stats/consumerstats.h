@@ -25,6 +25,9 @@ struct ConsumerStats
 {
     std::string name;
     bool hasDeadline = false;
+    // cpu% means something: a deadline consumer's work, and gaming's, which
+    // has no deadline and asks only for the CPU.
+    bool hasCpuTarget = false;
 
     // cyclictest's accounting
     uint64_t samples = 0;

@@ -8,11 +8,16 @@ namespace latprobe {
 
 namespace {
 
-constexpr std::array<ConsumerTraits, 6> kTable{{
+constexpr std::array<ConsumerTraits, 8> kTable{{
     {ConsumerRole::Audio, "audio", "skips", "Audio skips", "an audio player filling its buffer",
      0x0072b2, 0x56b4e9},
     {ConsumerRole::Video, "video", "dropped frames", "Dropped frames",
      "a video player rendering frames", 0xd55e00, 0xf0a040},
+    {ConsumerRole::X, "x", "late windows", "X late windows",
+     "an X server redrawing: bursts of 0 to 100 % CPU (interbench's X)", 0x7b3294, 0xc2a5cf},
+    {ConsumerRole::Gaming, "gaming", "misses", "Gaming CPU",
+     "a game with an unlocked frame rate: all the CPU it gets (interbench's Gaming)", 0x5a5a5a,
+     0xc8c8c8},
     {ConsumerRole::Gui, "gui", "stalls", "GUI stalls", "this window's own event loop", 0xcc79a7,
      0xe08ec4},
     {ConsumerRole::Start, "start", "slow starts", "Slow starts", "an application being opened",
@@ -64,7 +69,9 @@ std::string missTitle(std::string_view name)
                                            : std::string(t.missTitle);
 }
 
-std::string describeConsumer(const ConsumerConfig &c)
+namespace {
+
+std::string describeRole(const ConsumerConfig &c)
 {
     const double cpu =
         c.periodNs ? 100.0 * static_cast<double>(c.workNs) / static_cast<double>(c.periodNs) : 0;
@@ -78,6 +85,17 @@ std::string describeConsumer(const ConsumerConfig &c)
         return fmt::format("Dropped frames: frames the simulated video player lost. It renders "
                            "every {} ms with {:.0f} % CPU and must finish before the next frame.",
                            ms(c.periodNs), cpu);
+    case ConsumerRole::X:
+        return fmt::format("X late windows: windows the simulated X server did not finish in. "
+                           "Window after window it burns 0, 1, ... {0} ms of CPU and sleeps the "
+                           "rest of its {0} ms (interbench's X); a burn that ends past its "
+                           "window is late, and every window it swallows counts.",
+                           ms(c.periodNs));
+    case ConsumerRole::Gaming:
+        return fmt::format("Gaming CPU: a simulated game burns {} ms of CPU back to back and "
+                           "never sleeps (interbench's Gaming). No deadline: what counts is the "
+                           "share of the time it ran that it got the CPU.",
+                           ms(c.workNs));
     case ConsumerRole::Gui:
         return fmt::format("GUI stalls: the window's own event loop ran its {} ms timer more "
                            "than a frame ({} ms) late; a desktop application would have felt "
@@ -97,6 +115,17 @@ std::string describeConsumer(const ConsumerConfig &c)
         break;
     }
     return missTitle(c.name);
+}
+
+} // namespace
+
+std::string describeConsumer(const ConsumerConfig &c)
+{
+    if (c.wake != WakeMethod::Timekeeper || c.kind != ConsumerKind::Periodic)
+        return describeRole(c);
+    return describeRole(c) + " Woken by a timekeeper thread, as interbench's are: the "
+                             "timekeeper's own oversleep is not charged, a period is for "
+                             "each period lost.";
 }
 
 } // namespace latprobe

@@ -10,7 +10,7 @@ namespace latprobe {
 
 // Which consumer this is, where code acts on it: names are for files and
 // people, roles for code.
-enum class ConsumerRole { Audio, Video, Wakeup, Gui, Start, Unknown };
+enum class ConsumerRole { Audio, Video, X, Gaming, Wakeup, Gui, Start, Unknown };
 
 // Everything a front end shows of a consumer, in one row per role, as the
 // load kinds have their table: the CLI, the report and the window read it
@@ -26,7 +26,8 @@ struct ConsumerTraits
     uint32_t darkRgb;           // and on a dark one
 };
 
-// audio, video, gui, start, wakeup: the order counters and legends use.
+// audio, video, x, gaming, gui, start, wakeup: the order counters and
+// legends use.
 const ConsumerTraits *consumerTable(size_t &count);
 const ConsumerTraits &consumerTraits(ConsumerRole role);
 // By name; a cyclictest thread imported as "wakeup#2" is a wakeup.

@@ -17,7 +17,7 @@ ConsumerConfig consumerOf(ConsumerRole role)
     const ConsumerTraits &t = consumerTraits(role);
     ConsumerConfig c;
     c.name = t.name;
-    if (role != ConsumerRole::Wakeup)
+    if (role != ConsumerRole::Wakeup && role != ConsumerRole::Gaming)
         c.missName = t.missName;
     return c;
 }
@@ -54,6 +54,25 @@ ConsumerConfig wakeupConsumer(int64_t intervalUs)
     return c;
 }
 
+ConsumerConfig xConsumer(int64_t windowMs, int64_t stepMs)
+{
+    ConsumerConfig c = consumerOf(ConsumerRole::X);
+    c.periodNs = windowMs * 1000000;
+    c.rampStepNs = stepMs * 1000000;
+    c.workNs = c.periodNs / 2; // the ramp's mean, for what is shown of it
+    c.slackNs = c.periodNs;
+    return c;
+}
+
+ConsumerConfig gamingConsumer(int64_t burnMs)
+{
+    ConsumerConfig c = consumerOf(ConsumerRole::Gaming);
+    c.kind = ConsumerKind::Continuous;
+    c.periodNs = burnMs * 1000000;
+    c.workNs = c.periodNs;
+    return c;
+}
+
 ConsumerConfig startConsumer(int64_t periodMs, int64_t deadlineMs)
 {
     ConsumerConfig c = consumerOf(ConsumerRole::Start);
@@ -72,22 +91,37 @@ ConsumerConfig guiConsumer()
     return c;
 }
 
+namespace {
+// interbench's method: every periodic consumer woken by a timekeeper.
+std::vector<ConsumerConfig> wokenByTimekeeper(std::vector<ConsumerConfig> consumers)
+{
+    for (ConsumerConfig &c : consumers)
+        if (c.kind == ConsumerKind::Periodic)
+            c.wake = WakeMethod::Timekeeper;
+    return consumers;
+}
+} // namespace
+
 const std::vector<Preset> &presets()
 {
     static const std::vector<Preset> all = {
         {"default",
          "audio 256 frames @ 48 kHz (5.33 ms, 5 %), video 60 Hz (40 %), wakeup 1 ms",
-         {audioConsumer(), videoConsumer(), wakeupConsumer(), startConsumer()}},
+         {audioConsumer(), videoConsumer(), wakeupConsumer(), startConsumer(), xConsumer(),
+          gamingConsumer()}},
         {"desktop",
          "audio 1024 frames @ 48 kHz (21.3 ms, 5 %), video 60 Hz, wakeup 1 ms",
-         {audioConsumer(1024), videoConsumer(), wakeupConsumer(), startConsumer()}},
+         {audioConsumer(1024), videoConsumer(), wakeupConsumer(), startConsumer(), xConsumer(),
+          gamingConsumer()}},
         {"pro",
          "audio 64 frames @ 48 kHz (1.33 ms, 5 %), video 60 Hz, wakeup 1 ms",
-         {audioConsumer(64), videoConsumer(), wakeupConsumer(), startConsumer()}},
+         {audioConsumer(64), videoConsumer(), wakeupConsumer(), startConsumer(), xConsumer(),
+          gamingConsumer()}},
         {"interbench",
-         "interbench's audio 50 ms / 5 % and video 16.67 ms / 40 %, wakeup 1 ms",
-         {audioConsumerByPeriod(50000000, 2, 5), videoConsumer(60, 40), wakeupConsumer(),
-          startConsumer()}},
+         "interbench's audio 50 ms / 5 % and video 16.67 ms / 40 %, wakeup 1 ms, woken "
+         "by a timekeeper",
+         wokenByTimekeeper({audioConsumerByPeriod(50000000, 2, 5), videoConsumer(60, 40),
+                            wakeupConsumer(), startConsumer(), xConsumer(), gamingConsumer()})},
     };
     return all;
 }

@@ -17,6 +17,12 @@ ConsumerConfig videoConsumer(double fps = 60, double cpuPct = 40);
 // cyclictest's method: no work, latency only.
 ConsumerConfig wakeupConsumer(int64_t intervalUs = 1000);
 
+// interbench's X: window after window of `windowMs`, it works 0, 1, ...
+// windowMs ms (one `stepMs` more each window) and is due by the window's end.
+ConsumerConfig xConsumer(int64_t windowMs = 100, int64_t stepMs = 1);
+// interbench's Gaming: `burnMs` of work back to back, no deadline.
+ConsumerConfig gamingConsumer(int64_t burnMs = 100);
+
 // Starts a tiny process every period; slower than `deadlineMs` to exit is
 // a slow start.
 ConsumerConfig startConsumer(int64_t periodMs = 1000, int64_t deadlineMs = 100);
@@ -29,7 +35,8 @@ struct Preset
 {
     std::string name;
     std::string description;
-    std::vector<ConsumerConfig> consumers; // audio, video, wakeup, start
+    // audio, video, wakeup, start (the default set), x, gaming
+    std::vector<ConsumerConfig> consumers;
 };
 
 const std::vector<Preset> &presets();

@@ -26,17 +26,35 @@ void StatsAccumulator::add(const Sample &s)
     m_over5ms += us > 5000;
     m_failures += s.failed;
 
+    if (m_config.kind == ConsumerKind::Continuous) {
+        // interbench's Gaming: the CPU it got of the time it ran, its burn
+        // against the burn plus how late it ended (emulate_game()).
+        m_workAsked +=
+            static_cast<double>(m_config.workNs + std::max<int64_t>(0, s.woke - s.periodStart));
+        m_workDone += static_cast<double>(std::min(s.workDone, m_config.workNs));
+    }
     if (!m_config.hasDeadline())
         return;
     const uint64_t lost = s.missedDeadline + s.periodsSkipped;
     m_misses += lost;
-    m_met += s.missedDeadline ? 0 : 1;
+    m_met += s.missedDeadline || s.noDeadline ? 0 : 1;
     m_currentMissRun = lost ? m_currentMissRun + lost : 0;
     m_longestMissRun = std::max(m_longestMissRun, m_currentMissRun);
-    m_workAsked += static_cast<double>(m_config.workNs) * (1 + s.periodsSkipped);
-    // Spinning overshoots by a clock read; interbench never reports over 100 %.
-    m_workDone += static_cast<double>(std::min(s.workDone, m_config.workNs));
-    const int64_t ib = us + static_cast<int64_t>(s.periodsSkipped) * (m_config.periodNs / 1000);
+    if (m_config.rampStepNs > 0) {
+        // X's burns differ in length: interbench counts burns, and a burn
+        // is skipped only when its window had passed before it began.
+        m_workAsked += 1 + s.periodsSkipped;
+        m_workDone += s.missedDeadline && s.done == s.woke ? 0 : 1;
+    } else {
+        m_workAsked += static_cast<double>(m_config.workNs) * (1 + s.periodsSkipped);
+        // Spinning overshoots by a clock read; interbench never reports over 100 %.
+        m_workDone += static_cast<double>(std::min(s.workDone, m_config.workNs));
+    }
+    // interbench's own definition already charges the periods lost.
+    const int64_t ib =
+        m_config.wake == WakeMethod::Timekeeper
+            ? us
+            : us + static_cast<int64_t>(s.periodsSkipped) * (m_config.periodNs / 1000);
     m_ibSum += static_cast<double>(ib);
     m_ibSumSq += static_cast<double>(ib) * static_cast<double>(ib);
     m_ibMax = std::max(m_ibMax, ib);
@@ -48,6 +66,7 @@ ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd, int
     ConsumerStats r;
     r.name = m_config.name;
     r.hasDeadline = m_config.hasDeadline();
+    r.hasCpuTarget = r.hasDeadline || m_config.kind == ConsumerKind::Continuous;
     r.samples = m_histogram.count();
     if (m_config.periodNs > 0 && phaseEnd > phaseStart) {
         const int64_t p = m_config.periodNs;

@@ -39,11 +39,13 @@ private:
     int64_t m_ibMax = 0;
 };
 
-// Latency of a cycle in whole µs, truncated as cyclictest's calcdiff().
+// Latency of a cycle in whole µs, truncated as cyclictest's calcdiff(); with
+// interbench's definition, less what it is excused and plus the time of the
+// periods it lost (periodic_schedule() in interbench.c).
 inline int64_t latencyUs(const Sample &s)
 {
-    const int64_t ns = s.woke - s.periodStart;
-    return ns > 0 ? ns / 1000 : 0;
+    const int64_t ns = s.woke - s.periodStart - s.excusedNs;
+    return (ns > 0 ? ns / 1000 : 0) + s.lostNs / 1000;
 }
 
 } // namespace latprobe

@@ -65,6 +65,7 @@ private slots:
     void badArgumentExits2WithOneLineSayingHowToFixIt_data();
     void badArgumentExits2WithOneLineSayingHowToFixIt();
     void shortRunReportsAndWritesARunFile();
+    void interbenchPresetWakesByATimekeeperAndRunsGamingOnRequest();
     void ctrlCEndsARunWithAReportAndAPartialRunFile();
     void withoutADisplayItSaysSoAndMeasuresHeadless();
     void everyRunIsKeptInTheLibraryAndListed();
@@ -132,10 +133,15 @@ void TestCli::badArgumentExits2WithOneLineSayingHowToFixIt_data()
         << QStringList{"run", "--duration", "abc"} << QStringList{"--duration", "abc"};
     QTest::newRow("--duration without a value")
         << QStringList{"run", "--duration"} << QStringList{"--duration"};
-    QTest::newRow("--consumers foo")
-        << QStringList{"run", "--consumers", "foo"} << QStringList{"\"foo\"", "audio, video"};
+    QTest::newRow("--consumers foo") << QStringList{"run", "--consumers", "foo"}
+                                     << QStringList{"\"foo\"", "audio, video", "x and/or gaming"};
     QTest::newRow("--consumers named twice")
         << QStringList{"run", "--consumers", "wakeup,wakeup"} << QStringList{"\"wakeup\""};
+    QTest::newRow("--wake alarm") << QStringList{"run", "--wake", "alarm"}
+                                  << QStringList{"--wake", "timekeeper"};
+    QTest::newRow("--audio-buffer with the timekeeper")
+        << QStringList{"run", "--wake", "timekeeper", "--audio-buffer", "4"}
+        << QStringList{"--audio-buffer", "--wake timer"};
     QTest::newRow("--preset nope")
         << QStringList{"run", "--preset", "nope"} << QStringList{"\"nope\"", "default, desktop"};
     QTest::newRow("--policy fifo without a priority")
@@ -207,6 +213,41 @@ void TestCli::shortRunReportsAndWritesARunFile()
              qPrintable(QString("%1 s measured in %2 s").arg(run.phases[0].durationS).arg(wallS)));
     QVERIFY(std::find(run.commandLine.begin(), run.commandLine.end(), "--duration") !=
             run.commandLine.end());
+}
+
+void TestCli::interbenchPresetWakesByATimekeeperAndRunsGamingOnRequest()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString file = dir.filePath("interbench.json");
+    const Outcome o =
+        runLatprobe({"run", "--duration", "1", "--preset", "interbench", "--consumers",
+                     "video,gaming", "--out", file, "--no-progress", "--no-noise-check"});
+    QVERIFY2(o.finished && o.status == QProcess::NormalExit, qPrintable(o.describe()));
+    QCOMPARE(o.exitCode, 0);
+    QVERIFY2(o.out.contains("wake timekeeper"), qPrintable(o.out));
+    QVERIFY2(o.out.contains("\ngaming "), qPrintable(o.out));
+
+    Run run;
+    try {
+        run = readRunFile(file.toStdString());
+    } catch (const RunFileError &e) {
+        QFAIL(e.what());
+    }
+    QCOMPARE(run.consumers.size(), 2u);
+    const ConsumerSetup &video = run.consumers[0];
+    QCOMPARE(video.config.wake, WakeMethod::Timekeeper);
+    // SCHED_FIFO 96 when permitted, else SCHED_OTHER and why.
+    const ThreadGrant &tk = video.timekeeperGrant;
+    QVERIFY2(
+        (tk.policy == SchedPolicy::Fifo && tk.priority == 96 && tk.refusal.empty()) ||
+            (tk.policy == SchedPolicy::Other && !tk.refusal.empty()),
+        qPrintable(QString::fromStdString(std::string(toString(tk.policy)) + " " + tk.refusal)));
+    QCOMPARE(run.consumers[1].config.kind, ConsumerKind::Continuous);
+    const ConsumerStats &gaming = run.phases.at(0).consumers.at(1);
+    QVERIFY(gaming.samples > 0);
+    QVERIFY(gaming.hasCpuTarget && !gaming.hasDeadline);
+    QVERIFY(gaming.desiredCpuPct > 0 && gaming.desiredCpuPct <= 100);
 }
 
 void TestCli::ctrlCEndsARunWithAReportAndAPartialRunFile()

@@ -1,9 +1,11 @@
 // What the GUI counts, on hand-made samples: sparse histogram arithmetic,
 // "since reset" and "last 10 s" from the collector's 100 ms buckets, and the
 // windowed p99 from cumulative histogram snapshots. No probe threads, no
-// widgets: the collector is fed directly.
+// widgets but the counter panel: the collector is fed directly.
 
 #include "collector.h"
+#include "countercard.h"
+#include "counterpanel.h"
 #include "livedata.h"
 #include "presets.h"
 #include "sparsehistogram.h"
@@ -48,6 +50,8 @@ private slots:
     void windowP99ComesFromSnapshots();
     void onlyNewBucketsAreFetched();
     void finishedPhasesAreFoldedOnceAndKeepNoHistogram();
+    void gamingCpuSinceResetIsTheShareItGot();
+    void xAndGamingGetCardsThatSayWhatTheyAre();
 };
 
 void TestLiveData::sparseArithmetic_data()
@@ -234,5 +238,67 @@ void TestLiveData::finishedPhasesAreFoldedOnceAndKeepNoHistogram()
     QCOMPARE(data.phases()[3].consumers[0].samples, 100u); // the figures stay
 }
 
-QTEST_GUILESS_MAIN(TestLiveData)
+namespace {
+
+// A 100 ms gaming burn that began at `tMs` and ended `lateMs` later than
+// its work would have taken with the whole CPU.
+Sample burn(int64_t tMs, int64_t lateMs)
+{
+    Sample s;
+    s.periodStart = kStart + (tMs + 100) * kMs;
+    s.woke = s.done = s.periodStart + lateMs * kMs;
+    s.workDone = 100 * kMs;
+    return s;
+}
+
+} // namespace
+
+void TestLiveData::gamingCpuSinceResetIsTheShareItGot()
+{
+    Collector collector({gamingConsumer()}, kStart);
+    LiveData data(collector);
+    data.pollPhases(kStart + 50 * kMs);
+    QCOMPARE(data.cpuSinceResetPct(0), -1.0);
+    // Before the reset: starved, 100 ms burns that took 400 ms.
+    collector.add(0, burn(0, 300));
+    const int64_t at = data.resetBoundary(kStart + 450 * kMs);
+    collector.beginPhase("idle", {}, at);
+    data.reset(at);
+    // After it: one burn on time, one 100 ms late: 200 of 300 ms.
+    collector.add(0, burn(500, 0));
+    collector.add(0, burn(600, 100));
+    data.pollPhases(kStart + 900 * kMs);
+    QCOMPARE(data.phases().size(), 2u);
+    QCOMPARE(data.phases().front().consumers[0].desiredCpuPct, 25.0);
+    QCOMPARE(data.cpuSinceResetPct(0), 100.0 * 200 / 300);
+}
+
+void TestLiveData::xAndGamingGetCardsThatSayWhatTheyAre()
+{
+    // From the consumer table, like every other card: X counts late
+    // windows, gaming shows the CPU it got.
+    const std::vector<ConsumerConfig> consumers = {audioConsumer(), xConsumer(), gamingConsumer(),
+                                                   wakeupConsumer()};
+    CounterPanel panel(consumers);
+    CounterCard *x = panel.card(QStringLiteral("x"));
+    CounterCard *gaming = panel.card(QStringLiteral("gaming"));
+    QVERIFY(x && gaming);
+    QCOMPARE(x->title(), QStringLiteral("X late windows"));
+    QCOMPARE(gaming->title(), QStringLiteral("Gaming CPU"));
+    QVERIFY2(x->toolTip().contains("interbench's X"), qPrintable(x->toolTip()));
+    QVERIFY2(gaming->toolTip().contains("interbench's Gaming"), qPrintable(gaming->toolTip()));
+
+    Collector collector(consumers, kStart);
+    LiveData data(collector);
+    collector.add(2, burn(0, 0));
+    collector.add(2, burn(100, 100));
+    data.pollFine(kStart + 400 * kMs);
+    data.pollPhases(kStart + 400 * kMs);
+    panel.refresh(data);
+    QCOMPARE(gaming->valueText(), QStringLiteral("66.7 %"));
+    QCOMPARE(gaming->windowText(), QStringLiteral("last 10 s: late 100.0 ms"));
+    QCOMPARE(x->valueText(), QStringLiteral("0"));
+}
+
+QTEST_MAIN(TestLiveData)
 #include "tst_livedata.moc"

@@ -16,6 +16,7 @@ inline ConsumerStats stats(const std::string &name, bool deadline)
     ConsumerStats s;
     s.name = name;
     s.hasDeadline = deadline;
+    s.hasCpuTarget = deadline;
     s.histogramLimitUs = 100000;
     return s;
 }

@@ -338,6 +338,22 @@ private slots:
         QVERIFY(c.warnings[0].find("period 5.33 ms vs 21.33 ms") != std::string::npos);
     }
 
+    void aTimekeeperWakeIsNotComparedWithATimerWake()
+    {
+        // interbench's latency leaves out what latprobe's charges: the two
+        // are different measures of the same consumer.
+        Run a =
+            run("6.18.44",
+                {phase("idle", {}, 60, {consumer("audio", 12, 400), consumer("wakeup", 12, 50)})});
+        Run b = a;
+        b.consumers[0].config.wake = WakeMethod::Timekeeper;
+        const Comparison c = compareRuns({a, b}, {"a.json", "b.json"});
+        const PhaseComparison *idle = findPhase(c, "idle");
+        QVERIFY(idle->runs[1][0].refusal.find("audio: not compared") == 0);
+        QVERIFY(idle->runs[1][1].refusal.empty());
+        QVERIFY(c.warnings[0].find("wake timer vs timekeeper") != std::string::npos);
+    }
+
     void whatElseDiffersAndNoiseAreSaidAbove()
     {
         Run a = run("6.18.44", {phase("idle", {}, 10, {consumer("wakeup", 2, 50)})});

@@ -105,6 +105,8 @@ private slots:
     void droppedSamplesAreWarnedAboutInTheirPhase();
     void failedStartsAreWarnedAboutInTheirPhase();
     void legendSaysWhichIsSdAndWhichIsRms();
+    void saysWhichConsumersATimekeeperWokeAndItsGrant();
+    void gamingReportsTheCpuItGot();
 };
 
 void TestReport::everyLineFitsAnEmail_data()
@@ -576,6 +578,49 @@ void TestReport::legendSaysWhichIsSdAndWhichIsRms()
                  legend.contains("of per-worker CPU time from the kernel (cpu time)") &&
                  legend.contains("not the scheduler's share"),
              qPrintable(legend));
+}
+
+void TestReport::saysWhichConsumersATimekeeperWokeAndItsGrant()
+{
+    // A timer wake is the legend's latency; interbench's is another one.
+    const QString plain = reportLines(test::realisticRun()).join('\n');
+    QVERIFY(!plain.contains("timekeeper"));
+    Run run = test::realisticRun();
+    for (size_t i : {0, 1}) {
+        run.consumers[i].config.wake = WakeMethod::Timekeeper;
+        run.consumers[i].timekeeperGrant.refusal =
+            "SCHED_FIFO priority 96 refused (Operation not permitted); running SCHED_OTHER";
+    }
+    const QStringList lines = reportLines(run);
+    const QString header = headerOf(lines);
+    QVERIFY2(header.contains("wake timekeeper SCHED_OTHER: audio, video; latency interbench"),
+             qPrintable(header));
+    QVERIFY2(header.contains("WARNING: timekeeper: SCHED_FIFO priority 96 refused"),
+             qPrintable(header));
+    const QString all = lines.join(' ').simplified();
+    QVERIFY2(all.contains("latency interbench (woken by a timekeeper): wakeup - period start - "
+                          "the timekeeper's own oversleep, + a period per period lost."),
+             qPrintable(all));
+    for (const QString &line : lines)
+        QVERIFY2(line.size() <= 72, qPrintable(line));
+}
+
+void TestReport::gamingReportsTheCpuItGot()
+{
+    Run run = test::realisticRun();
+    ConsumerSetup gaming;
+    gaming.config = gamingConsumer();
+    run.consumers.push_back(gaming);
+    for (PhaseResult &p : run.phases) {
+        ConsumerStats g = test::stats("gaming", false);
+        g.hasCpuTarget = true;
+        g.desiredCpuPct = 62.5;
+        p.consumers.push_back(g);
+    }
+    const QStringList lines = reportLines(run);
+    const QStringList rows = lines.filter(QRegularExpression("^gaming .* 62\\.5 +-$"));
+    QCOMPARE(rows.size(), 2);
+    QVERIFY(lines.join(' ').simplified().contains("cpu% = burns/(burns + latency)"));
 }
 
 QTEST_GUILESS_MAIN(TestReport)

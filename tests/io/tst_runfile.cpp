@@ -102,6 +102,7 @@ void compareStats(const ConsumerStats &a, const ConsumerStats &b)
 {
     QCOMPARE(a.name, b.name);
     QCOMPARE(a.hasDeadline, b.hasDeadline);
+    QCOMPARE(a.hasCpuTarget, b.hasCpuTarget);
     QCOMPARE(a.samples, b.samples);
     QCOMPARE(a.expected, b.expected);
     QCOMPARE(a.sampledPct, b.sampledPct);
@@ -151,6 +152,8 @@ void compareSetups(const ConsumerSetup &a, const ConsumerSetup &b)
     QCOMPARE(a.config.slackNs, b.config.slackNs);
     QCOMPARE(a.config.missName, b.config.missName);
     QCOMPARE(a.config.workMode, b.config.workMode);
+    QCOMPARE(a.config.wake, b.config.wake);
+    QCOMPARE(a.config.rampStepNs, b.config.rampStepNs);
     for (auto [x, y] : {std::pair{a.loopSpeed, b.loopSpeed},
                         {a.workLoopSpeed, b.workLoopSpeed},
                         {a.endLoopSpeed, b.endLoopSpeed}}) {
@@ -167,6 +170,9 @@ void compareSetups(const ConsumerSetup &a, const ConsumerSetup &b)
     QCOMPARE(a.grant.cpus, b.grant.cpus);
     QCOMPARE(a.grant.timerSlackNs, b.grant.timerSlackNs);
     QCOMPARE(a.grant.refusal, b.grant.refusal);
+    QCOMPARE(a.timekeeperGrant.policy, b.timekeeperGrant.policy);
+    QCOMPARE(a.timekeeperGrant.priority, b.timekeeperGrant.priority);
+    QCOMPARE(a.timekeeperGrant.refusal, b.timekeeperGrant.refusal);
 }
 
 // Every field of a Run but the per-second sample counts (see
@@ -324,6 +330,8 @@ private slots:
     void perSecondSampleCountsSurviveARoundTrip();
     void startConsumerKeepsItsKindInARoundTrip();
     void aFileBefore13KeepsItsLoopSpeedWithoutSpreadOrEnd();
+    void interbenchsMethodAndConsumersSurviveARoundTrip();
+    void aFileBefore14ReadsAsWokenByATimer();
     void newerMinorVersionIsRead();
     void aFileBefore12ReadsAsOneRoundWithoutBlocks();
     void aFileBefore13ReadsLoadCpuTimeAsUnknown();
@@ -499,6 +507,61 @@ void TestRunFile::aFileBefore13KeepsItsLoopSpeedWithoutSpreadOrEnd()
     QVERIFY(!old.consumers[1].loopSpeed.measured());
 }
 
+void TestRunFile::interbenchsMethodAndConsumersSurviveARoundTrip()
+{
+    Run run = test::realisticRun();
+    run.consumers[0].config.wake = WakeMethod::Timekeeper;
+    run.consumers[0].timekeeperGrant.policy = SchedPolicy::Fifo;
+    run.consumers[0].timekeeperGrant.priority = 96;
+    ConsumerSetup x, gaming;
+    x.config = xConsumer();
+    x.config.wake = WakeMethod::Timekeeper;
+    x.timekeeperGrant.refusal = "SCHED_FIFO priority 96 refused (Operation not permitted); "
+                                "running SCHED_OTHER";
+    gaming.config = gamingConsumer();
+    run.consumers.push_back(x);
+    run.consumers.push_back(gaming);
+    run.series.resize(run.consumers.size());
+    for (PhaseResult &p : run.phases) {
+        p.consumers.push_back(test::stats("x", true));
+        ConsumerStats g = test::stats("gaming", false);
+        g.hasCpuTarget = true;
+        g.desiredCpuPct = 87.5;
+        p.consumers.push_back(g);
+    }
+    const std::string text = runToJson(run);
+    const json j = json::parse(text);
+    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.4"));
+    QCOMPARE(j["consumers"][0]["wake"].get<std::string>(), std::string("timekeeper"));
+    QCOMPARE(j["consumers"][0]["latency"].get<std::string>(), std::string("interbench"));
+    QCOMPARE(j["consumers"][1]["wake"].get<std::string>(), std::string("timer"));
+    QCOMPARE(j["consumers"][1]["latency"].get<std::string>(), std::string("wake"));
+    QVERIFY(!j["consumers"][1].contains("timekeeper_granted"));
+    QCOMPARE(j["consumers"][4]["kind"].get<std::string>(), std::string("continuous"));
+    const Run back = runFromJson(text, "run.json");
+    compareRuns(run, back);
+    QCOMPARE(back.consumers[3].config.rampStepNs, 1000000);
+    QCOMPARE(back.phases[1].consumers[4].desiredCpuPct, 87.5);
+}
+
+void TestRunFile::aFileBefore14ReadsAsWokenByATimer()
+{
+    json j = json::parse(runToJson(test::realisticRun()));
+    j["file_version"] = "1.3";
+    for (json &c : j["consumers"]) {
+        c.erase("wake");
+        c.erase("latency");
+    }
+    for (json &p : j["phases"])
+        for (json &c : p["consumers"])
+            c.erase("has_cpu_target");
+    const Run old = runFromJson(j.dump(), "old.json");
+    for (const ConsumerSetup &c : old.consumers)
+        QCOMPARE(c.config.wake, WakeMethod::Timer);
+    for (const ConsumerStats &c : old.phases[1].consumers)
+        QCOMPARE(c.hasCpuTarget, c.hasDeadline);
+}
+
 void TestRunFile::newerMinorVersionIsRead()
 {
     json j = json::parse(runToJson(test::realisticRun()));
@@ -553,6 +616,9 @@ void TestRunFile::rejectsNamingFileAndField_data()
     QTest::newRow("a block row cut short") << "/phases/1/consumers/0/blocks/1"
                                            << "[10.25, 5.0, 5000]"
                                            << "phases[1].consumers[0].blocks[1]";
+    QTest::newRow("an unknown wake") << "/consumers/0/wake"
+                                     << "\"alarm\""
+                                     << "consumers[0].wake";
     QTest::newRow("CPU times for fewer workers") << "/loads/0/per_worker_cpu_s"
                                                  << "[13.5, 13.75]"
                                                  << "loads[0]";

@@ -1,0 +1,26 @@
+#include "gameloop.h"
+
+#include <utility>
+
+namespace latprobe {
+
+GameLoop::GameLoop(ConsumerConfig config, Clock &clock, SpscRing<Sample> &ring)
+    : m_config(std::move(config)), m_clock(clock), m_ring(ring)
+{}
+
+uint64_t GameLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles)
+{
+    m_clock.sleepUntil(start);
+    uint64_t cycles = 0;
+    while (cycles < maxCycles && !stop.load(std::memory_order_relaxed)) {
+        Sample s;
+        s.periodStart = m_clock.now() + m_config.workNs;
+        s.workDone = m_clock.work(m_config.workNs);
+        s.woke = s.done = m_clock.now();
+        m_ring.push(s);
+        ++cycles;
+    }
+    return cycles;
+}
+
+} // namespace latprobe
