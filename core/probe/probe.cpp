@@ -7,8 +7,10 @@
 #include "startloop.h"
 #include "timekeeper.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
+#include <thread>
 
 #include <pthread.h>
 
@@ -16,7 +18,8 @@ namespace latprobe {
 
 Probe::Probe(std::vector<ConsumerConfig> consumers, ThreadParams params)
     : m_configs(std::move(consumers)), m_params(std::move(params)), m_setups(m_configs.size()),
-      m_loopSpeedsAtEnd(m_configs.size()), m_helperBinary(latprobeBinary())
+      m_loopSpeedsAtEnd(m_configs.size()), m_halt(m_configs.size()),
+      m_helperBinary(latprobeBinary())
 {
     for (size_t i = 0; i < m_configs.size(); ++i)
         m_setups[i].config = m_configs[i];
@@ -32,6 +35,8 @@ void Probe::start()
     if (m_running)
         return;
     m_stop = false;
+    for (std::atomic<bool> &halt : m_halt)
+        halt = false;
     m_ready = 0;
     m_go = false;
     int threads = 0;
@@ -93,17 +98,33 @@ void Probe::consumerMain(size_t index)
     m_go.wait(false);
     if (m_stop.load())
         return;
+    std::optional<SelfStarter> starter;
+    std::optional<StartLoop> startLoop;
+    std::optional<GameLoop> gameLoop;
+    std::optional<PeriodicLoop> periodicLoop;
     if (config.kind == ConsumerKind::ProcessStart) {
-        SelfStarter starter(m_helperBinary);
-        StartLoop loop(config, clock, starter, m_collector->ring(index));
-        loop.run(m_collector->runStart(), m_stop);
+        starter.emplace(m_helperBinary);
+        startLoop.emplace(config, clock, *starter, m_collector->ring(index));
     } else if (config.kind == ConsumerKind::Continuous) {
-        GameLoop loop(config, clock, m_collector->ring(index));
-        loop.run(m_collector->runStart(), m_stop);
+        gameLoop.emplace(config, clock, m_collector->ring(index));
     } else {
-        PeriodicLoop loop(config, clock, m_collector->ring(index),
-                          timekeeper ? &*timekeeper : nullptr);
-        loop.run(m_collector->runStart(), m_stop);
+        periodicLoop.emplace(config, clock, m_collector->ring(index),
+                             timekeeper ? &*timekeeper : nullptr);
+    }
+    std::atomic<bool> &halt = m_halt[index];
+    for (int64_t start = m_collector->runStart();; start = RealClock::monotonicNow()) {
+        if (startLoop)
+            startLoop->run(start, halt);
+        else if (gameLoop)
+            gameLoop->run(start, halt);
+        else
+            periodicLoop->run(start, halt);
+        // Paused (measureOnly()): idle until measured again or stopped. A
+        // poll, as rare as a pause is long: nothing waits on a paused thread.
+        while (halt.load() && !m_stop.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (m_stop.load())
+            break;
     }
     // stop() copies it into the setup once this thread is joined: a snapshot
     // may be reading the setups until then.
@@ -119,6 +140,8 @@ void Probe::stop()
         std::lock_guard lock(m_drainMutex);
         m_stop = true;
     }
+    for (std::atomic<bool> &halt : m_halt)
+        halt = true;
     m_drainWake.notify_all();
     m_go = true;
     m_go.notify_all();
@@ -135,6 +158,15 @@ void Probe::stop()
     if (m_collector)
         m_collector->finish(RealClock::monotonicNow());
     m_running = false;
+}
+
+void Probe::measureOnly(const std::vector<std::string> &consumers)
+{
+    if (m_stop.load())
+        return; // stop() has halted every loop for good
+    for (size_t i = 0; i < m_configs.size(); ++i)
+        m_halt[i] = !consumers.empty() && std::find(consumers.begin(), consumers.end(),
+                                                    m_configs[i].name) == consumers.end();
 }
 
 } // namespace latprobe

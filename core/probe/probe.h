@@ -7,8 +7,10 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -50,6 +52,12 @@ public:
     static int64_t nextSecondPlus(int64_t earliest, int64_t offsetNs);
     // Stops the threads, drains the last samples and closes the last phase.
     void stop();
+    // Pauses every consumer thread but those named (empty: none paused), as
+    // interbench benchmarks one consumer at a time: a paused one finishes its
+    // period and then sleeps, using no CPU, until it is measured again; it
+    // then starts its periods afresh from that moment. External consumers
+    // have no thread here: the collector leaves them out of such a phase.
+    void measureOnly(const std::vector<std::string> &consumers);
     bool running() const { return m_running; }
 
     Collector &collector() { return *m_collector; }
@@ -75,6 +83,9 @@ private:
     std::mutex m_drainMutex; // with m_drainWake: stop() wakes the drain thread
     std::condition_variable m_drainWake;
     std::atomic<bool> m_stop{false};
+    // Per consumer: its loop is to return (paused, or m_stop). A deque: atomics
+    // neither move nor copy.
+    std::deque<std::atomic<bool>> m_halt;
     std::atomic<int> m_ready{0};
     std::atomic<bool> m_go{false};
     bool m_running = false;

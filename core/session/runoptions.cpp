@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <sstream>
@@ -311,7 +312,20 @@ bool resolveRunPlan(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, st
         error = fmt::format("unknown preset \"{}\": use one of {}", plan.preset, names);
         return false;
     }
-    if (!resolveConsumers(o, *preset, plan.consumers, error) ||
+    RunOptions asked = o;
+    if (o.consumers == RunOptions::kDefaultConsumers) {
+        std::string named; // the steps' consumers, in the preset's order
+        for (const ConsumerConfig &c : preset->consumers)
+            for (const ScenarioStep &step : plan.scenario.steps)
+                if (std::find(step.consumers.begin(), step.consumers.end(), c.name) !=
+                    step.consumers.end()) {
+                    named += (named.empty() ? "" : ",") + c.name;
+                    break;
+                }
+        if (!named.empty())
+            asked.consumers = named;
+    }
+    if (!resolveConsumers(asked, *preset, plan.consumers, error) ||
         !resolveThreadParams(o, plan.params, error))
         return false;
     error = checkScenario(plan.scenario, plan.limits);

@@ -20,7 +20,10 @@ namespace latprobe {
 struct RunOptions
 {
     double durationS = 30;
-    std::string consumers = "audio,video,wakeup,start";
+    static constexpr const char *kDefaultConsumers = "audio,video,wakeup,start";
+    // Left at the default, a scenario whose steps name their consumers (the
+    // interbench one) measures those.
+    std::string consumers = kDefaultConsumers;
     std::string preset = "default";
     int audioFrames = 0; // 0: from the preset
     int audioRate = 48000;

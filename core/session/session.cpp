@@ -277,6 +277,8 @@ void Session::openPhase(const std::string &name, const std::vector<std::string> 
         std::lock_guard phaseLock(m_phaseMutex);
         std::string given = name;
         const int64_t start = m_probe->collector().beginPhase(name, loads, at, place, &given);
+        // A step measuring some consumers only: the others pause for it.
+        m_probe->measureOnly(place.consumers);
         std::lock_guard lock(m_stateMutex);
         m_phase = {given, start};
         m_phaseAsked = name;

@@ -45,6 +45,8 @@ public:
     }
 
     uint64_t overflows() const { return m_overflows.load(std::memory_order_relaxed); }
+    // Every push since the ring was made, dropped ones included.
+    uint64_t pushed() const { return m_head.load(std::memory_order_relaxed) + overflows(); }
 
 private:
     static size_t roundUp(size_t n)

@@ -32,6 +32,7 @@ private slots:
     void anAlignedProbeStartsOnItsSecondAndOffset();
     void aLongSleepEndsSoonAfterTheStopFlag();
     void stopDoesNotWaitOutTheDrainInterval();
+    void aPausedConsumerRunsNoPeriodsUntilMeasuredAgain();
     void loopWorkKeepsItsSpeedAtStartInWorkAndAtEnd();
     void grantRecordsWhatTheKernelGave_data();
     void grantRecordsWhatTheKernelGave();
@@ -317,6 +318,40 @@ void TestProbe::aLongSleepEndsSoonAfterTheStopFlag()
         QVERIFY2(woke - before < kSleepNs / 2, qPrintable(QString::number(woke - before)));
         QVERIFY(woke >= before + 50'000'000);
     }
+}
+
+void TestProbe::aPausedConsumerRunsNoPeriodsUntilMeasuredAgain()
+{
+    // Two 1 ms wakeup consumers; "b" paused while "a" is measured alone, as
+    // the interbench scenario measures one consumer at a time. While "a"
+    // runs 200 more periods, "b" runs none (however busy the machine, the
+    // two are scheduled alike); measured again, "b" runs again.
+    ConsumerConfig a = wakeupConsumer(1000), b = wakeupConsumer(1000);
+    a.name = "a";
+    b.name = "b";
+    Probe probe({a, b}, ThreadParams{});
+    probe.start();
+    SpscRing<Sample> &ringA = probe.externalRing(0), &ringB = probe.externalRing(1);
+    QTRY_VERIFY_WITH_TIMEOUT(ringB.pushed() > 10, kStateWaitMs);
+
+    probe.measureOnly({"a"});
+    // It ends the period it is in, then pauses: seen as no push for 100 of a's.
+    uint64_t bAtPause = ringB.pushed();
+    const auto bStillFor100OfA = [&] {
+        const uint64_t fromA = ringA.pushed();
+        bAtPause = ringB.pushed();
+        while (ringA.pushed() < fromA + 100)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        return ringB.pushed() == bAtPause;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(bStillFor100OfA(), kStateWaitMs);
+    const uint64_t aAtPause = ringA.pushed();
+    QTRY_VERIFY_WITH_TIMEOUT(ringA.pushed() >= aAtPause + 200, kStateWaitMs);
+    QCOMPARE(ringB.pushed(), bAtPause);
+
+    probe.measureOnly({});
+    QTRY_VERIFY_WITH_TIMEOUT(ringB.pushed() > bAtPause + 10, kStateWaitMs);
+    probe.stop();
 }
 
 void TestProbe::stopDoesNotWaitOutTheDrainInterval()
