@@ -236,14 +236,26 @@ std::string formatTextReport(const Run &run)
                         kReportWidth, "  ");
     // A miss is a deadline passed: say each one, or a slow start's 1 ms
     // latency beside 0 misses reads as a contradiction.
-    std::string deadlines;
-    for (const ConsumerSetup &c : run.consumers)
-        if (c.config.hasDeadline())
+    std::string deadlines, windows;
+    for (const ConsumerSetup &c : run.consumers) {
+        if (!c.config.hasDeadline())
+            continue;
+        // X's burns are due by the end of a window whose length ramps.
+        if (c.config.rampStepNs > 0)
+            windows += (windows.empty() ? "" : ", ") + c.config.name;
+        else
             deadlines +=
                 fmt::format("{}{} {}", deadlines.empty() ? "" : ", ", c.config.name,
                             fmt::format("{:.3g} ms", static_cast<double>(c.config.slackNs) / 1e6));
-    if (!deadlines.empty())
-        out += wrapText("deadlines: " + deadlines + " after the period start.", kReportWidth, "  ");
+    }
+    if (!deadlines.empty() || !windows.empty()) {
+        std::string line = "deadlines:";
+        if (!deadlines.empty())
+            line += " " + deadlines + " after the period start" + (windows.empty() ? "." : ";");
+        if (!windows.empty())
+            line += " " + windows + " by the end of its window.";
+        out += wrapText(line, kReportWidth, "  ");
+    }
     if (!run.loads.empty())
         out += wrapText("loads: cpu% of the machine; cv%, max/min and jain of per-worker "
                         "progress (loads) and of per-worker CPU time from the kernel (cpu "

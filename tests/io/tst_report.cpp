@@ -107,6 +107,7 @@ private slots:
     void legendSaysWhichIsSdAndWhichIsRms();
     void saysWhichConsumersATimekeeperWokeAndItsGrant();
     void gamingReportsTheCpuItGot();
+    void xIsDueByTheEndOfItsWindow();
 };
 
 void TestReport::everyLineFitsAnEmail_data()
@@ -621,6 +622,16 @@ void TestReport::gamingReportsTheCpuItGot()
     const QStringList rows = lines.filter(QRegularExpression("^gaming .* 62\\.5 +-$"));
     QCOMPARE(rows.size(), 2);
     QVERIFY(lines.join(' ').simplified().contains("cpu% = burns/(burns + latency)"));
+}
+
+void TestReport::xIsDueByTheEndOfItsWindow()
+{
+    Run run = test::realisticRun();
+    ConsumerSetup x;
+    x.config = xConsumer();
+    run.consumers.push_back(x);
+    const QString all = reportLines(run).join(' ').simplified();
+    QVERIFY2(all.contains("after the period start; x by the end of its window."), qPrintable(all));
 }
 
 QTEST_GUILESS_MAIN(TestReport)
