@@ -347,14 +347,7 @@ std::string formatJsonSummary(const Run &run)
     for (const PhaseResult &p : run.phases) {
         json consumers = json::array();
         for (const ConsumerStats &c : p.consumers) {
-            // How it woke, and so which latency these are.
-            WakeMethod wake = WakeMethod::Timer;
-            for (const ConsumerSetup &setup : run.consumers)
-                if (setup.config.name == c.name)
-                    wake = setup.config.wake;
             consumers.push_back({{"name", c.name},
-                                 {"wake", toString(wake)},
-                                 {"latency", latencyDefinition(wake)},
                                  {"samples", c.samples},
                                  {"sampled_pct", c.sampledPct},
                                  {"p50_us", c.p50Us},
@@ -366,6 +359,12 @@ std::string formatJsonSummary(const Run &run)
                                  {"over_5ms", c.over5ms},
                                  {"misses", c.misses},
                                  {"deadlines_met_pct", c.deadlinesMetPct}});
+            // How a periodic consumer woke, and so which latency these are.
+            for (const ConsumerSetup &setup : run.consumers)
+                if (setup.config.name == c.name && setup.config.kind == ConsumerKind::Periodic) {
+                    consumers.back()["wake"] = toString(setup.config.wake);
+                    consumers.back()["latency"] = latencyDefinition(setup.config.wake);
+                }
         }
         phases.push_back({{"name", p.name}, {"duration_s", p.durationS}, {"consumers", consumers}});
     }

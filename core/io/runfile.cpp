@@ -76,10 +76,13 @@ json toJson(const ConsumerSetup &s)
                 {"work_mode", c.workMode == WorkMode::Loops ? "loops" : "cpu-time"},
                 // What readers before 1.3 take as the speed worked at.
                 {"loops_per_us", s.loopSpeed.loopsPerMs / 1000.0},
-                // 1.4: what woke it, and so which latency it was charged.
-                {"wake", toString(c.wake)},
-                {"latency", latencyDefinition(c.wake)},
                 {"granted", toJson(s.grant)}};
+    // 1.4: what woke a periodic consumer, and so which latency it was
+    // charged. The others are not woken at a period's start: no such word.
+    if (c.kind == ConsumerKind::Periodic) {
+        out["wake"] = toString(c.wake);
+        out["latency"] = latencyDefinition(c.wake);
+    }
     if (c.rampStepNs > 0)
         out["ramp_step_ns"] = c.rampStepNs;
     if (c.wake == WakeMethod::Timekeeper)

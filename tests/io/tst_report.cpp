@@ -5,6 +5,9 @@
 #include "report.h"
 #include "samplerun.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMap>
 #include <QStringList>
 #include <QTest>
@@ -106,6 +109,7 @@ private slots:
     void failedStartsAreWarnedAboutInTheirPhase();
     void legendSaysWhichIsSdAndWhichIsRms();
     void saysWhichConsumersATimekeeperWokeAndItsGrant();
+    void jsonSummarySaysHowEachPeriodicConsumerWoke();
     void gamingReportsTheCpuItGot();
     void xIsDueByTheEndOfItsWindow();
 };
@@ -604,6 +608,19 @@ void TestReport::saysWhichConsumersATimekeeperWokeAndItsGrant()
              qPrintable(all));
     for (const QString &line : lines)
         QVERIFY2(line.size() <= 72, qPrintable(line));
+}
+
+void TestReport::jsonSummarySaysHowEachPeriodicConsumerWoke()
+{
+    Run run = test::realisticRun();
+    run.consumers[0].config.wake = WakeMethod::Timekeeper;
+    const QJsonObject j =
+        QJsonDocument::fromJson(QByteArray::fromStdString(formatJsonSummary(run))).object();
+    const QJsonArray consumers = j["phases"].toArray()[1].toObject()["consumers"].toArray();
+    QCOMPARE(consumers[0].toObject()["wake"].toString(), QStringLiteral("timekeeper"));
+    QCOMPARE(consumers[0].toObject()["latency"].toString(), QStringLiteral("interbench"));
+    QCOMPARE(consumers[2].toObject()["wake"].toString(), QStringLiteral("timer"));
+    QCOMPARE(consumers[2].toObject()["latency"].toString(), QStringLiteral("wake"));
 }
 
 void TestReport::gamingReportsTheCpuItGot()

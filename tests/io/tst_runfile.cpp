@@ -510,6 +510,7 @@ void TestRunFile::interbenchsMethodAndConsumersSurviveARoundTrip()
     QCOMPARE(j["consumers"][1]["latency"].get<std::string>(), std::string("wake"));
     QVERIFY(!j["consumers"][1].contains("timekeeper_granted"));
     QCOMPARE(j["consumers"][4]["kind"].get<std::string>(), std::string("continuous"));
+    QVERIFY(!j["consumers"][4].contains("wake")); // gaming is not woken: it never sleeps
     const Run back = runFromJson(text, "run.json");
     compareRuns(run, back);
     QCOMPARE(back.consumers[3].config.rampStepNs, 1000000);
