@@ -31,14 +31,14 @@ std::string runLabel(const Run &run)
 // One run's samples of one consumer in one phase, a value per round or block.
 struct Samples
 {
-    std::vector<double> p99, p999, missesPerMin, met;
+    std::vector<double> p99, p999, missesPerMin, met, cpu;
 };
 
 Samples samplesOf(const Run &run, const PhaseSide &side, const std::string &consumer, bool byRound)
 {
     Samples s;
     auto add = [&s](uint64_t samples, double p99, double p999, uint64_t misses, double durationS,
-                    double met) {
+                    double met, double cpu) {
         // A percentile of fewer samples than it needs is the maximum, not
         // the percentile: such a block or round is no sample of it.
         if (samples >= kMinSamplesForP99)
@@ -48,6 +48,7 @@ Samples samplesOf(const Run &run, const PhaseSide &side, const std::string &cons
         s.missesPerMin.push_back(durationS > 0 ? 60.0 * static_cast<double>(misses) / durationS
                                                : 0);
         s.met.push_back(met);
+        s.cpu.push_back(cpu);
     };
     for (size_t index : side.phases) {
         const PhaseResult &p = run.phases[index];
@@ -56,13 +57,13 @@ Samples samplesOf(const Run &run, const PhaseSide &side, const std::string &cons
             continue;
         if (byRound || c->blocks.empty()) {
             add(c->samples, static_cast<double>(c->p99Us), static_cast<double>(c->p999Us),
-                c->misses, p.durationS, c->deadlinesMetPct);
+                c->misses, p.durationS, c->deadlinesMetPct, c->desiredCpuPct);
             continue;
         }
         for (const BlockStats &b : c->blocks)
             if (b.samples > 0)
                 add(b.samples, static_cast<double>(b.p99Us), static_cast<double>(b.p999Us),
-                    b.misses, b.durationS, b.metPct);
+                    b.misses, b.durationS, b.metPct, b.cpuPct);
     }
     return s;
 }
@@ -136,6 +137,7 @@ MetricComparison compareSamples(CompareMetric metric, const std::vector<double> 
         }
         break;
     case CompareMetric::MetPct:
+    case CompareMetric::CpuPct:
         m.asRatio = false;
         m.change = hodgesLehmannShift(a, b);
         bigEnough = std::abs(m.change.estimate) >= kMinMetChange;
@@ -145,8 +147,10 @@ MetricComparison compareSamples(CompareMetric metric, const std::vector<double> 
     const bool excludesNone = m.change.low > none || m.change.high < none;
     if (m.p < kSignificance && excludesNone && bigEnough) {
         const bool higher = m.change.estimate > none;
-        // More deadlines met is better; more latency or misses is worse.
-        m.verdict = (metric == CompareMetric::MetPct) == higher ? Verdict::Better : Verdict::Worse;
+        // More deadlines met or CPU got is better; more latency or misses is worse.
+        const bool moreIsBetter =
+            metric == CompareMetric::MetPct || metric == CompareMetric::CpuPct;
+        m.verdict = moreIsBetter == higher ? Verdict::Better : Verdict::Worse;
     }
     return m;
 }
@@ -300,6 +304,8 @@ const char *toString(CompareMetric metric)
         return "misses/min";
     case CompareMetric::MetPct:
         return "met%";
+    case CompareMetric::CpuPct:
+        return "cpu%";
     }
     return "?";
 }
@@ -334,6 +340,7 @@ std::string formatValue(CompareMetric metric, double v)
         return fmt::format("{:.3f}", v / 1000.0);
     case CompareMetric::MissesPerMin:
     case CompareMetric::MetPct:
+    case CompareMetric::CpuPct:
         return fmt::format("{:.2f}", v);
     }
     return "?";
@@ -359,7 +366,8 @@ std::string formatChange(const MetricComparison &m)
                                      x(m.change.high))
                        : fmt::format("x{}", x(m.change.estimate));
     }
-    const char *unit = m.metric == CompareMetric::MetPct ? " pt" : "/min";
+    const char *unit =
+        m.metric == CompareMetric::MetPct || m.metric == CompareMetric::CpuPct ? " pt" : "/min";
     return bounded ? fmt::format("{:+.2f}{} [{:+.2f}, {:+.2f}]", m.change.estimate, unit,
                                  m.change.low, m.change.high)
                    : fmt::format("{:+.2f}{}", m.change.estimate, unit);
@@ -447,6 +455,8 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
                         cc.metrics.push_back(compareSamples(CompareMetric::MissesPerMin,
                                                             a.missesPerMin, b.missesPerMin));
                         cc.metrics.push_back(compareSamples(CompareMetric::MetPct, a.met, b.met));
+                    } else if (s.hasCpuTarget) {
+                        cc.metrics.push_back(compareSamples(CompareMetric::CpuPct, a.cpu, b.cpu));
                     }
                 }
                 if (!cc.refusal.empty() &&

@@ -10,7 +10,8 @@
 namespace latprobe {
 
 // What a comparison looks at, per phase and consumer.
-enum class CompareMetric { P99, P999, MissesPerMin, MetPct };
+// CpuPct: the CPU a consumer without a deadline asked for and got (gaming).
+enum class CompareMetric { P99, P999, MissesPerMin, MetPct, CpuPct };
 const char *toString(CompareMetric metric); // "p99 ms", "misses/min", ...
 
 // benchstat's answer: better, worse, or "~" (no difference larger than the

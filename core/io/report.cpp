@@ -236,14 +236,26 @@ std::string formatTextReport(const Run &run)
                         kReportWidth, "  ");
     // A miss is a deadline passed: say each one, or a slow start's 1 ms
     // latency beside 0 misses reads as a contradiction.
-    std::string deadlines;
-    for (const ConsumerSetup &c : run.consumers)
-        if (c.config.hasDeadline())
+    std::string deadlines, windows;
+    for (const ConsumerSetup &c : run.consumers) {
+        if (!c.config.hasDeadline())
+            continue;
+        // X's burns are due by the end of a window whose length ramps.
+        if (c.config.rampStepNs > 0)
+            windows += (windows.empty() ? "" : ", ") + c.config.name;
+        else
             deadlines +=
                 fmt::format("{}{} {}", deadlines.empty() ? "" : ", ", c.config.name,
                             fmt::format("{:.3g} ms", static_cast<double>(c.config.slackNs) / 1e6));
-    if (!deadlines.empty())
-        out += wrapText("deadlines: " + deadlines + " after the period start.", kReportWidth, "  ");
+    }
+    if (!deadlines.empty() || !windows.empty()) {
+        std::string line = "deadlines:";
+        if (!deadlines.empty())
+            line += " " + deadlines + " after the period start" + (windows.empty() ? "." : ";");
+        if (!windows.empty())
+            line += " " + windows + " by the end of its window.";
+        out += wrapText(line, kReportWidth, "  ");
+    }
     if (!run.loads.empty())
         out += wrapText("loads: cpu% of the machine; cv%, max/min and jain of per-worker "
                         "progress (loads) and of per-worker CPU time from the kernel (cpu "
@@ -335,14 +347,7 @@ std::string formatJsonSummary(const Run &run)
     for (const PhaseResult &p : run.phases) {
         json consumers = json::array();
         for (const ConsumerStats &c : p.consumers) {
-            // How it woke, and so which latency these are.
-            WakeMethod wake = WakeMethod::Timer;
-            for (const ConsumerSetup &setup : run.consumers)
-                if (setup.config.name == c.name)
-                    wake = setup.config.wake;
             consumers.push_back({{"name", c.name},
-                                 {"wake", toString(wake)},
-                                 {"latency", latencyDefinition(wake)},
                                  {"samples", c.samples},
                                  {"sampled_pct", c.sampledPct},
                                  {"p50_us", c.p50Us},
@@ -354,6 +359,12 @@ std::string formatJsonSummary(const Run &run)
                                  {"over_5ms", c.over5ms},
                                  {"misses", c.misses},
                                  {"deadlines_met_pct", c.deadlinesMetPct}});
+            // How a periodic consumer woke, and so which latency these are.
+            for (const ConsumerSetup &setup : run.consumers)
+                if (setup.config.name == c.name && setup.config.kind == ConsumerKind::Periodic) {
+                    consumers.back()["wake"] = toString(setup.config.wake);
+                    consumers.back()["latency"] = latencyDefinition(setup.config.wake);
+                }
         }
         phases.push_back({{"name", p.name}, {"duration_s", p.durationS}, {"consumers", consumers}});
     }

@@ -76,10 +76,13 @@ json toJson(const ConsumerSetup &s)
                 {"work_mode", c.workMode == WorkMode::Loops ? "loops" : "cpu-time"},
                 // What readers before 1.3 take as the speed worked at.
                 {"loops_per_us", s.loopSpeed.loopsPerMs / 1000.0},
-                // 1.4: what woke it, and so which latency it was charged.
-                {"wake", toString(c.wake)},
-                {"latency", latencyDefinition(c.wake)},
                 {"granted", toJson(s.grant)}};
+    // 1.4: what woke a periodic consumer, and so which latency it was
+    // charged. The others are not woken at a period's start: no such word.
+    if (c.kind == ConsumerKind::Periodic) {
+        out["wake"] = toString(c.wake);
+        out["latency"] = latencyDefinition(c.wake);
+    }
     if (c.rampStepNs > 0)
         out["ramp_step_ns"] = c.rampStepNs;
     if (c.wake == WakeMethod::Timekeeper)
@@ -137,38 +140,47 @@ json toJson(const ConsumerStats &s)
     json hist = json::array();
     for (const auto &[us, n] : s.histogram)
         hist.push_back({us, n});
-    return {{"name", s.name},
-            {"has_deadline", s.hasDeadline},
-            {"has_cpu_target", s.hasCpuTarget},
-            {"samples", s.samples},
-            {"expected", s.expected},
-            {"sampled_pct", s.sampledPct},
-            {"min_us", s.minUs},
-            {"mean_us", s.meanUs},
-            {"p50_us", s.p50Us},
-            {"p90_us", s.p90Us},
-            {"p99_us", s.p99Us},
-            {"p999_us", s.p999Us},
-            {"max_us", s.maxUs},
-            {"stddev_us", s.stddevUs},
-            {"over_1ms", s.over1ms},
-            {"over_5ms", s.over5ms},
-            {"misses", s.misses},
-            {"deadlines_met", s.deadlinesMet},
-            {"deadlines_met_pct", s.deadlinesMetPct},
-            {"desired_cpu_pct", s.desiredCpuPct},
-            {"longest_miss_run", s.longestMissRun},
-            {"ib_latency_mean_us", s.ibLatencyMeanUs},
-            {"ib_latency_rms_us", s.ibLatencyRmsUs},
-            {"ib_latency_max_us", s.ibLatencyMaxUs},
-            {"ring_overflows", s.ringOverflows},
-            {"failures", s.failures},
-            {"blocks", blocksToJson(s.blocks)},
-            {"histogram",
-             {{"bucket_us", 1},
-              {"limit_us", s.histogramLimitUs},
-              {"overflow", s.histogramOverflow},
-              {"counts", hist}}}};
+    json out = {{"name", s.name},
+                {"has_deadline", s.hasDeadline},
+                {"has_cpu_target", s.hasCpuTarget},
+                {"samples", s.samples},
+                {"expected", s.expected},
+                {"sampled_pct", s.sampledPct},
+                {"min_us", s.minUs},
+                {"mean_us", s.meanUs},
+                {"p50_us", s.p50Us},
+                {"p90_us", s.p90Us},
+                {"p99_us", s.p99Us},
+                {"p999_us", s.p999Us},
+                {"max_us", s.maxUs},
+                {"stddev_us", s.stddevUs},
+                {"over_1ms", s.over1ms},
+                {"over_5ms", s.over5ms},
+                {"misses", s.misses},
+                {"deadlines_met", s.deadlinesMet},
+                {"deadlines_met_pct", s.deadlinesMetPct},
+                {"desired_cpu_pct", s.desiredCpuPct},
+                {"longest_miss_run", s.longestMissRun},
+                {"ib_latency_mean_us", s.ibLatencyMeanUs},
+                {"ib_latency_rms_us", s.ibLatencyRmsUs},
+                {"ib_latency_max_us", s.ibLatencyMaxUs},
+                {"ring_overflows", s.ringOverflows},
+                {"failures", s.failures},
+                {"blocks", blocksToJson(s.blocks)},
+                {"histogram",
+                 {{"bucket_us", 1},
+                  {"limit_us", s.histogramLimitUs},
+                  {"overflow", s.histogramOverflow},
+                  {"counts", hist}}}};
+    // 1.4: gaming's comparable figure is the CPU it got, block by block; a
+    // column of its own beside the rows, which older readers take as 8 long.
+    if (s.hasCpuTarget && !s.hasDeadline) {
+        json cpu = json::array();
+        for (const BlockStats &b : s.blocks)
+            cpu.push_back(b.cpuPct);
+        out["block_cpu_pct"] = cpu;
+    }
+    return out;
 }
 
 json fairnessToJson(const Fairness &f)
@@ -230,6 +242,13 @@ ConsumerStats statsFromJson(const JsonReader &r, const json &j, const std::strin
     // Optional: files written before it was counted have none.
     s.failures = r.get<uint64_t>(j, path, "failures", 0);
     s.blocks = blocksFromJson(r, j, path);
+    if (j.contains("block_cpu_pct")) {
+        const json &cpu = r.array(j, path, "block_cpu_pct");
+        if (cpu.size() != s.blocks.size())
+            r.fail(path + ".block_cpu_pct", "expected one per block");
+        for (size_t i = 0; i < cpu.size(); ++i)
+            s.blocks[i].cpuPct = r.value<double>(cpu[i], path + ".block_cpu_pct");
+    }
     const std::string hpath = path + ".histogram";
     const json &h = r.field(j, path, "histogram");
     s.histogramLimitUs = r.get<uint32_t>(h, hpath, "limit_us");

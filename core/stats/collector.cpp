@@ -261,6 +261,7 @@ void Collector::closeBlock(Phase &phase, size_t consumer, int64_t end)
         b.p99Us = s.p99Us;
         b.p999Us = s.p999Us;
         b.metPct = s.deadlinesMetPct;
+        b.cpuPct = s.desiredCpuPct;
         track.done.push_back(b);
     }
     track.open.reset();

@@ -16,6 +16,7 @@ struct BlockStats
     uint64_t misses = 0;
     int64_t p50Us = 0, p99Us = 0, p999Us = 0;
     double metPct = 100;
+    double cpuPct = 100; // the consumer's desired CPU (gaming: the CPU it got)
 };
 
 // Everything a report says about one consumer in one phase. Latencies are

@@ -338,6 +338,38 @@ private slots:
         QVERIFY(c.warnings[0].find("period 5.33 ms vs 21.33 ms") != std::string::npos);
     }
 
+    void gamingIsComparedByTheCpuItGot()
+    {
+        // No deadline: Gaming is compared by its CPU, 12 blocks of ~90 %
+        // against ~60 %, and has no misses or met% to compare.
+        auto gaming = [](double cpu, uint64_t seed) {
+            ConsumerStats g = consumer("gaming", 12, 400, 5, 0, seed);
+            g.hasDeadline = false;
+            g.hasCpuTarget = true;
+            std::mt19937_64 rng(seed);
+            std::uniform_real_distribution<double> jitter(-1, 1);
+            for (BlockStats &b : g.blocks)
+                b.cpuPct = cpu + jitter(rng);
+            g.desiredCpuPct = cpu;
+            return g;
+        };
+        const Run a = run("6.18.44", {phase("burn x2", {"burn:2"}, 60, {gaming(90, 1)})});
+        const Run b = run("6.19.0", {phase("burn x2", {"burn:2"}, 60, {gaming(60, 2)})});
+        const Comparison c = compareRuns({a, b}, {"a.json", "b.json"});
+        const MetricComparison *cpu = metric(c, "burn x2", 1, "gaming", CompareMetric::CpuPct);
+        QVERIFY(cpu);
+        QCOMPARE(cpu->verdict, Verdict::Worse);
+        QVERIFY(cpu->change.estimate < -25 && cpu->change.estimate > -35);
+        QVERIFY(!metric(c, "burn x2", 1, "gaming", CompareMetric::MetPct));
+        QVERIFY(!metric(c, "burn x2", 1, "gaming", CompareMetric::MissesPerMin));
+        const std::string text = formatComparison(c);
+        QVERIFY2(text.find("cpu%") != std::string::npos, text.c_str());
+        fitsAnEmail(text);
+        const Comparison back = compareRuns({b, a}, {"b.json", "a.json"});
+        QCOMPARE(metric(back, "burn x2", 1, "gaming", CompareMetric::CpuPct)->verdict,
+                 Verdict::Better);
+    }
+
     void aTimekeeperWakeIsNotComparedWithATimerWake()
     {
         // interbench's latency leaves out what latprobe's charges: the two

@@ -5,6 +5,9 @@
 #include "report.h"
 #include "samplerun.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMap>
 #include <QStringList>
 #include <QTest>
@@ -106,7 +109,9 @@ private slots:
     void failedStartsAreWarnedAboutInTheirPhase();
     void legendSaysWhichIsSdAndWhichIsRms();
     void saysWhichConsumersATimekeeperWokeAndItsGrant();
+    void jsonSummarySaysHowEachPeriodicConsumerWoke();
     void gamingReportsTheCpuItGot();
+    void xIsDueByTheEndOfItsWindow();
 };
 
 void TestReport::everyLineFitsAnEmail_data()
@@ -605,6 +610,19 @@ void TestReport::saysWhichConsumersATimekeeperWokeAndItsGrant()
         QVERIFY2(line.size() <= 72, qPrintable(line));
 }
 
+void TestReport::jsonSummarySaysHowEachPeriodicConsumerWoke()
+{
+    Run run = test::realisticRun();
+    run.consumers[0].config.wake = WakeMethod::Timekeeper;
+    const QJsonObject j =
+        QJsonDocument::fromJson(QByteArray::fromStdString(formatJsonSummary(run))).object();
+    const QJsonArray consumers = j["phases"].toArray()[1].toObject()["consumers"].toArray();
+    QCOMPARE(consumers[0].toObject()["wake"].toString(), QStringLiteral("timekeeper"));
+    QCOMPARE(consumers[0].toObject()["latency"].toString(), QStringLiteral("interbench"));
+    QCOMPARE(consumers[2].toObject()["wake"].toString(), QStringLiteral("timer"));
+    QCOMPARE(consumers[2].toObject()["latency"].toString(), QStringLiteral("wake"));
+}
+
 void TestReport::gamingReportsTheCpuItGot()
 {
     Run run = test::realisticRun();
@@ -621,6 +639,16 @@ void TestReport::gamingReportsTheCpuItGot()
     const QStringList rows = lines.filter(QRegularExpression("^gaming .* 62\\.5 +-$"));
     QCOMPARE(rows.size(), 2);
     QVERIFY(lines.join(' ').simplified().contains("cpu% = burns/(burns + latency)"));
+}
+
+void TestReport::xIsDueByTheEndOfItsWindow()
+{
+    Run run = test::realisticRun();
+    ConsumerSetup x;
+    x.config = xConsumer();
+    run.consumers.push_back(x);
+    const QString all = reportLines(run).join(' ').simplified();
+    QVERIFY2(all.contains("after the period start; x by the end of its window."), qPrintable(all));
 }
 
 QTEST_GUILESS_MAIN(TestReport)

@@ -140,6 +140,7 @@ void compareStats(const ConsumerStats &a, const ConsumerStats &b)
         QCOMPARE(x.p99Us, y.p99Us);
         QCOMPARE(x.p999Us, y.p999Us);
         QCOMPARE(x.metPct, y.metPct);
+        QCOMPARE(x.cpuPct, y.cpuPct);
     }
 }
 
@@ -527,6 +528,8 @@ void TestRunFile::interbenchsMethodAndConsumersSurviveARoundTrip()
         ConsumerStats g = test::stats("gaming", false);
         g.hasCpuTarget = true;
         g.desiredCpuPct = 87.5;
+        g.blocks = {{0, 5, 50, 0, 1000, 2000, 3000, 100, 75.0},
+                    {5, 5, 50, 0, 1000, 2000, 3000, 100, 99.5}};
         p.consumers.push_back(g);
     }
     const std::string text = runToJson(run);
@@ -538,10 +541,15 @@ void TestRunFile::interbenchsMethodAndConsumersSurviveARoundTrip()
     QCOMPARE(j["consumers"][1]["latency"].get<std::string>(), std::string("wake"));
     QVERIFY(!j["consumers"][1].contains("timekeeper_granted"));
     QCOMPARE(j["consumers"][4]["kind"].get<std::string>(), std::string("continuous"));
+    QVERIFY(!j["consumers"][4].contains("wake")); // gaming is not woken: it never sleeps
     const Run back = runFromJson(text, "run.json");
     compareRuns(run, back);
     QCOMPARE(back.consumers[3].config.rampStepNs, 1000000);
     QCOMPARE(back.phases[1].consumers[4].desiredCpuPct, 87.5);
+    QCOMPARE(back.phases[1].consumers[4].blocks[0].cpuPct, 75.0);
+    QCOMPARE(back.phases[1].consumers[4].blocks[1].cpuPct, 99.5);
+    // Beside the blocks' rows, which readers before 1.4 take as 8 long.
+    QCOMPARE(j["phases"][1]["consumers"][4]["blocks"][0].size(), 8u);
 }
 
 void TestRunFile::aFileBefore14ReadsAsWokenByATimer()
@@ -616,6 +624,9 @@ void TestRunFile::rejectsNamingFileAndField_data()
     QTest::newRow("a block row cut short") << "/phases/1/consumers/0/blocks/1"
                                            << "[10.25, 5.0, 5000]"
                                            << "phases[1].consumers[0].blocks[1]";
+    QTest::newRow("a block's CPU missing") << "/phases/1/consumers/0/block_cpu_pct"
+                                           << "[50.0]"
+                                           << "phases[1].consumers[0].block_cpu_pct";
     QTest::newRow("an unknown wake") << "/consumers/0/wake"
                                      << "\"alarm\""
                                      << "consumers[0].wake";

@@ -33,6 +33,7 @@ private slots:
     void aLongSleepEndsSoonAfterTheStopFlag();
     void stopDoesNotWaitOutTheDrainInterval();
     void aPausedConsumerRunsNoPeriodsUntilMeasuredAgain();
+    void interbenchsConsumersRunWokenByATimekeeper();
     void loopWorkKeepsItsSpeedAtStartInWorkAndAtEnd();
     void grantRecordsWhatTheKernelGave_data();
     void grantRecordsWhatTheKernelGave();
@@ -228,9 +229,11 @@ void TestProbe::presetsHaveTheDocumentedNumbers()
     QVERIFY(p);
     QCOMPARE(p->name, preset.toStdString());
     QVERIFY(!p->description.empty());
-    QCOMPARE(p->consumers.size(), 4u);
+    // The four run by default, then interbench's X and Gaming on request.
+    QCOMPARE(p->consumers.size(), 6u);
     const ConsumerConfig &audio = p->consumers[0], &video = p->consumers[1],
-                         &wakeup = p->consumers[2], &start = p->consumers[3];
+                         &wakeup = p->consumers[2], &start = p->consumers[3], &x = p->consumers[4],
+                         &gaming = p->consumers[5];
     for (const ConsumerConfig &c : {audio, video, wakeup})
         QCOMPARE(c.kind, ConsumerKind::Periodic);
     QCOMPARE(audio.name, std::string("audio"));
@@ -252,6 +255,20 @@ void TestProbe::presetsHaveTheDocumentedNumbers()
     QCOMPARE(start.kind, ConsumerKind::ProcessStart);
     QCOMPARE(start.periodNs, 1000000000);
     QCOMPARE(start.slackNs, 100000000);
+    // emulate_x(): 0..100 ms burns in 100 ms windows; emulate_game(): 100 ms
+    // burns back to back, no deadline.
+    QCOMPARE(x.name, std::string("x"));
+    QCOMPARE(x.periodNs, 100000000);
+    QCOMPARE(x.rampStepNs, 1000000);
+    QVERIFY(x.hasDeadline());
+    QCOMPARE(gaming.name, std::string("gaming"));
+    QCOMPARE(gaming.kind, ConsumerKind::Continuous);
+    QCOMPARE(gaming.workNs, 100000000);
+    QVERIFY(!gaming.hasDeadline());
+    // interbench's preset wakes the periodic ones as interbench does.
+    const WakeMethod wake = preset == "interbench" ? WakeMethod::Timekeeper : WakeMethod::Timer;
+    for (const ConsumerConfig &c : {audio, video, wakeup, x})
+        QCOMPARE(c.wake, wake);
 }
 
 void TestProbe::nextSecondPlusIsTheFirstAlignedInstant_data()
@@ -373,6 +390,29 @@ void TestProbe::stopDoesNotWaitOutTheDrainInterval()
     const ConsumerStats w = probe.collector().phases(RealClock::monotonicNow())[0].consumers[0];
     QVERIFY2(w.samples > 0 && w.samples <= w.expected,
              qPrintable(QString("%1 of %2").arg(w.samples).arg(w.expected)));
+}
+
+void TestProbe::interbenchsConsumersRunWokenByATimekeeper()
+{
+    // The real threads: audio woken by its timekeeper, X and Gaming burning.
+    // Each gets samples (waited for, however busy the machine), the
+    // timekeeper's grant is recorded, and stop() ends them all.
+    ConsumerConfig audio = audioConsumerByPeriod(10'000'000, 2, 5);
+    audio.wake = WakeMethod::Timekeeper;
+    Probe probe(std::vector<ConsumerConfig>{audio, xConsumer(), gamingConsumer()}, ThreadParams{});
+    probe.start();
+    const ThreadGrant &tk = probe.setups()[0].timekeeperGrant;
+    QVERIFY2((tk.policy == SchedPolicy::Fifo && tk.priority == 96) ||
+                 (tk.policy == SchedPolicy::Other && !tk.refusal.empty()),
+             tk.refusal.c_str());
+    auto samples = [&](size_t c) {
+        return probe.collector().phases(RealClock::monotonicNow())[0].consumers[c].samples;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(samples(0) >= 20 && samples(1) >= 3 && samples(2) >= 3, kStateWaitMs);
+    probe.stop();
+    QVERIFY(!probe.running());
+    const ConsumerStats g = probe.collector().phases(RealClock::monotonicNow())[0].consumers[2];
+    QVERIFY(g.hasCpuTarget && g.desiredCpuPct > 0 && g.desiredCpuPct <= 100);
 }
 
 void TestProbe::loopWorkKeepsItsSpeedAtStartInWorkAndAtEnd()
