@@ -177,6 +177,10 @@ def main():
             samples.append((t, *s))
         if args.gui:
             for name in os.listdir(library) if os.path.isdir(library) else []:
+                # A save in progress: its temp file grows piece by piece
+                # (atomicsave.h); the rename that ends it is the rewrite.
+                if ".latprobe-" in name:
+                    continue
                 try:
                     st = os.stat(os.path.join(library, name))
                     autosaves[(name, st.st_mtime_ns)] = st.st_size
