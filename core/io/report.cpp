@@ -2,9 +2,12 @@
 
 #include "texttable.h"
 #include "textwrap.h"
+#include "topdelayers.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace latprobe {
 
@@ -133,11 +136,49 @@ std::string phaseTables(const PhaseResult &phase)
     return latency.render(kReportWidth) + "\n" + deadlines.render(kReportWidth);
 }
 
+// Who delayed the phase's explained misses, and its worst one in full: what
+// a tester pastes into a bug report.
+std::string delayerTables(const Run &run, const PhaseResult &phase)
+{
+    std::vector<const MissExplanation *> mine;
+    for (const MissExplanation &x : run.explanations)
+        if (x.phase == phase.name)
+            mine.push_back(&x);
+    if (mine.empty())
+        return {};
+    uint64_t misses = 0;
+    for (const ConsumerStats &c : phase.consumers)
+        misses += c.hasDeadline ? c.misses : 0;
+    std::string out =
+        "\n" + fit(fmt::format("top delayers ({} of {} misses explained)", mine.size(), misses));
+    TextTable table({"delayer", "policy", "load", "seen", "total ms", "worst ms"});
+    for (const Delayer &d : topDelayers(run.explanations, phase.name, 8))
+        table.addRow({delayerName(d), d.policy.empty() ? "-" : d.policy,
+                      d.load.empty() ? "-" : d.load, fmt::format("{}", d.seen),
+                      fmt::format("{:.3f}", static_cast<double>(d.totalNs) / 1e6),
+                      fmt::format("{:.3f}", static_cast<double>(d.worstNs) / 1e6)});
+    out += table.render(kReportWidth);
+    const MissExplanation *worst = *std::max_element(
+        mine.begin(), mine.end(), [](const MissExplanation *a, const MissExplanation *b) {
+            return a->delayNs() < b->delayNs();
+        });
+    return out + "worst explained: " + formatExplanation(*worst, kReportWidth);
+}
+
+// The recorder's line in the header: on and what it costs, or why not.
+std::string traceLine(const TraceSummary &t)
+{
+    if (!t.on)
+        return t.message.empty() ? std::string() : fit("WARNING: " + t.message);
+    return fit(fmt::format("trace {} KiB x {} CPUs, {} reads, {} events, {:.3f} s CPU",
+                           t.bufferKbPerCpu, t.cpus, t.reads, t.events, t.cpuS));
+}
+
 } // namespace
 
 std::string formatTextReport(const Run &run)
 {
-    std::string out = header(run);
+    std::string out = header(run) + traceLine(run.trace);
     for (size_t i = 0; i < run.phases.size(); ++i) {
         const PhaseResult &p = run.phases[i];
         out += "\n";
@@ -154,6 +195,7 @@ std::string formatTextReport(const Run &run)
             if (c.failures)
                 out += fit(fmt::format("WARNING: {}: {} of {} failed outright (counted as misses)",
                                        c.name, c.failures, c.samples));
+        out += delayerTables(run, p);
     }
     if (!run.loads.empty()) {
         out += "\n";

@@ -16,8 +16,9 @@ inline constexpr int kRunFileMajor = 1;
 // 1.3: each load's "per_worker_cpu_s" and "cpu_fairness" (older files read
 // as CPU time unknown); per-consumer "loop_speed", "work_loop_speed" and
 // "end_loop_speed" (older files: the speed from "loops_per_us", no spread,
-// no later speeds)
-inline constexpr int kRunFileMinor = 3;
+// no later speeds); 1.4: "trace" (the flight recorder) and "explanations" of
+// misses (older files: no recorder, nothing explained)
+inline constexpr int kRunFileMinor = 4;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".
 class RunFileError : public std::runtime_error
