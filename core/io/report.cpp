@@ -162,7 +162,7 @@ std::string delayerTables(const Run &run, const PhaseResult &phase)
         mine.begin(), mine.end(), [](const MissExplanation *a, const MissExplanation *b) {
             return a->delayNs() < b->delayNs();
         });
-    return out + "worst explained: " + formatExplanation(*worst, kReportWidth);
+    return out + fit("worst explained miss:") + formatExplanation(*worst, kReportWidth);
 }
 
 // The recorder's line in the header: on and what it costs, or why not.

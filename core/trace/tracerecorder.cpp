@@ -212,12 +212,19 @@ TraceRecorder::TraceRecorder() = default;
 
 int TraceRecorder::removeStaleInstances()
 {
-    char **names = tracefs_instances("^latprobe-[0-9]+$");
+    // Every instance, filtered here: libtracefs compiles its pattern as a
+    // basic regex, where "[0-9]+" does not mean what it says.
+    char **names = tracefs_instances(nullptr);
     if (!names)
         return 0;
     int removed = 0;
+    const size_t prefix = std::strlen(kPrefix);
     for (char **n = names; *n; ++n) {
-        const pid_t pid = static_cast<pid_t>(std::atol(*n + std::strlen(kPrefix)));
+        const std::string name = *n;
+        if (name.size() <= prefix || name.compare(0, prefix, kPrefix) != 0 ||
+            name.find_first_not_of("0123456789", prefix) != std::string::npos)
+            continue;
+        const pid_t pid = static_cast<pid_t>(std::atol(name.c_str() + prefix));
         if (pid == getpid() || latprobeAlive(pid))
             continue;
         if (tracefs_instance *stale = tracefs_instance_alloc(nullptr, *n)) {
@@ -232,10 +239,19 @@ int TraceRecorder::removeStaleInstances()
 
 std::unique_ptr<TraceRecorder> TraceRecorder::open(const std::vector<int> &cpus, std::string &error)
 {
-    const char *dir = tracefs_tracing_dir();
-    if (!dir || access(fmt::format("{}/instances", dir).c_str(), F_OK) != 0) {
-        error = "flight recorder off: tracefs is not mounted (as root: mount -t tracefs nodev "
-                "/sys/kernel/tracing); misses are not explained";
+    // tracefs_tracing_dir() names where tracefs is mounted, or would be.
+    const char *found = tracefs_tracing_dir();
+    const std::string dir = found ? found : "/sys/kernel/tracing";
+    if (access((dir + "/instances").c_str(), W_OK) != 0) {
+        if (errno == ENOENT)
+            error = fmt::format("flight recorder off: tracefs is not mounted (as root: mount -t "
+                                "tracefs nodev {}); misses are not explained",
+                                dir);
+        else
+            error = fmt::format("flight recorder off: no write access to {}/instances ({}): run "
+                                "as root, or give this user write access to tracefs; misses are "
+                                "not explained",
+                                dir, std::strerror(errno));
         return nullptr;
     }
     removeStaleInstances();
@@ -286,7 +302,13 @@ std::unique_ptr<TraceRecorder> TraceRecorder::open(const std::vector<int> &cpus,
         if (tracefs_event_enable(r->m_instance, w.system, w.event) < 0)
             return fail(fmt::format("enabling {}:{}", w.system, w.event));
     // x86 only; elsewhere interrupts show through irq_handler_entry alone.
-    tracefs_event_enable(r->m_instance, "irq_vectors", "_(entry|exit)$");
+    // Named one by one: libtracefs takes the name as a basic regex.
+    for (const char *vector :
+         {"local_timer", "reschedule", "call_function", "call_function_single", "irq_work",
+          "x86_platform_ipi", "thermal_apic", "error_apic", "spurious_apic"})
+        for (const char *end : {"_entry", "_exit"})
+            tracefs_event_enable(r->m_instance, "irq_vectors",
+                                 fmt::format("^{}{}$", vector, end).c_str());
     const char *systems[] = {"sched", "irq", "timer", "irq_vectors", nullptr};
     r->m_tep = tracefs_local_events_system(nullptr, systems);
     if (!r->m_tep)
