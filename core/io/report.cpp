@@ -136,6 +136,18 @@ std::string phaseTables(const PhaseResult &phase)
     return latency.render(kReportWidth) + "\n" + deadlines.render(kReportWidth);
 }
 
+// "SCHED_FIFO 10" as "FIFO 10", "SCHED_OTHER nice 0" as "nice 0": the
+// table must fit an email beside the delayer's name.
+std::string shortPolicy(const std::string &policy)
+{
+    if (policy.empty())
+        return "-";
+    std::string p = policy.rfind("SCHED_", 0) == 0 ? policy.substr(6) : policy;
+    if (p.rfind("OTHER ", 0) == 0)
+        p = p.substr(6);
+    return p;
+}
+
 // Who delayed the phase's explained misses, and its worst one in full: what
 // a tester pastes into a bug report.
 std::string delayerTables(const Run &run, const PhaseResult &phase)
@@ -151,13 +163,22 @@ std::string delayerTables(const Run &run, const PhaseResult &phase)
         misses += c.hasDeadline ? c.misses : 0;
     std::string out =
         "\n" + fit(fmt::format("top delayers ({} of {} misses explained)", mine.size(), misses));
-    TextTable table({"delayer", "policy", "load", "seen", "total ms", "worst ms"});
-    for (const Delayer &d : topDelayers(run.explanations, phase.name, 8))
-        table.addRow({delayerName(d), d.policy.empty() ? "-" : d.policy,
-                      d.load.empty() ? "-" : d.load, fmt::format("{}", d.seen),
+    TextTable table({"delayer", "policy", "seen", "total ms", "worst ms"});
+    std::string loads;
+    for (const Delayer &d : topDelayers(run.explanations, {phase.name}, 8)) {
+        std::string name = delayerName(d);
+        if (name.size() > 30)
+            name = name.substr(0, 27) + "...";
+        table.addRow({name, shortPolicy(d.policy), fmt::format("{}", d.seen),
                       fmt::format("{:.3f}", static_cast<double>(d.totalNs) / 1e6),
                       fmt::format("{:.3f}", static_cast<double>(d.worstNs) / 1e6)});
-    out += table.render(kReportWidth);
+        if (!d.load.empty())
+            loads += wrapText(fmt::format("  {}: {}", delayerName(d),
+                                          d.load == "(probe)" ? "latprobe's own consumer"
+                                                              : "latprobe load " + d.load),
+                              kReportWidth, "    ");
+    }
+    out += table.render(kReportWidth) + loads;
     const MissExplanation *worst = *std::max_element(
         mine.begin(), mine.end(), [](const MissExplanation *a, const MissExplanation *b) {
             return a->delayNs() < b->delayNs();

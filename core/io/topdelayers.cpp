@@ -20,11 +20,11 @@ std::string ms(int64_t ns)
 } // namespace
 
 std::vector<Delayer> topDelayers(const std::vector<MissExplanation> &explanations,
-                                 const std::string &phase, size_t limit)
+                                 const std::vector<std::string> &phases, size_t limit)
 {
     std::map<std::tuple<int, int, std::string>, Delayer> byWho;
     for (const MissExplanation &x : explanations) {
-        if (x.phase != phase)
+        if (std::find(phases.begin(), phases.end(), x.phase) == phases.end())
             continue;
         for (const DelayShare &s : x.shares) {
             Delayer &d = byWho[{static_cast<int>(s.kind), s.pid, s.name}];

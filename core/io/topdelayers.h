@@ -22,9 +22,10 @@ struct Delayer
     int64_t worstNs = 0; // in one
 };
 
-// The phase's delayers, the largest total first, at most `limit`.
+// The delayers of the misses explained in `phases` (by name: a phase's
+// rounds in compare), the largest total first, at most `limit`.
 std::vector<Delayer> topDelayers(const std::vector<MissExplanation> &explanations,
-                                 const std::string &phase, size_t limit);
+                                 const std::vector<std::string> &phases, size_t limit);
 
 // "culprit[4242]", "irq local_timer", "idle": how a delayer is named in a line.
 std::string delayerName(const Delayer &d);

@@ -6,6 +6,7 @@
 #include "samplerun.h"
 
 #include <QMap>
+#include <QRegularExpression>
 #include <QStringList>
 #include <QTest>
 
@@ -105,6 +106,8 @@ private slots:
     void droppedSamplesAreWarnedAboutInTheirPhase();
     void failedStartsAreWarnedAboutInTheirPhase();
     void legendSaysWhichIsSdAndWhichIsRms();
+    void topDelayersNameWhoDelayedEachPhase();
+    void recorderOffIsOneWarning();
 };
 
 void TestReport::everyLineFitsAnEmail_data()
@@ -492,8 +495,11 @@ void TestReport::eachPhaseHasItsTitleAndTables()
     const Cells cells = parseTables(lines);
     QCOMPARE(cells.keys(), (QStringList{"1/2", "2/2", "loads"}));
     QCOMPARE(cells["loads"]["loads"].keys(), (QStringList{"compile -j24", "massive_intr x8"}));
+    // The loaded phase's misses were explained: it has a delayers table too.
+    QCOMPARE(cells["1/2"].keys(), (QStringList{"deadlines", "latency ms"}));
+    // (parseTables takes its title line, "top delayers (...)", for its header.)
+    QCOMPARE(cells["2/2"].keys(), (QStringList{"deadlines", "latency ms", "top"}));
     for (const QString &phase : QStringList{"1/2", "2/2"}) {
-        QCOMPARE(cells[phase].keys(), (QStringList{"deadlines", "latency ms"}));
         for (const QString &table : QStringList{"deadlines", "latency ms"})
             QCOMPARE(cells[phase][table].keys(), (QStringList{"audio", "video", "wakeup"}));
     }
@@ -576,6 +582,47 @@ void TestReport::legendSaysWhichIsSdAndWhichIsRms()
                  legend.contains("of per-worker CPU time from the kernel (cpu time)") &&
                  legend.contains("not the scheduler's share"),
              qPrintable(legend));
+}
+
+void TestReport::topDelayersNameWhoDelayedEachPhase()
+{
+    const Run run = test::realisticRun();
+    const QString report = QString::fromStdString(formatTextReport(run));
+    // Only the loaded phase had misses explained.
+    const QString loaded = report.section("phase 2/2", 1);
+    QVERIFY(!report.section("phase 2/2", 0, 0).contains("top delayers"));
+    QVERIFY2(loaded.contains("top delayers (2 of 14 misses explained)"), qPrintable(loaded));
+    // The worker that delayed both, summed and at its worst, with its group.
+    QStringList row;
+    for (const QString &line : loaded.split('\n'))
+        if (line.startsWith("latprobe:massiv[4242]"))
+            row = line.split(QRegularExpression("\\s{2,}"));
+    QCOMPARE(row.value(row.size() - 3), QString("1"));
+    QCOMPARE(row.value(row.size() - 2), QString("9.500"));
+    QCOMPARE(row.value(row.size() - 1), QString("9.500"));
+    QVERIFY(loaded.contains(QRegularExpression("^latprobe:massiv\\[4242\\]\\s+nice 0\\s+1\\s",
+                                               QRegularExpression::MultilineOption)));
+    QVERIFY(
+        loaded.contains("  latprobe:massiv[4242]: latprobe load massive_intr x8 (own session)\n"));
+    QVERIFY2(loaded.contains(QRegularExpression("^idle\\s+-\\s+2\\s+0\\.200\\s+0\\.100$",
+                                                QRegularExpression::MultilineOption)),
+             qPrintable(loaded));
+    // Its worst miss in full, as a tester pastes it.
+    QVERIFY(loaded.contains("worst explained miss:\naudio miss at 12.500 s"));
+    QVERIFY(loaded.contains("  wait ended: tick-bound: preempt=lazy"));
+    QVERIFY(report.contains("trace 4096 KiB x 24 CPUs, 3 reads, 48213 events, 0.125 s CPU"));
+}
+
+void TestReport::recorderOffIsOneWarning()
+{
+    Run run = test::realisticRun();
+    run.trace = {};
+    run.trace.message = "flight recorder off: no write access to /sys/kernel/tracing/instances";
+    run.explanations.clear();
+    const QString report = QString::fromStdString(formatTextReport(run));
+    QCOMPARE(report.count("flight recorder off"), 1);
+    QVERIFY(report.contains("WARNING: flight recorder off: no write access"));
+    QVERIFY(!report.contains("top delayers"));
 }
 
 QTEST_GUILESS_MAIN(TestReport)
