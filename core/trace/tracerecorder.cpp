@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -220,9 +221,13 @@ int TraceRecorder::removeStaleInstances()
     int removed = 0;
     const size_t prefix = std::strlen(kPrefix);
     for (char **n = names; *n; ++n) {
+        // latprobe-<pid>, or latprobe-<pid>-<n> for a process's later sessions.
         const std::string name = *n;
-        if (name.size() <= prefix || name.compare(0, prefix, kPrefix) != 0 ||
-            name.find_first_not_of("0123456789", prefix) != std::string::npos)
+        const size_t digitsEnd = name.find_first_not_of("0123456789", prefix);
+        if (name.size() <= prefix || name.compare(0, prefix, kPrefix) != 0 || digitsEnd == prefix ||
+            (digitsEnd != std::string::npos &&
+             (name[digitsEnd] != '-' ||
+              name.find_first_not_of("0123456789", digitsEnd + 1) != std::string::npos)))
             continue;
         const pid_t pid = static_cast<pid_t>(std::atol(name.c_str() + prefix));
         if (pid == getpid() || latprobeAlive(pid))
@@ -256,7 +261,11 @@ std::unique_ptr<TraceRecorder> TraceRecorder::open(const std::vector<int> &cpus,
     }
     removeStaleInstances();
     std::unique_ptr<TraceRecorder> r(new TraceRecorder);
-    r->m_name = fmt::format("{}{}", kPrefix, getpid());
+    // One instance per session: a process (the tests) may hold several.
+    static std::atomic<int> sessions{0};
+    const int n = sessions++;
+    r->m_name = n == 0 ? fmt::format("{}{}", kPrefix, getpid())
+                       : fmt::format("{}{}-{}", kPrefix, getpid(), n);
     r->m_cpus = cpus;
     r->m_instance = tracefs_instance_create(r->m_name.c_str());
     if (!r->m_instance || !tracefs_instance_is_new(r->m_instance)) {

@@ -12,7 +12,8 @@ struct tep_handle;
 
 namespace latprobe {
 
-// The flight recorder: a private tracefs instance, `latprobe-<pid>`, that
+// The flight recorder: a private tracefs instance, `latprobe-<pid>` (a
+// process's later ones `latprobe-<pid>-<n>`), that
 // records the scheduler, interrupt and timer events a miss's explanation
 // needs on the probe's CPUs, in overwrite mode, so that the kernel keeps the
 // last seconds at small cost and nobody reads them until a miss asks. Never
@@ -42,7 +43,7 @@ public:
     const std::string &instanceName() const { return m_name; }
     size_t bufferKbPerCpu() const { return m_bufferKb; }
     int cpuCount() const { return m_cpuCount; }
-    // Removes `latprobe-<pid>` instances whose latprobe is gone; returns how many.
+    // Removes `latprobe-<pid>[-<n>]` instances whose latprobe is gone; returns how many.
     static int removeStaleInstances();
 
 private:
