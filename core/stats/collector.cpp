@@ -199,7 +199,10 @@ void Collector::addLocked(size_t consumer, const Sample &s)
         m_captureRequests.push_back(
             {static_cast<double>(s.done - m_runStart) / 1e9, phase.name, config.name});
     }
-    if (phase.explainAsked[consumer] < m_explainPerPhase && m_explainRequestsMade < kExplainLimit) {
+    // Only a periodic consumer's window is its own thread's, from its
+    // timer to its work done: a start waits on a child, the gui on Qt.
+    if (config.kind == ConsumerKind::Periodic && phase.explainAsked[consumer] < m_explainPerPhase &&
+        m_explainRequestsMade < kExplainLimit) {
         ++phase.explainAsked[consumer];
         ++m_explainRequestsMade;
         m_explainRequests.push_back({consumer, phase.name, s});

@@ -92,7 +92,8 @@ public:
     std::vector<CaptureRequest> takeCaptureRequests();
 
     // Misses to explain from the kernel's trace (docs/DESIGN.md, "Who
-    // delayed me"): the first `perPhase` of each phase and consumer, at most
+    // delayed me"): periodic consumers' only, the first `perPhase` of each
+    // phase and consumer, at most
     // kExplainLimit in a run, so that a run's file and the reading of the
     // trace stay bounded however badly a load hurts. 0 (the default): none.
     static constexpr size_t kExplainLimit = 400;
