@@ -304,6 +304,17 @@ std::string formatMarkdownReport(const Run &run)
                             c.over1ms, c.over5ms, c.hasDeadline ? fmt::format("{}", c.misses) : "-",
                             c.hasDeadline ? fmt::format("{:.2f}", c.deadlinesMetPct) : "-",
                             c.hasDeadline ? fmt::format("{:.1f}", c.desiredCpuPct) : "-");
+        const std::vector<Delayer> delayers = topDelayers(run.explanations, {p.name}, 8);
+        if (!delayers.empty()) {
+            out += "\nTop delayers of the misses explained from the kernel's trace:\n\n"
+                   "| delayer | policy | latprobe load | seen | total ms | worst ms |\n"
+                   "|---|---|---|--:|--:|--:|\n";
+            for (const Delayer &d : delayers)
+                out += fmt::format("| {} | {} | {} | {} | {:.3f} | {:.3f} |\n", delayerName(d),
+                                   d.policy.empty() ? "-" : d.policy, d.load.empty() ? "-" : d.load,
+                                   d.seen, static_cast<double>(d.totalNs) / 1e6,
+                                   static_cast<double>(d.worstNs) / 1e6);
+        }
     }
     if (!run.loads.empty()) {
         out += "\n## Loads\n\nFairness over each worker's progress, then over the CPU time the "

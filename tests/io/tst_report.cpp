@@ -611,6 +611,11 @@ void TestReport::topDelayersNameWhoDelayedEachPhase()
     QVERIFY(loaded.contains("worst explained miss:\naudio miss at 12.500 s"));
     QVERIFY(loaded.contains("  wait ended: tick-bound: preempt=lazy"));
     QVERIFY(report.contains("trace 4096 KiB x 24 CPUs, 3 reads, 48213 events, 0.125 s CPU"));
+    // The Markdown page has the same table.
+    const QString md = QString::fromStdString(formatMarkdownReport(run));
+    QVERIFY2(md.contains("| latprobe:massiv[4242] | SCHED_OTHER nice 0 | massive_intr x8 (own "
+                         "session) | 1 | 9.500 | 9.500 |"),
+             qPrintable(md));
 }
 
 void TestReport::recorderOffIsOneWarning()
