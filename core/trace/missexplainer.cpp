@@ -102,12 +102,12 @@ MissExplanation explainMiss(std::span<const SchedEvent> events, const MissWindow
                    std::to_string((std::min(events.front().ts, to) - from) / 1000) +
                    " us into the window (its buffer was overwritten)";
     }
-    int64_t wokenAt = -1;    // the wakeup that ended its sleep
-    int wokenOn = -1;        // the CPU that woke it
     int64_t waitFrom = -1;   // runnable since
     int64_t longestWait = 0; // its ending is the one told
     int lastCpu = queuedOn;
 
+    int64_t wokenAt = -1; // the wakeup that ended its sleep
+    int wokenOn = -1;     // the CPU that woke it
     auto account = [&](int64_t until) {
         const int64_t a = std::max(cursor, from), b = std::min(until, to);
         if (b <= a)
@@ -118,7 +118,14 @@ MissExplanation explainMiss(std::span<const SchedEvent> events, const MissWindow
             out.unknownNs += d;
             return;
         case State::Sleeping:
-            out.timerNs += d;
+            // Asleep once woken: it blocked (a page fault's I/O), not its timer.
+            if (wokenAt >= 0) {
+                out.unknownNs += d;
+                if (out.note.empty())
+                    out.note = "it blocked again before its work was done";
+            } else {
+                out.timerNs += d;
+            }
             return;
         case State::Runnable:
         case State::Running:
@@ -188,8 +195,10 @@ MissExplanation explainMiss(std::span<const SchedEvent> events, const MissWindow
             if (e.pid == miss.tid && state != State::Running &&
                 (state != State::Runnable || e.type == SchedEvent::Type::Wakeup)) {
                 if (state != State::Runnable) {
-                    wokenAt = e.ts;
-                    wokenOn = e.cpu;
+                    if (wokenAt < 0 && e.ts >= from) { // its timer's wakeup, not a later one
+                        wokenAt = e.ts;
+                        wokenOn = e.cpu;
+                    }
                     waitFrom = e.ts;
                 }
                 state = State::Runnable;

@@ -95,6 +95,7 @@ private slots:
     void migrationAndIdle();
     void overrunPeriodRunsFromItsStart();
     void traceOverwrittenIsSaid();
+    void blockingAfterTheWakeupIsNotTheTimers();
 };
 
 void TestMissExplainer::fifoCulpritTakesTheWait()
@@ -217,6 +218,24 @@ void TestMissExplainer::traceOverwrittenIsSaid()
         explainMiss(events, {kTid, kStart, kStart + 3000 * us, kStart + 3100 * us}, "none");
     QCOMPARE(x.unknownNs, 3000 * us);
     QVERIFY(x.note.find("overwritten") != std::string::npos);
+}
+
+void TestMissExplainer::blockingAfterTheWakeupIsNotTheTimers()
+{
+    // Woken on time, it ran, then slept 2 ms on a page fault's I/O.
+    auto events = timerWakes({sw(-500, kTid, "lp-audio", kSleeping, 0, "swapper/0")});
+    events.push_back(sw(50, 0, "swapper/0", 0, kTid, "lp-audio"));
+    events.push_back(sw(100, kTid, "lp-audio", 2 /* TASK_UNINTERRUPTIBLE */, 0, "swapper/0"));
+    SchedEvent back = wake(T::Waking, 2100);
+    events.push_back(back);
+    events.push_back(sw(2110, 0, "swapper/0", 0, kTid, "lp-audio"));
+    const MissExplanation x =
+        explainMiss(events, {kTid, kStart, kStart + 50 * us, kStart + 2400 * us}, "none");
+    QCOMPARE(x.timerNs, 30 * us);
+    QCOMPARE(x.expiryNs, 25 * us); // its timer's, not the later wakeup's
+    QCOMPARE(x.unknownNs, 2000 * us);
+    QVERIFY(x.note.find("blocked") != std::string::npos);
+    QCOMPARE(x.windowNs, x.timerNs + x.irqNs + x.waitNs + x.selfNs + x.unknownNs);
 }
 
 QTEST_APPLESS_MAIN(TestMissExplainer)
