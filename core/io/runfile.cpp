@@ -360,6 +360,7 @@ std::string runToJson(const Run &run, JsonLayout layout)
                                 {"unknown_ns", x.unknownNs},
                                 {"migrations", x.migrations},
                                 {"wait_end", x.waitEnd},
+                                {"wait_end_task", x.waitEndTask},
                                 {"note", x.note},
                                 {"shares", shares}});
     }
@@ -700,6 +701,7 @@ Run runFromJson(const std::string &text, const std::string &fileName)
             x.unknownNs = r.get<int64_t>(e, path, "unknown_ns");
             x.migrations = r.get<int>(e, path, "migrations");
             x.waitEnd = r.get<std::string>(e, path, "wait_end");
+            x.waitEndTask = r.get<std::string>(e, path, "wait_end_task");
             x.note = r.get<std::string>(e, path, "note");
             const json &shares = r.array(e, path, "shares");
             for (size_t k = 0; k < shares.size(); ++k) {

@@ -92,7 +92,9 @@ std::string formatExplanation(const MissExplanation &x, size_t width)
         out += wrapText(line, width, "    ");
     }
     if (!x.waitEnd.empty())
-        out += wrapText("  wait ended: " + x.waitEnd, width, "    ");
+        out += wrapText("  wait ended: " + x.waitEnd +
+                            (x.waitEndTask.empty() ? "" : " (" + x.waitEndTask + " had the CPU)"),
+                        width, "    ");
     if (!x.note.empty())
         out += wrapText("  note: " + x.note, width, "    ");
     return out;

@@ -43,6 +43,7 @@ struct MissExplanation
     // How its longest wait ended: "tick-bound: preempt=none", "wakeup
     // preemption", "the task ahead blocked", "idle CPU"; "" when it never waited.
     std::string waitEnd;
+    std::string waitEndTask;        // who had the CPU when that wait ended: "comm[pid]"
     std::vector<DelayShare> shares; // tasks and handlers, the largest first
     std::string note;               // what the trace could not say, or ""
 

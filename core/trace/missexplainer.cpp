@@ -174,6 +174,9 @@ MissExplanation explainMiss(std::span<const SchedEvent> events, const MissWindow
                     const int64_t wait = e.ts - std::max(waitFrom, from);
                     if (wait > longestWait) {
                         longestWait = wait;
+                        out.waitEndTask = e.prevPid == 0 ? std::string("idle")
+                                                         : commOf(e.prevComm) + "[" +
+                                                               std::to_string(e.prevPid) + "]";
                         if (e.prevPid == 0)
                             out.waitEnd = "idle CPU";
                         else if (!stillRunnable(e.prevState))

@@ -251,6 +251,7 @@ inline Run realisticRun()
     x.selfNs = 270'000;
     x.migrations = 1;
     x.waitEnd = "tick-bound: preempt=lazy";
+    x.waitEndTask = "latprobe:massiv[4242]";
     DelayShare worker;
     worker.name = "latprobe:massiv";
     worker.pid = 4242;

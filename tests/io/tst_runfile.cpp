@@ -305,6 +305,7 @@ void compareRuns(const Run &a, const Run &b)
         QCOMPARE(xa.windowNs, xb.windowNs);
         QCOMPARE(xa.expiryNs, xb.expiryNs);
         QCOMPARE(xa.waitEnd, xb.waitEnd);
+        QCOMPARE(xa.waitEndTask, xb.waitEndTask);
         QCOMPARE(xa.note, xb.note);
         QCOMPARE(xa.shares.size(), xb.shares.size());
         for (size_t k = 0; k < xa.shares.size(); ++k) {

@@ -134,6 +134,7 @@ void TestMissExplainer::tickBoundBehindOtherHog()
     const MissExplanation x =
         explainMiss(events, {kTid, kStart, kStart + 4015 * us, kStart + 4300 * us}, "none");
     QCOMPARE(x.waitEnd, std::string("tick-bound: preempt=none"));
+    QCOMPARE(x.waitEndTask, std::string("hog[300]"));
     const DelayShare *hog = shareOf(x, "hog");
     QVERIFY(hog);
     QCOMPARE(hog->ns, (4000 - 40 + 5) * us);
