@@ -23,10 +23,10 @@ namespace latprobe {
 class TraceRecorder
 {
 public:
-    // Per CPU. The snapshot of a miss is read ~0.5 s after it (the
-    // collector's drain, then the session's tick); with the sched and irq
-    // events of a 2-CPU VM under hackbench that is about what 4 MiB holds
-    // (tests/bench/README.md, trace_overhead).
+    // Per CPU. A miss is read back 0.25 to 0.5 s after it (the collector's
+    // drain, then the session's tick); how much history 4 MiB holds depends
+    // on the event rate (seconds when idle, less under hackbench), and an
+    // explanation whose window was already overwritten says so in its note.
     static constexpr size_t kBufferKbPerCpu = 4096;
 
     // Starts recording on `cpus` (empty: every CPU). nullptr when it

@@ -10,9 +10,10 @@ once with the recorder (root and tracefs needed) and once without, the order
 alternating between rounds, and prints per load, on against off:
 
   - each consumer's p99 (the load's phase) and its ratio, on / off;
-  - latprobe's CPU per wakeup: the process's user + system time (wait4) over
-    the samples its consumers took, so the collector, lp-explain and the
-    consumers together;
+  - latprobe's CPU per wakeup: its own threads' user + system time
+    (/proc/PID/stat, read every 0.1 s until it exits, so up to 0.1 s of its
+    end is missed) over the samples its consumers took: the consumers, the
+    collector and lp-explain together, not the load workers;
   - latprobe's CPU as % of one CPU, and the difference on - off;
   - the load's throughput (its unit per second) and the difference;
   - the recorder's own figures from the run: buffer, reads, events, the CPU
@@ -39,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_BINARY = os.path.join(HERE, "..", "..", "build", "app", "latprobe")
@@ -50,10 +52,21 @@ def run_once(binary, load, duration, trace, out):
     if not trace:
         args.append("--no-trace")
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
+    # latprobe's own threads' CPU (utime + stime of /proc/PID/stat), read
+    # until it exits: wait4's rusage would add the load workers it reaped.
+    tick = os.sysconf("SC_CLK_TCK")
+    own_s = 0.0
+    while proc.poll() is None:
+        try:
+            with open(f"/proc/{proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            own_s = (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError, ValueError):
+            pass
+        time.sleep(0.1)
     err = proc.stderr.read().decode(errors="replace")
     proc.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
+    if proc.returncode != 0:
         sys.exit(f"trace_overhead: {' '.join(args)} failed:\n{err}")
     with open(out) as f:
         run = json.load(f)
@@ -62,7 +75,7 @@ def run_once(binary, load, duration, trace, out):
                  + run.get("trace", {}).get("message", "run as root with tracefs mounted"))
     phase = run["phases"][-1]
     samples = sum(c["samples"] for c in phase["consumers"])
-    cpu_s = usage.ru_utime + usage.ru_stime
+    cpu_s = own_s
     loads = run["loads"]
     return {
         "p99": {c["name"]: c["p99_us"] for c in phase["consumers"] if c["samples"] > 0},
