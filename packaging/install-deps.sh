@@ -15,6 +15,7 @@ packages="
     qt6-base-dev qt6-base-dev-tools libqcustomplot-dev
     libgl-dev
     libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libboost-math-dev
+    libtracefs-dev libtraceevent-dev
     xvfb xauth imagemagick
     rt-tests stress-ng procps
     dpkg-dev file desktop-file-utils appstream man-db bash-completion

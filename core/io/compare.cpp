@@ -423,10 +423,15 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
         const PhaseSide &base = p.sides[0];
         p.runs.resize(runs.size());
         p.summaries.resize(runs.size());
+        p.delayers.resize(runs.size());
         for (size_t ri = 0; ri < runs.size(); ++ri) {
             PhaseSide &side = p.sides[ri];
             if (!side.present)
                 continue;
+            std::vector<std::string> names;
+            for (size_t index : side.phases)
+                names.push_back(runs[ri].phases[index].name);
+            p.delayers[ri] = topDelayers(runs[ri].explanations, names, kCompareDelayers);
             // Rounds are the samples when both sides have enough of them.
             const bool byRound = base.present && base.phases.size() >= kMinRoundsAsSamples &&
                                  side.phases.size() >= kMinRoundsAsSamples;
@@ -547,6 +552,17 @@ std::string formatComparison(const Comparison &c)
             out += t.render(kReportWidth);
             if (!p.summaries[ri].empty())
                 out += fit("=> " + p.summaries[ri]);
+        }
+        // Who delayed each run's explained misses, side by side.
+        if (std::any_of(p.delayers.begin(), p.delayers.end(),
+                        [](const std::vector<Delayer> &d) { return !d.empty(); })) {
+            TextTable t({"top delayers", "run", "seen", "total ms", "worst ms"});
+            for (size_t ri = 0; ri < p.delayers.size(); ++ri)
+                for (const Delayer &d : p.delayers[ri])
+                    t.addRow({delayerName(d), fmt::format("{}", ri + 1), fmt::format("{}", d.seen),
+                              fmt::format("{:.3f}", static_cast<double>(d.totalNs) / 1e6),
+                              fmt::format("{:.3f}", static_cast<double>(d.worstNs) / 1e6)});
+            out += t.render(kReportWidth);
         }
     }
     if (!partial.empty()) {

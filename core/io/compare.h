@@ -2,6 +2,7 @@
 
 #include "run.h"
 #include "significance.h"
+#include "topdelayers.h"
 
 #include <cstdint>
 #include <string>
@@ -40,6 +41,8 @@ inline constexpr double kSignificance = 0.05;
 // Rounds are the samples when both runs have at least this many of a
 // phase; otherwise its 5 s blocks are.
 inline constexpr size_t kMinRoundsAsSamples = 5;
+// The top delayers of each run shown side by side under a phase.
+inline constexpr size_t kCompareDelayers = 3;
 
 struct MetricComparison
 {
@@ -79,6 +82,8 @@ struct PhaseComparison
     // (base == value) for the table.
     std::vector<std::vector<ConsumerComparison>> runs;
     std::vector<std::string> summaries; // per run: its verdict in one line ("" for run 1)
+    // Per run: who delayed its explained misses in this phase (kCompareDelayers).
+    std::vector<std::vector<Delayer>> delayers;
     bool inEveryRun() const;
 };
 

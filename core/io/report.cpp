@@ -2,9 +2,12 @@
 
 #include "texttable.h"
 #include "textwrap.h"
+#include "topdelayers.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace latprobe {
 
@@ -160,11 +163,70 @@ std::string phaseTables(const PhaseResult &phase)
     return latency.render(kReportWidth) + "\n" + deadlines.render(kReportWidth);
 }
 
+// "SCHED_FIFO 10" as "FIFO 10", "SCHED_OTHER nice 0" as "nice 0": the
+// table must fit an email beside the delayer's name.
+std::string shortPolicy(const std::string &policy)
+{
+    if (policy.empty())
+        return "-";
+    std::string p = policy.rfind("SCHED_", 0) == 0 ? policy.substr(6) : policy;
+    if (p.rfind("OTHER ", 0) == 0)
+        p = p.substr(6);
+    return p;
+}
+
+// Who delayed the phase's explained misses, and its worst one in full: what
+// a tester pastes into a bug report.
+std::string delayerTables(const Run &run, const PhaseResult &phase)
+{
+    std::vector<const MissExplanation *> mine;
+    for (const MissExplanation &x : run.explanations)
+        if (x.phase == phase.name)
+            mine.push_back(&x);
+    if (mine.empty())
+        return {};
+    uint64_t misses = 0;
+    for (const ConsumerStats &c : phase.consumers)
+        misses += c.hasDeadline ? c.misses : 0;
+    std::string out =
+        "\n" + fit(fmt::format("top delayers ({} of {} misses explained)", mine.size(), misses));
+    TextTable table({"delayer", "policy", "seen", "total ms", "worst ms"});
+    std::string loads;
+    for (const Delayer &d : topDelayers(run.explanations, {phase.name}, 8)) {
+        std::string name = delayerName(d);
+        if (name.size() > 30)
+            name = name.substr(0, 27) + "...";
+        table.addRow({name, shortPolicy(d.policy), fmt::format("{}", d.seen),
+                      fmt::format("{:.3f}", static_cast<double>(d.totalNs) / 1e6),
+                      fmt::format("{:.3f}", static_cast<double>(d.worstNs) / 1e6)});
+        if (!d.load.empty())
+            loads += wrapText(fmt::format("  {}: {}", delayerName(d),
+                                          d.load == "(probe)" ? "latprobe's own consumer"
+                                                              : "latprobe load " + d.load),
+                              kReportWidth, "    ");
+    }
+    out += table.render(kReportWidth) + loads;
+    const MissExplanation *worst = *std::max_element(
+        mine.begin(), mine.end(), [](const MissExplanation *a, const MissExplanation *b) {
+            return a->delayNs() < b->delayNs();
+        });
+    return out + fit("worst explained miss:") + formatExplanation(*worst, kReportWidth);
+}
+
+// The recorder's line in the header: on and what it costs, or why not.
+std::string traceLine(const TraceSummary &t)
+{
+    if (!t.on)
+        return t.message.empty() ? std::string() : fit("WARNING: " + t.message);
+    return fit(fmt::format("trace {} KiB x {} CPUs, {} reads, {} events, {:.3f} s CPU",
+                           t.bufferKbPerCpu, t.cpus, t.reads, t.events, t.cpuS));
+}
+
 } // namespace
 
 std::string formatTextReport(const Run &run)
 {
-    std::string out = header(run);
+    std::string out = header(run) + traceLine(run.trace);
     for (size_t i = 0; i < run.phases.size(); ++i) {
         const PhaseResult &p = run.phases[i];
         out += "\n";
@@ -181,6 +243,7 @@ std::string formatTextReport(const Run &run)
             if (c.failures)
                 out += fit(fmt::format("WARNING: {}: {} of {} failed outright (counted as misses)",
                                        c.name, c.failures, c.samples));
+        out += delayerTables(run, p);
     }
     if (!run.loads.empty()) {
         out += "\n";
@@ -298,6 +361,17 @@ std::string formatMarkdownReport(const Run &run)
                             c.over1ms, c.over5ms, c.hasDeadline ? fmt::format("{}", c.misses) : "-",
                             c.hasDeadline ? fmt::format("{:.2f}", c.deadlinesMetPct) : "-",
                             c.hasCpuTarget ? fmt::format("{:.1f}", c.desiredCpuPct) : "-");
+        const std::vector<Delayer> delayers = topDelayers(run.explanations, {p.name}, 8);
+        if (!delayers.empty()) {
+            out += "\nTop delayers of the misses explained from the kernel's trace:\n\n"
+                   "| delayer | policy | latprobe load | seen | total ms | worst ms |\n"
+                   "|---|---|---|--:|--:|--:|\n";
+            for (const Delayer &d : delayers)
+                out += fmt::format("| {} | {} | {} | {} | {:.3f} | {:.3f} |\n", delayerName(d),
+                                   d.policy.empty() ? "-" : d.policy, d.load.empty() ? "-" : d.load,
+                                   d.seen, static_cast<double>(d.totalNs) / 1e6,
+                                   static_cast<double>(d.worstNs) / 1e6);
+        }
     }
     if (!run.loads.empty()) {
         out += "\n## Loads\n\nFairness over each worker's progress, then over the CPU time the "

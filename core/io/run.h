@@ -2,6 +2,7 @@
 
 #include "consumersetup.h"
 #include "loadresult.h"
+#include "missexplanation.h"
 #include "noisecheck.h"
 #include "phase.h"
 #include "statecapture.h"
@@ -52,6 +53,10 @@ struct Run
     // evidence, a line a step (stopjudge.h); empty without one.
     std::vector<std::string> stopVerdict;
     std::vector<StateCapture> states;
+    // Who delayed the first misses of each phase (missexplanation.h), and
+    // what the recorder was.
+    TraceSummary trace;
+    std::vector<MissExplanation> explanations;
 };
 
 } // namespace latprobe

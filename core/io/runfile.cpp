@@ -385,6 +385,36 @@ json runHead(const Run &run)
                              {"gaps_per_s", c.gapsPerS},
                              {"lost_pct", c.lostPct},
                              {"max_gap_us", c.maxGapUs}});
+    json explanations = json::array();
+    for (const MissExplanation &x : run.explanations) {
+        json shares = json::array();
+        for (const DelayShare &d : x.shares)
+            shares.push_back({{"kind", toString(d.kind)},
+                              {"name", d.name},
+                              {"pid", d.pid},
+                              {"prio", d.prio},
+                              {"policy", d.policy},
+                              {"load", d.load},
+                              {"ns", d.ns}});
+        explanations.push_back({{"t_s", x.timeS},
+                                {"consumer", x.consumer},
+                                {"phase", x.phase},
+                                {"tid", x.tid},
+                                {"cpu", x.cpu},
+                                {"window_ns", x.windowNs},
+                                {"expiry_ns", x.expiryNs},
+                                {"timer_ns", x.timerNs},
+                                {"irq_ns", x.irqNs},
+                                {"wait_ns", x.waitNs},
+                                {"self_ns", x.selfNs},
+                                {"unknown_ns", x.unknownNs},
+                                {"migrations", x.migrations},
+                                {"wait_end", x.waitEnd},
+                                {"wait_end_task", x.waitEndTask},
+                                {"note", x.note},
+                                {"shares", shares}});
+    }
+    const TraceSummary &t = run.trace;
     return {
         {"file_version", fmt::format("{}.{}", kRunFileMajor, kRunFileMinor)},
         {"tool", "latprobe"},
@@ -429,6 +459,15 @@ json runHead(const Run &run)
           {"loop_max_us", n.loopMaxUs},
           {"loop_cv_pct", n.loopCvPct},
           {"verdict", n.verdict}}},
+        {"trace",
+         {{"on", t.on},
+          {"message", t.message},
+          {"buffer_kb_per_cpu", t.bufferKbPerCpu},
+          {"cpus", t.cpus},
+          {"reads", t.reads},
+          {"events", t.events},
+          {"cpu_s", t.cpuS}}},
+        {"explanations", explanations},
     };
 }
 
@@ -761,6 +800,64 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         c.lostPct = r.get<double>(cpus[i], path, "lost_pct");
         c.maxGapUs = r.get<double>(cpus[i], path, "max_gap_us");
         n.cpus.push_back(c);
+    }
+    if (j.contains("trace")) { // since 1.4
+        const json &t = r.field(j, "", "trace");
+        run.trace.on = r.get<bool>(t, "trace", "on");
+        run.trace.message = r.get<std::string>(t, "trace", "message");
+        run.trace.bufferKbPerCpu = r.get<size_t>(t, "trace", "buffer_kb_per_cpu");
+        run.trace.cpus = r.get<int>(t, "trace", "cpus");
+        run.trace.reads = r.get<uint64_t>(t, "trace", "reads");
+        run.trace.events = r.get<uint64_t>(t, "trace", "events");
+        run.trace.cpuS = r.get<double>(t, "trace", "cpu_s");
+    }
+    if (j.contains("explanations")) {
+        const json &explanations = r.array(j, "", "explanations");
+        for (size_t i = 0; i < explanations.size(); ++i) {
+            const std::string path = fmt::format("explanations[{}]", i);
+            const json &e = explanations[i];
+            MissExplanation x;
+            x.timeS = r.get<double>(e, path, "t_s");
+            x.consumer = r.get<std::string>(e, path, "consumer");
+            x.phase = r.get<std::string>(e, path, "phase");
+            x.tid = r.get<int>(e, path, "tid");
+            x.cpu = r.get<int>(e, path, "cpu");
+            x.windowNs = r.get<int64_t>(e, path, "window_ns");
+            x.expiryNs = r.get<int64_t>(e, path, "expiry_ns");
+            x.timerNs = r.get<int64_t>(e, path, "timer_ns");
+            x.irqNs = r.get<int64_t>(e, path, "irq_ns");
+            x.waitNs = r.get<int64_t>(e, path, "wait_ns");
+            x.selfNs = r.get<int64_t>(e, path, "self_ns");
+            x.unknownNs = r.get<int64_t>(e, path, "unknown_ns");
+            x.migrations = r.get<int>(e, path, "migrations");
+            x.waitEnd = r.get<std::string>(e, path, "wait_end");
+            x.waitEndTask = r.get<std::string>(e, path, "wait_end_task");
+            x.note = r.get<std::string>(e, path, "note");
+            const json &shares = r.array(e, path, "shares");
+            for (size_t k = 0; k < shares.size(); ++k) {
+                const std::string spath = fmt::format("{}.shares[{}]", path, k);
+                DelayShare d;
+                const std::string kind = r.get<std::string>(shares[k], spath, "kind");
+                if (kind == "task")
+                    d.kind = DelayShare::Kind::Task;
+                else if (kind == "irq")
+                    d.kind = DelayShare::Kind::Irq;
+                else if (kind == "softirq")
+                    d.kind = DelayShare::Kind::Softirq;
+                else if (kind == "idle")
+                    d.kind = DelayShare::Kind::Idle;
+                else
+                    r.fail(spath + ".kind", "expected task, irq, softirq or idle");
+                d.name = r.get<std::string>(shares[k], spath, "name");
+                d.pid = r.get<int>(shares[k], spath, "pid");
+                d.prio = r.get<int>(shares[k], spath, "prio");
+                d.policy = r.get<std::string>(shares[k], spath, "policy");
+                d.load = r.get<std::string>(shares[k], spath, "load");
+                d.ns = r.get<int64_t>(shares[k], spath, "ns");
+                x.shares.push_back(std::move(d));
+            }
+            run.explanations.push_back(std::move(x));
+        }
     }
     return run;
 }

@@ -18,8 +18,10 @@ inline constexpr int kRunFileMajor = 1;
 // "end_loop_speed" (older files: the speed from "loops_per_us", no spread,
 // no later speeds); 1.4: per-consumer "wake" and "latency" (older files:
 // timer and wake, the only ones there were), "timekeeper_granted", X's
-// "ramp_step_ns", the kind "continuous" (gaming), and per-phase consumers'
-// "has_cpu_target" (older files: has_deadline)
+// "ramp_step_ns", the kind "continuous" (gaming), per-phase consumers'
+// "has_cpu_target" (older files: has_deadline), "trace" (the flight
+// recorder) and "explanations" of misses (older files: no recorder,
+// nothing explained)
 inline constexpr int kRunFileMinor = 4;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include <pthread.h>
+#include <unistd.h>
 
 namespace latprobe {
 
@@ -80,6 +81,7 @@ void Probe::consumerMain(size_t index)
     pthread_setname_np(pthread_self(), ("lp-" + config.name).substr(0, 15).c_str());
     ConsumerSetup &setup = m_setups[index];
     setup.grant = applyThreadParams(m_params);
+    setup.tid = static_cast<int>(gettid());
     RealClock clock(config.workMode);
     clock.setAbortFlag(&m_stop);
     const bool loops = config.workMode == WorkMode::Loops && config.workNs > 0;

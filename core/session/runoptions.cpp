@@ -100,6 +100,12 @@ void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
     app.add_flag("--no-auto-capture", o.noAutoCapture,
                  "Do not capture the system's state at each phase's first miss\n(the first 16 "
                  "phases; kill -USR1 <pid> captures it on demand)");
+    app.add_flag("--no-trace", o.noTrace,
+                 "Do not record the kernel's trace to explain misses (the flight\nrecorder: "
+                 "a private tracefs instance, root or tracefs access)");
+    app.add_option("--explain-misses", o.explainMisses,
+                   "Misses explained from the trace per phase and consumer (default 8)")
+        ->check(CLI::Range(0, 100));
     app.add_option("--max-workers", o.maxWorkers,
                    "Cap on load processes running at once (default 2048)")
         ->check(CLI::Range(1, 100000));
@@ -359,6 +365,8 @@ SessionOptions sessionOptions(const RunPlan &plan, const RunOptions &o, RunFront
     s.commandLine = std::move(commandLine);
     s.alignNs = o.alignUs >= 0 ? o.alignUs * 1000 : -1;
     s.autoCapture = !o.noAutoCapture;
+    s.trace = !o.noTrace && o.explainMisses > 0;
+    s.explainPerPhase = static_cast<size_t>(o.explainMisses);
     if (frontEnd == RunFrontEnd::Headless) {
         s.runName = plan.scenario.name;
         s.noiseCheckS = o.noNoiseCheck ? 0 : 3.0;

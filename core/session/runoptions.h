@@ -51,6 +51,8 @@ struct RunOptions
     bool allowCommands = false; // a scenario's custom loads may run
     bool noNoiseCheck = false;
     bool noAutoCapture = false;
+    bool noTrace = false;
+    int explainMisses = 8;
     bool noLibrary = false; // keep no copy in the run library (runlibrary.h)
 };
 

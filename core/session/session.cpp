@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include "collector.h"
+#include "flightrecorder.h"
 #include "isotime.h"
 #include "probe.h"
 #include "realclock.h"
@@ -72,8 +73,15 @@ void Session::start()
             spdlog::warn("noise check: {}: the max may be the host's, compare p99",
                          m_noise.summary());
     }
+    if (m_options.trace) {
+        m_flight = std::make_unique<FlightRecorder>(m_options.params.cpus);
+        if (!m_flight->on())
+            spdlog::warn("{}", m_flight->summary().message);
+    }
     m_startTime = isoTimeNow();
     m_probe->start();
+    if (m_flight && m_flight->on())
+        m_probe->collector().setExplainPerPhase(m_options.explainPerPhase);
     {
         std::lock_guard lock(m_stateMutex);
         m_phase = {"idle", m_probe->collector().runStart()};
@@ -125,6 +133,7 @@ void Session::controlMain()
 void Session::tick()
 {
     takeCaptureRequests();
+    takeExplainRequests();
     if (m_playing)
         tickScenario(RealClock::monotonicNow());
 }
@@ -421,6 +430,30 @@ void Session::setMaxLoadProcesses(int processes)
         m_loads->setLimits(limits);
 }
 
+// --- Explanations of misses.
+
+void Session::takeExplainRequests()
+{
+    std::vector<Collector::ExplainRequest> requests = m_probe->collector().takeExplainRequests();
+    if (!m_flight || requests.empty())
+        return;
+    FlightRecorder::Context context;
+    for (const ConsumerSetup &s : m_probe->setups()) {
+        context.tids.push_back(s.tid);
+        context.consumers.push_back(s.config.name);
+    }
+    if (m_loads)
+        for (const GroupStatus &g : m_loads->status()) {
+            m_loadOfPid[g.leader] = g.spec.label();
+            for (const WorkerStatus &w : g.workers)
+                m_loadOfPid[w.pid] = g.spec.label();
+        }
+    context.loadOfPid = m_loadOfPid;
+    context.preemption = m_system.preemption;
+    context.runStart = m_probe->collector().runStart();
+    m_flight->explain(std::move(requests), std::move(context));
+}
+
 // --- The run.
 
 Run Session::buildRun(const std::string &endReason, bool withRunningLoads) const
@@ -440,6 +473,13 @@ Run Session::buildRun(const std::string &endReason, bool withRunningLoads) const
         run.series = c.series();
         run.misses = c.missLog();
         run.missLogDropped = c.missLogDropped();
+    }
+    if (m_flight) {
+        run.trace = m_flight->summary();
+        run.explanations = m_flight->explanations();
+        std::stable_sort(
+            run.explanations.begin(), run.explanations.end(),
+            [](const MissExplanation &a, const MissExplanation &b) { return a.timeS < b.timeS; });
     }
     run.endTime = isoTimeNow();
     {
@@ -492,12 +532,16 @@ Run Session::finish(RunEnd end)
     // A first miss just before the end still gets its capture, taken while
     // the loads still run.
     takeCaptureRequests();
+    takeExplainRequests();
     m_capturer.waitIdle();
     m_urgent.waitIdle();
     // Loads go first, so the last samples are not taken while hundreds of
     // workers are being torn down.
     stopEveryLoad();
     m_probe->stop();
+    takeExplainRequests();
+    if (m_flight)
+        m_flight->waitIdle();
     m_running = false;
     m_finished = true;
     Run run = buildRun(toString(end), false);

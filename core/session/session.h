@@ -21,6 +21,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -31,6 +32,7 @@
 namespace latprobe {
 
 class Collector;
+class FlightRecorder;
 class Probe;
 
 struct SessionOptions
@@ -49,6 +51,10 @@ struct SessionOptions
     bool autoCapture = true;           // capture the state at each phase's first miss
     std::function<bool()> interrupted; // polled at each tick: ends a scenario as interrupted
     std::string workerBinary;          // "" : latprobeBinary()
+    // The flight recorder: misses explained from the kernel's trace when
+    // tracefs allows; off, a one-line warning says what to grant.
+    bool trace = true;
+    size_t explainPerPhase = 8; // misses explained per phase and consumer
 };
 
 // One measurement from its start to its end, the same for `latprobe run`,
@@ -152,6 +158,7 @@ private:
     void post(std::function<void()> command);
     void tick();
     void takeCaptureRequests();
+    void takeExplainRequests();
     void capture(const std::string &reason, double timeS, const std::string &phase);
     void notifyLoadsChanged();
     // `loads`: each group's KIND:N:key=value, the phase's load signature.
@@ -175,6 +182,8 @@ private:
     std::string m_workerBinary;
     std::unique_ptr<Probe> m_probe;
     std::unique_ptr<LoadManager> m_loads;
+    std::unique_ptr<FlightRecorder> m_flight;
+    std::map<int, std::string> m_loadOfPid; // every load process seen (control thread, finish)
     NoiseCheck m_noise;
     std::string m_startTime;
     std::atomic<bool> m_running{false};

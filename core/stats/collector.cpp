@@ -113,6 +113,7 @@ bool Collector::openPhase(const std::string &asked, const std::vector<std::strin
         p.stats.emplace_back(c);
     p.blocks.resize(m_configs.size());
     p.ringOverflows.assign(m_configs.size(), 0);
+    p.explainAsked.assign(m_configs.size(), 0);
     const bool closedOne = !m_phases.empty();
     m_phases.push_back(std::move(p));
     return closedOne;
@@ -213,6 +214,14 @@ void Collector::addLocked(size_t consumer, const Sample &s)
         ++m_captureRequestsMade;
         m_captureRequests.push_back(
             {static_cast<double>(s.done - m_runStart) / 1e9, phase.name, config.name});
+    }
+    // Only a periodic consumer's window is its own thread's, from its
+    // timer to its work done: a start waits on a child, the gui on Qt.
+    if (config.kind == ConsumerKind::Periodic && phase.explainAsked[consumer] < m_explainPerPhase &&
+        m_explainRequestsMade < kExplainLimit) {
+        ++phase.explainAsked[consumer];
+        ++m_explainRequestsMade;
+        m_explainRequests.push_back({consumer, phase.name, s});
     }
     if (m_missLog.size() >= kMissLogLimit) {
         ++m_missLogDropped;
@@ -331,6 +340,20 @@ std::vector<Collector::CaptureRequest> Collector::takeCaptureRequests()
     std::lock_guard lock(m_mutex);
     std::vector<CaptureRequest> out;
     out.swap(m_captureRequests);
+    return out;
+}
+
+void Collector::setExplainPerPhase(size_t perPhase)
+{
+    std::lock_guard lock(m_mutex);
+    m_explainPerPhase = perPhase;
+}
+
+std::vector<Collector::ExplainRequest> Collector::takeExplainRequests()
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<ExplainRequest> out;
+    out.swap(m_explainRequests);
     return out;
 }
 

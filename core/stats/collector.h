@@ -91,6 +91,21 @@ public:
     };
     std::vector<CaptureRequest> takeCaptureRequests();
 
+    // Misses to explain from the kernel's trace (docs/DESIGN.md, "Who
+    // delayed me"): periodic consumers' only, the first `perPhase` of each
+    // phase and consumer, at most
+    // kExplainLimit in a run, so that a run's file and the reading of the
+    // trace stay bounded however badly a load hurts. 0 (the default): none.
+    static constexpr size_t kExplainLimit = 400;
+    void setExplainPerPhase(size_t perPhase);
+    struct ExplainRequest
+    {
+        size_t consumer = 0;
+        std::string phase;
+        Sample sample;
+    };
+    std::vector<ExplainRequest> takeExplainRequests();
+
     // Feeds a sample directly, as a drain would (tests, importers).
     void add(size_t consumer, const Sample &sample);
 
@@ -119,6 +134,7 @@ private:
         std::vector<uint64_t> ringOverflows;
         std::vector<bool> measured; // per consumer: place.consumers, or all
         bool missSeen = false;
+        std::vector<size_t> explainAsked; // per consumer
     };
     std::vector<bool> measuredBy(const PhasePlace &place) const;
 
@@ -152,6 +168,9 @@ private:
     uint64_t m_missLogDropped = 0;
     std::vector<CaptureRequest> m_captureRequests;
     size_t m_captureRequestsMade = 0;
+    size_t m_explainPerPhase = 0;
+    size_t m_explainRequestsMade = 0;
+    std::vector<ExplainRequest> m_explainRequests;
 };
 
 } // namespace latprobe

@@ -3,7 +3,7 @@
 // and running out of file descriptors are one line saying what and how to
 // fix it (exit 2 when refused before measuring, 1 when it failed during the
 // run), never a crash; the worker and spawn caps hold across groups; and
-// latprobe, which never needs root, says so once when run as root.
+// latprobe, which needs root only for its flight recorder, says so once when run as root.
 
 #include "loadlimits.h"
 #include "loadmanager.h"

@@ -218,7 +218,7 @@ void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
         QVERIFY(!pidGone(pid));
         // Named once running (ps and top show the kind).
         QTRY_VERIFY2_WITH_TIMEOUT(comm(pid).startsWith(QStringLiteral("latprobe:mass")),
-                                  qPrintable(comm(pid)), 3000);
+                                  qPrintable(comm(pid)), kStateWaitMs);
     }
     m_window->pollNow();
     QCOMPARE(panel->groupViewCount(), 1);

@@ -229,6 +229,53 @@ inline Run realisticRun()
     state.loadavg = "8.42 6.10 3.05 10/412 31337";
     state.top = {{4242, "latprobe:massive", 99.5}, {4243, "latprobe:massive", 97.25}};
     run.states = {state};
+
+    // The flight recorder's account of the first audio miss under load: a
+    // massive_intr worker took the CPU until the tick.
+    run.trace.on = true;
+    run.trace.bufferKbPerCpu = 4096;
+    run.trace.cpus = 24;
+    run.trace.reads = 3;
+    run.trace.events = 48213;
+    run.trace.cpuS = 0.125;
+    MissExplanation x;
+    x.timeS = 12.5;
+    x.consumer = "audio";
+    x.phase = "massive_intr x8 (own session)";
+    x.tid = 4100;
+    x.cpu = 2;
+    x.windowNs = 9'970'000;
+    x.expiryNs = 52'000;
+    x.timerNs = 60'000;
+    x.irqNs = 40'000;
+    x.waitNs = 9'600'000;
+    x.selfNs = 270'000;
+    x.migrations = 1;
+    x.waitEnd = "tick-bound: preempt=lazy";
+    x.waitEndTask = "latprobe:massiv[4242]";
+    DelayShare worker;
+    worker.name = "latprobe:massiv";
+    worker.pid = 4242;
+    worker.prio = 120;
+    worker.policy = "SCHED_OTHER nice 0";
+    worker.load = "massive_intr x8 (own session)";
+    worker.ns = 9'500'000;
+    DelayShare tick;
+    tick.kind = DelayShare::Kind::Irq;
+    tick.name = "local_timer";
+    tick.ns = 40'000;
+    DelayShare idleCpu;
+    idleCpu.kind = DelayShare::Kind::Idle;
+    idleCpu.name = "idle";
+    idleCpu.ns = 100'000;
+    x.shares = {worker, idleCpu, tick};
+    run.explanations = {x};
+    x.timeS = 30.25;
+    x.consumer = "video";
+    x.note = "the trace begins 120 us into the window (its buffer was overwritten)";
+    x.shares[0].ns = 4'000'000;
+    x.shares[0].pid = 4243;
+    run.explanations.push_back(x);
     return run;
 }
 

@@ -170,6 +170,47 @@ private slots:
         QCOMPARE(findPhase(c, "burn x2")->sides[1].phases, std::vector<size_t>{0});
     }
 
+    void topDelayersStandSideBySide()
+    {
+        auto explained = [](const std::string &phaseName, const std::string &who, int pid,
+                            int64_t ns) {
+            MissExplanation x;
+            x.phase = phaseName;
+            x.consumer = "audio";
+            x.windowNs = ns + 100'000;
+            DelayShare s;
+            s.name = who;
+            s.pid = pid;
+            s.ns = ns;
+            x.shares = {s};
+            return x;
+        };
+        Run a = run("6.18.44", {phase("idle", {}, 10, {consumer("audio", 2, 100)}),
+                                phase("burn x2", {"burn:2"}, 10, {consumer("audio", 2, 300)})});
+        Run b = run("6.19.0", {phase("idle", {}, 10, {consumer("audio", 2, 100)}),
+                               phase("burn x2", {"burn:2"}, 10, {consumer("audio", 2, 310)})});
+        a.explanations = {explained("burn x2", "latprobe:burn", 4242, 4'000'000),
+                          explained("burn x2", "latprobe:burn", 4242, 3'000'000)};
+        b.explanations = {explained("burn x2", "kworker/0:1", 11, 2'500'000)};
+        const Comparison c = compareRuns({a, b}, {"a.json", "b.json"});
+        const PhaseComparison *burn = findPhase(c, "burn x2");
+        QVERIFY(burn);
+        QCOMPARE(burn->delayers.size(), size_t{2});
+        QCOMPARE(burn->delayers[0].front().seen, 2);
+        QCOMPARE(burn->delayers[0].front().totalNs, int64_t{7'000'000});
+        QCOMPARE(burn->delayers[1].front().name, std::string("kworker/0:1"));
+        QVERIFY(findPhase(c, "idle")->delayers[0].empty());
+        const std::string text = formatComparison(c);
+        fitsAnEmail(text);
+        const QString t = QString::fromStdString(text);
+        QCOMPARE(t.count("top delayers"), 1);
+        QVERIFY2(t.contains(
+                     QRegularExpression("latprobe:burn\\[4242\\]\\s+1\\s+2\\s+7\\.000\\s+4\\.000")),
+                 qPrintable(t));
+        QVERIFY2(t.contains(QRegularExpression("kworker/0:1\\[11\\]\\s+2\\s+1\\s+2\\.500")),
+                 qPrintable(t));
+    }
+
     void aSingleRunListsEveryPhaseOnce()
     {
         const Run a =

@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
+#include <QRegularExpression>
 #include <QStringList>
 #include <QTest>
 
@@ -112,6 +113,8 @@ private slots:
     void jsonSummarySaysHowEachPeriodicConsumerWoke();
     void gamingReportsTheCpuItGot();
     void xIsDueByTheEndOfItsWindow();
+    void topDelayersNameWhoDelayedEachPhase();
+    void recorderOffIsOneWarning();
 };
 
 void TestReport::everyLineFitsAnEmail_data()
@@ -499,8 +502,11 @@ void TestReport::eachPhaseHasItsTitleAndTables()
     const Cells cells = parseTables(lines);
     QCOMPARE(cells.keys(), (QStringList{"1/2", "2/2", "loads"}));
     QCOMPARE(cells["loads"]["loads"].keys(), (QStringList{"compile -j24", "massive_intr x8"}));
+    // The loaded phase's misses were explained: it has a delayers table too.
+    QCOMPARE(cells["1/2"].keys(), (QStringList{"deadlines", "latency ms"}));
+    // (parseTables takes its title line, "top delayers (...)", for its header.)
+    QCOMPARE(cells["2/2"].keys(), (QStringList{"deadlines", "latency ms", "top"}));
     for (const QString &phase : QStringList{"1/2", "2/2"}) {
-        QCOMPARE(cells[phase].keys(), (QStringList{"deadlines", "latency ms"}));
         for (const QString &table : QStringList{"deadlines", "latency ms"})
             QCOMPARE(cells[phase][table].keys(), (QStringList{"audio", "video", "wakeup"}));
     }
@@ -649,6 +655,52 @@ void TestReport::xIsDueByTheEndOfItsWindow()
     run.consumers.push_back(x);
     const QString all = reportLines(run).join(' ').simplified();
     QVERIFY2(all.contains("after the period start; x by the end of its window."), qPrintable(all));
+void TestReport::topDelayersNameWhoDelayedEachPhase()
+{
+    const Run run = test::realisticRun();
+    const QString report = QString::fromStdString(formatTextReport(run));
+    // Only the loaded phase had misses explained.
+    const QString loaded = report.section("phase 2/2", 1);
+    QVERIFY(!report.section("phase 2/2", 0, 0).contains("top delayers"));
+    QVERIFY2(loaded.contains("top delayers (2 of 14 misses explained)"), qPrintable(loaded));
+    // The worker that delayed both, summed and at its worst, with its group.
+    QStringList row;
+    for (const QString &line : loaded.split('\n'))
+        if (line.startsWith("latprobe:massiv[4242]"))
+            row = line.split(QRegularExpression("\\s{2,}"));
+    QCOMPARE(row.value(row.size() - 3), QString("1"));
+    QCOMPARE(row.value(row.size() - 2), QString("9.500"));
+    QCOMPARE(row.value(row.size() - 1), QString("9.500"));
+    QVERIFY(loaded.contains(QRegularExpression("^latprobe:massiv\\[4242\\]\\s+nice 0\\s+1\\s",
+                                               QRegularExpression::MultilineOption)));
+    QVERIFY(
+        loaded.contains("  latprobe:massiv[4242]: latprobe load massive_intr x8 (own session)\n"));
+    QVERIFY2(loaded.contains(QRegularExpression("^idle\\s+-\\s+2\\s+0\\.200\\s+0\\.100$",
+                                                QRegularExpression::MultilineOption)),
+             qPrintable(loaded));
+    // Its worst miss in full, as a tester pastes it.
+    QVERIFY(loaded.contains("worst explained miss:\naudio miss at 12.500 s"));
+    // Wrapped at 72 columns: read as one line.
+    QVERIFY(loaded.simplified().contains(
+        "wait ended: tick-bound: preempt=lazy (latprobe:massiv[4242] had the CPU)"));
+    QVERIFY(report.contains("trace 4096 KiB x 24 CPUs, 3 reads, 48213 events, 0.125 s CPU"));
+    // The Markdown page has the same table.
+    const QString md = QString::fromStdString(formatMarkdownReport(run));
+    QVERIFY2(md.contains("| latprobe:massiv[4242] | SCHED_OTHER nice 0 | massive_intr x8 (own "
+                         "session) | 1 | 9.500 | 9.500 |"),
+             qPrintable(md));
+}
+
+void TestReport::recorderOffIsOneWarning()
+{
+    Run run = test::realisticRun();
+    run.trace = {};
+    run.trace.message = "flight recorder off: no write access to /sys/kernel/tracing/instances";
+    run.explanations.clear();
+    const QString report = QString::fromStdString(formatTextReport(run));
+    QCOMPARE(report.count("flight recorder off"), 1);
+    QVERIFY(report.contains("WARNING: flight recorder off: no write access"));
+    QVERIFY(!report.contains("top delayers"));
 }
 
 QTEST_GUILESS_MAIN(TestReport)

@@ -298,6 +298,32 @@ void compareRuns(const Run &a, const Run &b)
     QCOMPARE(a.scenario, b.scenario);
     QCOMPARE(a.thresholdStep, b.thresholdStep);
 
+    QCOMPARE(a.trace.on, b.trace.on);
+    QCOMPARE(a.trace.message, b.trace.message);
+    QCOMPARE(a.trace.bufferKbPerCpu, b.trace.bufferKbPerCpu);
+    QCOMPARE(a.trace.events, b.trace.events);
+    QCOMPARE(a.trace.cpuS, b.trace.cpuS);
+    QCOMPARE(a.explanations.size(), b.explanations.size());
+    for (size_t i = 0; i < a.explanations.size(); ++i) {
+        const MissExplanation &xa = a.explanations[i], &xb = b.explanations[i];
+        QCOMPARE(xa.timeS, xb.timeS);
+        QCOMPARE(xa.consumer, xb.consumer);
+        QCOMPARE(xa.phase, xb.phase);
+        QCOMPARE(xa.windowNs, xb.windowNs);
+        QCOMPARE(xa.expiryNs, xb.expiryNs);
+        QCOMPARE(xa.waitEnd, xb.waitEnd);
+        QCOMPARE(xa.waitEndTask, xb.waitEndTask);
+        QCOMPARE(xa.note, xb.note);
+        QCOMPARE(xa.shares.size(), xb.shares.size());
+        for (size_t k = 0; k < xa.shares.size(); ++k) {
+            QCOMPARE(xa.shares[k].kind, xb.shares[k].kind);
+            QCOMPARE(xa.shares[k].name, xb.shares[k].name);
+            QCOMPARE(xa.shares[k].pid, xb.shares[k].pid);
+            QCOMPARE(xa.shares[k].policy, xb.shares[k].policy);
+            QCOMPARE(xa.shares[k].load, xb.shares[k].load);
+            QCOMPARE(xa.shares[k].ns, xb.shares[k].ns);
+        }
+    }
     QCOMPARE(a.states.size(), b.states.size());
     for (size_t i = 0; i < a.states.size(); ++i) {
         const StateCapture &ca = a.states[i], &cb = b.states[i];
@@ -336,6 +362,7 @@ private slots:
     void newerMinorVersionIsRead();
     void aFileBefore12ReadsAsOneRoundWithoutBlocks();
     void aFileBefore13ReadsLoadCpuTimeAsUnknown();
+    void aFileBefore14ReadsWithNothingExplained();
     void rejectsNamingFileAndField_data();
     void rejectsNamingFileAndField();
     void rejectsWhatIsNotARunFile_data();
@@ -484,6 +511,18 @@ void TestRunFile::aFileBefore13ReadsLoadCpuTimeAsUnknown()
     const Run again = runFromJson(runToJson(old), "again.json");
     QVERIFY(again.loads[0].perWorkerCpuS.empty());
     QCOMPARE(again.loads[0].perWorker.size(), 8u);
+}
+
+void TestRunFile::aFileBefore14ReadsWithNothingExplained()
+{
+    json j = json::parse(runToJson(test::realisticRun()));
+    j["file_version"] = "1.3";
+    j.erase("trace");
+    j.erase("explanations");
+    const Run old = runFromJson(j.dump(), "old.json");
+    QVERIFY(!old.trace.on);
+    QVERIFY(old.explanations.empty());
+    QCOMPARE(old.phases.size(), 2u);
 }
 
 void TestRunFile::aFileBefore13KeepsItsLoopSpeedWithoutSpreadOrEnd()
@@ -660,6 +699,15 @@ void TestRunFile::rejectsNamingFileAndField_data()
     QTest::newRow("granted cpus not a CPU list") << "/consumers/0/granted/cpus"
                                                  << "\"all\""
                                                  << "consumers[0].granted.cpus";
+    QTest::newRow("an explanation's share of an unknown kind") << "/explanations/0/shares/1/kind"
+                                                               << "\"ghost\""
+                                                               << "explanations[0].shares[1].kind";
+    QTest::newRow("an explanation without its window") << "/explanations/1/window_ns"
+                                                       << ""
+                                                       << "explanations[1].window_ns";
+    QTest::newRow("trace events negative") << "/trace/events"
+                                           << "-3"
+                                           << "trace.events";
     QTest::newRow("histogram bucket not a pair") << "/phases/0/consumers/1/histogram/counts/0"
                                                  << "[1]"
                                                  << "phases[0].consumers[1].histogram.counts[0]";

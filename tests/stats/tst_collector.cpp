@@ -242,6 +242,54 @@ private slots:
         QCOMPARE(c.missLog().size(), phases); // the misses themselves are all logged
     }
 
+    void explainRequestsAreTheFirstMissesOfEachPhase()
+    {
+        // Off until the session asks: nothing to explain without a recorder.
+        const ConsumerConfig audio = audioConsumer();
+        ConsumerConfig start = audio;
+        start.name = "start";
+        start.kind = ConsumerKind::ProcessStart;
+        const int64_t p = audio.periodNs;
+        Collector c({audio, start}, kStart);
+        c.add(0, sample(kStart + p, 20 * kMs, true));
+        QVERIFY(c.takeExplainRequests().empty());
+        c.setExplainPerPhase(2);
+        for (int64_t k = 2; k < 6; ++k) {
+            c.add(0, sample(kStart + k * 10 * p, 20 * kMs, true));
+            c.add(1, sample(kStart + k * 10 * p, 200 * kMs, true));
+        }
+        auto requests = c.takeExplainRequests();
+        // The first two of the phase, with what the thread saw; never a
+        // start's, whose wait is for a child.
+        QCOMPARE(requests.size(), size_t{2});
+        QCOMPARE(requests[0].consumer, size_t{0});
+        QCOMPARE(requests[0].phase, std::string("idle"));
+        QCOMPARE(requests[0].sample.periodStart, kStart + 20 * p);
+        QCOMPARE(requests[1].sample.periodStart, kStart + 30 * p);
+        QVERIFY(c.takeExplainRequests().empty());
+        c.beginPhase("burn x2", {}, kStart + 100 * p);
+        c.add(0, sample(kStart + 101 * p, 20 * kMs, true));
+        requests = c.takeExplainRequests();
+        QCOMPARE(requests.size(), size_t{1});
+        QCOMPARE(requests[0].phase, std::string("burn x2"));
+    }
+
+    void explainRequestsStopAtTheRunsLimit()
+    {
+        const ConsumerConfig audio = audioConsumer();
+        const int64_t p = audio.periodNs;
+        Collector c({audio}, kStart);
+        c.setExplainPerPhase(100);
+        size_t requests = 0;
+        for (size_t i = 0; i < Collector::kExplainLimit + 50; ++i) {
+            if (i % 100 == 99)
+                c.beginPhase("step " + std::to_string(i), {}, kStart + int64_t(i) * 10 * p);
+            c.add(0, sample(kStart + (int64_t(i) * 10 + 1) * p, 20 * kMs, true));
+            requests += c.takeExplainRequests().size();
+        }
+        QCOMPARE(requests, Collector::kExplainLimit);
+    }
+
     void liveSeriesHasTenthsAndSeconds()
     {
         Collector c({wakeupConsumer(1000)}, kStart);

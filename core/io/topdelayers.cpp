@@ -1,0 +1,103 @@
+#include "topdelayers.h"
+
+#include "textwrap.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace latprobe {
+
+namespace {
+
+std::string ms(int64_t ns)
+{
+    return fmt::format("{:.3f}", static_cast<double>(ns) / 1e6);
+}
+
+} // namespace
+
+std::vector<Delayer> topDelayers(const std::vector<MissExplanation> &explanations,
+                                 const std::vector<std::string> &phases, size_t limit)
+{
+    std::map<std::tuple<int, int, std::string>, Delayer> byWho;
+    for (const MissExplanation &x : explanations) {
+        if (std::find(phases.begin(), phases.end(), x.phase) == phases.end())
+            continue;
+        for (const DelayShare &s : x.shares) {
+            Delayer &d = byWho[{static_cast<int>(s.kind), s.pid, s.name}];
+            if (d.seen == 0) {
+                d.kind = s.kind;
+                d.name = s.name;
+                d.pid = s.pid;
+                d.policy = s.policy;
+                d.load = s.load;
+            }
+            ++d.seen;
+            d.totalNs += s.ns;
+            d.worstNs = std::max(d.worstNs, s.ns);
+        }
+    }
+    std::vector<Delayer> out;
+    for (auto &[key, d] : byWho)
+        out.push_back(std::move(d));
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Delayer &a, const Delayer &b) { return a.totalNs > b.totalNs; });
+    if (out.size() > limit)
+        out.resize(limit);
+    return out;
+}
+
+std::string delayerName(const Delayer &d)
+{
+    switch (d.kind) {
+    case DelayShare::Kind::Task:
+        return fmt::format("{}[{}]", d.name, d.pid);
+    case DelayShare::Kind::Irq:
+        return "irq " + d.name;
+    case DelayShare::Kind::Softirq:
+        return "softirq " + d.name;
+    case DelayShare::Kind::Idle:
+        return "idle";
+    }
+    return d.name;
+}
+
+std::string formatExplanation(const MissExplanation &x, size_t width)
+{
+    std::string out =
+        wrapText(fmt::format("{} miss at {:.3f} s ({}), tid {}, cpu {}: {} ms from "
+                             "period start to work done",
+                             x.consumer, x.timeS, x.phase, x.tid, x.cpu, ms(x.windowNs)),
+                 width, "  ");
+    std::string split = fmt::format("timer {}", ms(x.timerNs));
+    if (x.expiryNs >= 0)
+        split += fmt::format(" (expired +{})", ms(x.expiryNs));
+    split += fmt::format(", irq {}, waited {}, ran {}", ms(x.irqNs), ms(x.waitNs), ms(x.selfNs));
+    if (x.unknownNs > 0)
+        split += fmt::format(", unknown {}", ms(x.unknownNs));
+    if (x.migrations > 0)
+        split += fmt::format(", {} migration{}", x.migrations, x.migrations == 1 ? "" : "s");
+    out += wrapText("  " + split + " (ms)", width, "    ");
+    for (const DelayShare &s : x.shares) {
+        Delayer d;
+        d.kind = s.kind, d.name = s.name, d.pid = s.pid;
+        std::string line = fmt::format("  {} ms {}", ms(s.ns), delayerName(d));
+        if (!s.policy.empty())
+            line += ", " + s.policy;
+        if (!s.load.empty())
+            line += ", latprobe load " + s.load;
+        out += wrapText(line, width, "    ");
+    }
+    if (!x.waitEnd.empty())
+        out += wrapText("  wait ended: " + x.waitEnd +
+                            (x.waitEndTask.empty() ? "" : " (" + x.waitEndTask + " had the CPU)"),
+                        width, "    ");
+    if (!x.note.empty())
+        out += wrapText("  note: " + x.note, width, "    ");
+    return out;
+}
+
+} // namespace latprobe

@@ -1,0 +1,151 @@
+#include "flightrecorder.h"
+
+#include "missexplainer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+#include <sched.h>
+#include <unistd.h>
+
+namespace latprobe {
+
+namespace {
+
+double threadCpuS()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+bool earlier(const SchedEvent &a, const SchedEvent &b)
+{
+    return a.ts < b.ts;
+}
+
+} // namespace
+
+std::string describePolicy(int pid, int prio)
+{
+    const int policy = pid > 0 ? sched_getscheduler(pid) : -1;
+    if (prio >= 0 && prio < 100) {
+        const char *name = policy == SCHED_RR ? "SCHED_RR" : "SCHED_FIFO";
+        return fmt::format("{} {}", policy < 0 ? "SCHED_FIFO/RR" : name, 99 - prio);
+    }
+    if (prio == -1) // the deadline class
+        return "SCHED_DEADLINE";
+    const char *name = policy == SCHED_BATCH  ? "SCHED_BATCH"
+                       : policy == SCHED_IDLE ? "SCHED_IDLE"
+                                              : "SCHED_OTHER";
+    return fmt::format("{} nice {}", name, prio - 120);
+}
+
+FlightRecorder::FlightRecorder(const std::vector<int> &cpus)
+{
+    std::string error;
+    m_recorder = TraceRecorder::open(cpus, error);
+    if (m_recorder) {
+        m_summary.on = true;
+        m_summary.bufferKbPerCpu = m_recorder->bufferKbPerCpu();
+        m_summary.cpus = m_recorder->cpuCount();
+    } else {
+        m_summary.message = error;
+    }
+}
+
+FlightRecorder::~FlightRecorder()
+{
+    m_thread.waitIdle();
+}
+
+void FlightRecorder::explain(std::vector<Collector::ExplainRequest> requests, Context context)
+{
+    if (!m_recorder || requests.empty())
+        return;
+    m_thread.post([this, requests = std::move(requests), context = std::move(context)] {
+        run(requests, context);
+    });
+}
+
+void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
+                         const Context &context)
+{
+    const double cpuBefore = threadCpuS();
+    int64_t earliest = requests.front().sample.periodStart, latest = 0;
+    for (const Collector::ExplainRequest &r : requests) {
+        earliest = std::min(earliest, r.sample.periodStart);
+        latest = std::max(latest, r.sample.done);
+    }
+    // What came before a window says who ran on each CPU as it opened.
+    const int64_t keepFrom = std::min(earliest - kKeepNs, latest - kKeepNs);
+    std::vector<SchedEvent> fresh = m_recorder->read(keepFrom, INT64_MAX);
+    const size_t read = fresh.size();
+    std::erase_if(m_kept, [&](const SchedEvent &e) { return e.ts < keepFrom; });
+    const size_t old = m_kept.size();
+    m_kept.insert(m_kept.end(), fresh.begin(), fresh.end());
+    std::inplace_merge(m_kept.begin(), m_kept.begin() + static_cast<std::ptrdiff_t>(old),
+                       m_kept.end(), earlier);
+
+    std::vector<MissExplanation> done;
+    for (const Collector::ExplainRequest &r : requests) {
+        const Sample &s = r.sample;
+        const auto first =
+            std::lower_bound(m_kept.begin(), m_kept.end(), s.periodStart - kKeepNs / 3,
+                             [](const SchedEvent &e, int64_t t) { return e.ts < t; });
+        // Past the work done: the replay stops there, and sees the trace went on.
+        const auto last = std::upper_bound(first, m_kept.end(), s.done + 1'000'000,
+                                           [](int64_t t, const SchedEvent &e) { return t < e.ts; });
+        const int tid = r.consumer < context.tids.size() ? context.tids[r.consumer] : 0;
+        MissExplanation x = explainMiss(std::span<const SchedEvent>(first, last),
+                                        {tid, s.periodStart, s.woke, s.done}, context.preemption);
+        if (first == last && x.note.empty())
+            x.note = "no trace of the window (its buffer was overwritten)";
+        x.timeS = static_cast<double>(s.periodStart - context.runStart) / 1e9;
+        x.consumer = r.consumer < context.consumers.size() ? context.consumers[r.consumer] : "";
+        x.phase = r.phase;
+        for (DelayShare &share : x.shares) {
+            if (share.kind != DelayShare::Kind::Task)
+                continue;
+            share.policy = describePolicy(share.pid, share.prio);
+            if (std::find(context.tids.begin(), context.tids.end(), share.pid) !=
+                context.tids.end()) {
+                share.load = "(probe)"; // another of latprobe's consumers
+                continue;
+            }
+            // A worker's helpers (hackbench's senders) are in its leader's group.
+            for (const int pid : {share.pid, static_cast<int>(getpgid(share.pid))})
+                if (auto it = context.loadOfPid.find(pid); it != context.loadOfPid.end()) {
+                    share.load = it->second;
+                    break;
+                }
+        }
+        done.push_back(std::move(x));
+    }
+    // Bounded: a burst of events beyond this is not worth the memory.
+    if (m_kept.size() > kKeepEvents)
+        m_kept.erase(m_kept.begin(),
+                     m_kept.begin() + static_cast<std::ptrdiff_t>(m_kept.size() - kKeepEvents));
+    const double spent = threadCpuS() - cpuBefore;
+    std::lock_guard lock(m_mutex);
+    ++m_summary.reads;
+    m_summary.events += read;
+    m_summary.cpuS += spent;
+    for (MissExplanation &x : done)
+        m_explanations.push_back(std::move(x));
+}
+
+std::vector<MissExplanation> FlightRecorder::explanations() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_explanations;
+}
+
+TraceSummary FlightRecorder::summary() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_summary;
+}
+
+} // namespace latprobe

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "collector.h"
+#include "missexplanation.h"
+#include "schedevent.h"
+#include "taskthread.h"
+#include "tracerecorder.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace latprobe {
+
+// The session's side of "who delayed me" (docs/DESIGN.md): the recorder,
+// and a thread of its own (lp-explain) that reads the trace back when the
+// collector has misses to explain, replays each (explainMiss) and names the
+// tasks it finds: their policy, and the load group they belong to. The
+// measuring threads only ever push their samples, as they always did.
+class FlightRecorder
+{
+public:
+    // What the explanations need to know of the session at the time.
+    struct Context
+    {
+        std::vector<int> tids;                // by consumer
+        std::vector<std::string> consumers;   // names, by consumer
+        std::map<int, std::string> loadOfPid; // latprobe's load workers and leaders
+        std::string preemption;               // the kernel's model
+        int64_t runStart = 0;
+    };
+
+    // Opens the recorder on `cpus` (empty: all); off, with summary().message
+    // saying why, when it cannot.
+    explicit FlightRecorder(const std::vector<int> &cpus);
+    ~FlightRecorder(); // finishes what runs, then removes the instance
+
+    bool on() const { return m_recorder != nullptr; }
+    // Posts the requests to lp-explain.
+    void explain(std::vector<Collector::ExplainRequest> requests, Context context);
+    void waitIdle() { m_thread.waitIdle(); }
+    std::vector<MissExplanation> explanations() const;
+    TraceSummary summary() const;
+
+    // Events kept past a read: a window that began before it and ends after
+    // (a video period, a long stall) finds its start here, since a read
+    // consumes the kernel's buffer.
+    static constexpr int64_t kKeepNs = 300'000'000;
+    static constexpr size_t kKeepEvents = 200'000;
+
+private:
+    void run(const std::vector<Collector::ExplainRequest> &requests, const Context &context);
+
+    std::unique_ptr<TraceRecorder> m_recorder;
+    std::vector<SchedEvent> m_kept; // lp-explain only
+    mutable std::mutex m_mutex;
+    std::vector<MissExplanation> m_explanations;
+    TraceSummary m_summary;
+    TaskThread m_thread{"lp-explain"};
+};
+
+// "SCHED_FIFO 10", "SCHED_OTHER nice 0": from the kernel's policy when the
+// task still lives, else from the prio the trace saw.
+std::string describePolicy(int pid, int prio);
+
+} // namespace latprobe

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace latprobe {
+
+// One cause of a miss's delay, on the consumer's CPU (docs/DESIGN.md, "Who
+// delayed me").
+struct DelayShare
+{
+    enum class Kind { Task, Irq, Softirq, Idle };
+    Kind kind = Kind::Task;
+    std::string name;   // a task's comm, an interrupt's handler, a softirq's vector
+    int pid = 0;        // tasks only
+    int prio = -1;      // the kernel's prio as the trace saw it (tasks only)
+    std::string policy; // "SCHED_FIFO 10", "SCHED_OTHER nice 0"; "" unknown
+    std::string load;   // the latprobe load group it belongs to, "" when none
+    int64_t ns = 0;
+};
+
+const char *toString(DelayShare::Kind kind);
+
+// Why one miss happened: the time from its period's start to the work done,
+// split by what the consumer's CPU did meanwhile, from the kernel's trace.
+struct MissExplanation
+{
+    double timeS = 0; // the period's start, since the run started
+    std::string consumer;
+    std::string phase;
+    int tid = 0;
+    int cpu = -1;          // where it finally ran
+    int64_t windowNs = 0;  // period start to work done
+    int64_t expiryNs = -1; // period start to its timer's expiry; -1 unseen
+    int64_t timerNs = 0;   // period start to its wakeup: the timer's lateness
+    int64_t irqNs = 0;     // interrupts and softirqs while it was runnable or running
+    int64_t waitNs = 0;    // runnable while other tasks (or nothing) ran
+    int64_t selfNs = 0;    // it ran itself
+    int64_t unknownNs = 0; // the trace had nothing to say (lost or not recorded)
+    int migrations = 0;
+    // How its longest wait ended: "tick-bound: preempt=none", "wakeup
+    // preemption", "the task ahead blocked", "idle CPU"; "" when it never waited.
+    std::string waitEnd;
+    std::string waitEndTask;        // who had the CPU when that wait ended: "comm[pid]"
+    std::vector<DelayShare> shares; // tasks and handlers, the largest first
+    std::string note;               // what the trace could not say, or ""
+
+    // The late time this explains: all of the window but the consumer's own running.
+    int64_t delayNs() const { return windowNs - selfNs; }
+};
+
+// What the flight recorder was and cost (tracerecorder.h): reported in the
+// run beside the explanations.
+struct TraceSummary
+{
+    bool on = false;
+    std::string message; // why it was off, one line; "" when on or not asked for
+    size_t bufferKbPerCpu = 0;
+    int cpus = 0;        // CPUs recorded
+    uint64_t reads = 0;  // times the buffer was read back
+    uint64_t events = 0; // events read back
+    double cpuS = 0;     // CPU time reading and explaining (the recording is the kernel's)
+};
+
+} // namespace latprobe

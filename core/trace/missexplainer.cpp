@@ -1,0 +1,261 @@
+#include "missexplainer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <tuple>
+
+namespace latprobe {
+
+namespace {
+
+enum class State { Unknown, Sleeping, Runnable, Running };
+
+struct Occupant
+{
+    bool known = false;
+    int pid = 0;
+    int prio = 0;
+    std::string comm;
+};
+
+struct Handler
+{
+    DelayShare::Kind kind;
+    std::string name;
+};
+
+struct Cpu
+{
+    Occupant occupant;
+    std::vector<Handler> handlers; // nested interrupt handlers, innermost last
+    // The last hard interrupt begun here: a wait that ends just after a
+    // timer interrupt begun after the wakeup ended at the tick.
+    std::string lastIrq;
+    int64_t lastIrqAt = -1;
+};
+
+// A task that was switched out with nothing but the preempted flag (0x100
+// since Linux 4.14) in prev_state was still runnable: it was preempted.
+bool stillRunnable(int64_t prevState)
+{
+    return (prevState & 0xff) == 0;
+}
+
+std::string commOf(const char (&comm)[16])
+{
+    return std::string(comm, strnlen(comm, sizeof comm));
+}
+
+} // namespace
+
+MissExplanation explainMiss(std::span<const SchedEvent> events, const MissWindow &miss,
+                            const std::string &preemption)
+{
+    MissExplanation out;
+    out.tid = miss.tid;
+    out.windowNs = std::max<int64_t>(0, miss.done - miss.periodStart);
+
+    std::map<int, Cpu> cpus;
+    // Who ran on a CPU before its first switch in the trace: the task that
+    // first switch takes off it.
+    for (const SchedEvent &e : events)
+        if (e.type == SchedEvent::Type::Switch) {
+            Cpu &c = cpus[e.cpu];
+            if (!c.occupant.known)
+                c.occupant = {true, e.prevPid, e.prevPrio, commOf(e.prevComm)};
+        }
+
+    // The consumer's state before the trace's first word about it.
+    State state = State::Unknown;
+    int queuedOn = -1;
+    for (const SchedEvent &e : events) {
+        if (e.type == SchedEvent::Type::Switch && e.prevPid == miss.tid) {
+            state = State::Running;
+            queuedOn = e.cpu;
+            break;
+        }
+        if (e.type == SchedEvent::Type::Switch && e.pid == miss.tid) {
+            state = State::Runnable;
+            queuedOn = e.cpu;
+            break;
+        }
+        if ((e.type == SchedEvent::Type::Waking || e.type == SchedEvent::Type::Wakeup) &&
+            e.pid == miss.tid) {
+            state = State::Sleeping;
+            break;
+        }
+    }
+
+    using Key = std::tuple<int, int, std::string>; // kind, pid, name
+    std::map<Key, DelayShare> shares;
+    auto charge = [&](const DelayShare &who, int64_t ns) {
+        auto [it, added] = shares.try_emplace({static_cast<int>(who.kind), who.pid, who.name}, who);
+        it->second.ns += ns;
+    };
+
+    const int64_t from = miss.periodStart, to = miss.done;
+    int64_t cursor = events.empty() ? to : std::max(from, events.front().ts);
+    if (!events.empty() && events.front().ts > from) {
+        out.unknownNs += std::min(events.front().ts, to) - from;
+        out.note = "the trace begins " +
+                   std::to_string((std::min(events.front().ts, to) - from) / 1000) +
+                   " us into the window (its buffer was overwritten)";
+    }
+    int64_t waitFrom = -1;   // runnable since
+    int64_t longestWait = 0; // its ending is the one told
+    int lastCpu = queuedOn;
+
+    int64_t wokenAt = -1; // the wakeup that ended its sleep
+    int wokenOn = -1;     // the CPU that woke it
+    auto account = [&](int64_t until) {
+        const int64_t a = std::max(cursor, from), b = std::min(until, to);
+        if (b <= a)
+            return;
+        const int64_t d = b - a;
+        switch (state) {
+        case State::Unknown:
+            out.unknownNs += d;
+            return;
+        case State::Sleeping:
+            // Asleep once woken: it blocked (a page fault's I/O), not its timer.
+            if (wokenAt >= 0) {
+                out.unknownNs += d;
+                if (out.note.empty())
+                    out.note = "it blocked again before its work was done";
+            } else {
+                out.timerNs += d;
+            }
+            return;
+        case State::Runnable:
+        case State::Running:
+            break;
+        }
+        Cpu &c = cpus[queuedOn];
+        if (!c.handlers.empty()) {
+            const Handler &h = c.handlers.back();
+            DelayShare who;
+            who.kind = h.kind;
+            who.name = h.name;
+            charge(who, d);
+            out.irqNs += d;
+        } else if (state == State::Running) {
+            out.selfNs += d;
+        } else if (!c.occupant.known) {
+            out.unknownNs += d;
+        } else {
+            DelayShare who;
+            who.kind = c.occupant.pid == 0 ? DelayShare::Kind::Idle : DelayShare::Kind::Task;
+            who.name = c.occupant.pid == 0 ? "idle" : c.occupant.comm;
+            who.pid = c.occupant.pid;
+            who.prio = c.occupant.prio;
+            charge(who, d);
+            out.waitNs += d;
+        }
+    };
+
+    for (const SchedEvent &e : events) {
+        if (e.ts > to)
+            break;
+        account(e.ts);
+        cursor = std::max(cursor, e.ts);
+        Cpu &c = cpus[e.cpu];
+        switch (e.type) {
+        case SchedEvent::Type::Switch:
+            c.handlers.clear(); // a switch happens outside any handler
+            c.occupant = {true, e.pid, e.prio, commOf(e.comm)};
+            if (e.prevPid == miss.tid) {
+                state = stillRunnable(e.prevState) ? State::Runnable : State::Sleeping;
+                if (state == State::Runnable)
+                    waitFrom = e.ts;
+            }
+            if (e.pid == miss.tid) {
+                if (state == State::Runnable && waitFrom >= 0 && e.ts >= from) {
+                    const int64_t wait = e.ts - std::max(waitFrom, from);
+                    if (wait > longestWait) {
+                        longestWait = wait;
+                        out.waitEndTask = e.prevPid == 0 ? std::string("idle")
+                                                         : commOf(e.prevComm) + "[" +
+                                                               std::to_string(e.prevPid) + "]";
+                        if (e.prevPid == 0)
+                            out.waitEnd = "idle CPU";
+                        else if (!stillRunnable(e.prevState))
+                            out.waitEnd = "the task ahead blocked";
+                        else if (c.lastIrq == "local_timer" && c.lastIrqAt > waitFrom &&
+                                 e.ts - c.lastIrqAt < 1'000'000)
+                            out.waitEnd = "tick-bound: preempt=" + preemption;
+                        else
+                            out.waitEnd = "wakeup preemption";
+                    }
+                }
+                state = State::Running;
+                queuedOn = lastCpu = e.cpu;
+                waitFrom = -1;
+            }
+            break;
+        case SchedEvent::Type::Waking:
+        case SchedEvent::Type::Wakeup:
+            if (e.pid == miss.tid && state != State::Running &&
+                (state != State::Runnable || e.type == SchedEvent::Type::Wakeup)) {
+                if (state != State::Runnable) {
+                    if (wokenAt < 0 && e.ts >= from) { // its timer's wakeup, not a later one
+                        wokenAt = e.ts;
+                        wokenOn = e.cpu;
+                    }
+                    waitFrom = e.ts;
+                }
+                state = State::Runnable;
+                queuedOn = e.targetCpu >= 0 ? e.targetCpu : e.cpu;
+            }
+            break;
+        case SchedEvent::Type::Migrate:
+            if (e.pid == miss.tid) {
+                if (e.ts >= from)
+                    ++out.migrations;
+                if (state == State::Runnable || state == State::Running)
+                    queuedOn = e.targetCpu;
+            }
+            break;
+        case SchedEvent::Type::IrqEntry:
+            c.handlers.push_back({DelayShare::Kind::Irq, e.name});
+            if (c.handlers.size() == 1) {
+                c.lastIrq = e.name;
+                c.lastIrqAt = e.ts;
+            }
+            break;
+        case SchedEvent::Type::SoftirqEntry:
+            c.handlers.push_back({DelayShare::Kind::Softirq, e.name});
+            break;
+        case SchedEvent::Type::IrqExit:
+        case SchedEvent::Type::SoftirqExit:
+            if (!c.handlers.empty())
+                c.handlers.pop_back();
+            break;
+        case SchedEvent::Type::HrtimerExpire:
+            break;
+        }
+    }
+    account(to);
+    if (!events.empty() && events.back().ts < to && out.note.empty())
+        out.note = "the trace ends before the work was done";
+
+    // Its timer expired in the interrupt that woke it: the last expiry on
+    // the waking CPU before the wakeup.
+    if (wokenAt >= 0) {
+        for (const SchedEvent &e : events) {
+            if (e.ts > wokenAt)
+                break;
+            if (e.type == SchedEvent::Type::HrtimerExpire && e.cpu == wokenOn && e.ts >= from &&
+                wokenAt - e.ts < 200'000)
+                out.expiryNs = e.ts - from;
+        }
+    }
+    out.cpu = lastCpu;
+    for (auto &[key, share] : shares)
+        out.shares.push_back(share);
+    std::stable_sort(out.shares.begin(), out.shares.end(),
+                     [](const DelayShare &a, const DelayShare &b) { return a.ns > b.ns; });
+    return out;
+}
+
+} // namespace latprobe

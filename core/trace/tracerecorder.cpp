@@ -1,0 +1,357 @@
+#include "tracerecorder.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <signal.h>
+#include <unistd.h>
+#include <unordered_map>
+
+#include "tracefsapi.h"
+
+namespace latprobe {
+
+namespace {
+
+constexpr const char *kPrefix = "latprobe-";
+
+// What each event's fields are, looked up once: the callback then reads
+// numbers at known offsets instead of finding fields by name per event.
+struct Parser
+{
+    SchedEvent::Type type;
+    tep_format_field *pid = nullptr, *prio = nullptr, *comm = nullptr;
+    tep_format_field *prevPid = nullptr, *prevPrio = nullptr, *prevState = nullptr,
+                     *prevComm = nullptr;
+    tep_format_field *target = nullptr, *orig = nullptr, *vec = nullptr;
+    bool dynamicName = false; // irq_handler_entry's __string name
+    std::string name = {};    // an irq_vectors event's vector
+};
+
+struct ReadContext
+{
+    const std::unordered_map<int, Parser> *parsers;
+    int64_t from, to;
+    std::vector<SchedEvent> *out;
+};
+
+int64_t number(tep_format_field *field, const tep_record *record)
+{
+    unsigned long long value = 0;
+    if (!field || tep_read_number_field(field, record->data, &value) != 0)
+        return 0;
+    return static_cast<int64_t>(value);
+}
+
+void copyText(char *to, size_t size, const void *from, size_t len)
+{
+    const size_t n = std::min(size - 1, strnlen(static_cast<const char *>(from), len));
+    std::memcpy(to, from, n);
+    to[n] = '\0';
+}
+
+void copyField(char *to, size_t size, tep_format_field *field, const tep_record *record)
+{
+    if (field)
+        copyText(to, size, static_cast<const char *>(record->data) + field->offset,
+                 static_cast<size_t>(field->size));
+}
+
+const char *softirqName(int64_t vec)
+{
+    static const char *const names[] = {"HI",       "TIMER",   "NET_TX", "NET_RX",  "BLOCK",
+                                        "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU"};
+    return vec >= 0 && vec < 10 ? names[vec] : "?";
+}
+
+int onEvent(tep_event *event, tep_record *record, int cpu, void *context)
+{
+    auto *c = static_cast<ReadContext *>(context);
+    const auto ts = static_cast<int64_t>(record->ts);
+    if (ts < c->from || ts > c->to)
+        return 0;
+    auto it = c->parsers->find(event->id);
+    if (it == c->parsers->end())
+        return 0;
+    const Parser &p = it->second;
+    SchedEvent e;
+    e.ts = ts;
+    e.cpu = static_cast<int16_t>(cpu);
+    e.type = p.type;
+    switch (p.type) {
+    case SchedEvent::Type::Switch:
+        e.prevPid = static_cast<int32_t>(number(p.prevPid, record));
+        e.prevPrio = static_cast<int32_t>(number(p.prevPrio, record));
+        e.prevState = number(p.prevState, record);
+        copyField(e.prevComm, sizeof e.prevComm, p.prevComm, record);
+        [[fallthrough]];
+    case SchedEvent::Type::Waking:
+    case SchedEvent::Type::Wakeup:
+    case SchedEvent::Type::Migrate:
+        e.pid = static_cast<int32_t>(number(p.pid, record));
+        e.prio = static_cast<int32_t>(number(p.prio, record));
+        copyField(e.comm, sizeof e.comm, p.comm, record);
+        if (p.target)
+            e.targetCpu = static_cast<int16_t>(number(p.target, record));
+        if (p.orig)
+            e.origCpu = static_cast<int16_t>(number(p.orig, record));
+        break;
+    case SchedEvent::Type::IrqEntry:
+        if (p.dynamicName) {
+            int len = 0;
+            const void *raw = tep_get_field_raw(nullptr, event, "name", record, &len, 0);
+            if (raw)
+                copyText(e.name, sizeof e.name, raw, static_cast<size_t>(len));
+        } else {
+            copyText(e.name, sizeof e.name, p.name.c_str(), p.name.size());
+        }
+        break;
+    case SchedEvent::Type::SoftirqEntry: {
+        const char *n = softirqName(number(p.vec, record));
+        copyText(e.name, sizeof e.name, n, std::strlen(n));
+        break;
+    }
+    default:
+        break;
+    }
+    c->out->push_back(e);
+    return 0;
+}
+
+std::unordered_map<int, Parser> parsersFor(tep_handle *tep)
+{
+    std::unordered_map<int, Parser> table;
+    auto add = [&](const char *system, const char *name, SchedEvent::Type type) -> Parser * {
+        tep_event *ev = tep_find_event_by_name(tep, system, name);
+        if (!ev)
+            return nullptr;
+        Parser p{type};
+        auto f = [&](const char *field) { return tep_find_field(ev, field); };
+        switch (type) {
+        case SchedEvent::Type::Switch:
+            p.prevPid = f("prev_pid"), p.prevPrio = f("prev_prio"), p.prevState = f("prev_state");
+            p.prevComm = f("prev_comm");
+            p.pid = f("next_pid"), p.prio = f("next_prio"), p.comm = f("next_comm");
+            break;
+        case SchedEvent::Type::Waking:
+        case SchedEvent::Type::Wakeup:
+            p.pid = f("pid"), p.prio = f("prio"), p.comm = f("comm"), p.target = f("target_cpu");
+            break;
+        case SchedEvent::Type::Migrate:
+            p.pid = f("pid"), p.prio = f("prio"), p.comm = f("comm"), p.target = f("dest_cpu");
+            p.orig = f("orig_cpu");
+            break;
+        case SchedEvent::Type::SoftirqEntry:
+        case SchedEvent::Type::SoftirqExit:
+            p.vec = f("vec");
+            break;
+        default:
+            break;
+        }
+        return &(table[ev->id] = std::move(p));
+    };
+    add("sched", "sched_switch", SchedEvent::Type::Switch);
+    add("sched", "sched_waking", SchedEvent::Type::Waking);
+    add("sched", "sched_wakeup", SchedEvent::Type::Wakeup);
+    add("sched", "sched_migrate_task", SchedEvent::Type::Migrate);
+    if (Parser *p = add("irq", "irq_handler_entry", SchedEvent::Type::IrqEntry))
+        p->dynamicName = true;
+    add("irq", "irq_handler_exit", SchedEvent::Type::IrqExit);
+    add("irq", "softirq_entry", SchedEvent::Type::SoftirqEntry);
+    add("irq", "softirq_exit", SchedEvent::Type::SoftirqExit);
+    add("timer", "hrtimer_expire_entry", SchedEvent::Type::HrtimerExpire);
+    // Every x86 vector's entry and exit: local_timer (the tick and hrtimers),
+    // reschedule, call_function, irq_work...
+    for (int i = 0; i < tep_get_events_count(tep); ++i) {
+        tep_event *ev = tep_get_event(tep, i);
+        if (!ev || std::strcmp(ev->system, "irq_vectors") != 0)
+            continue;
+        const std::string name = ev->name;
+        for (const char *suffix : {"_entry", "_exit"}) {
+            const size_t n = std::strlen(suffix);
+            if (name.size() > n && name.compare(name.size() - n, n, suffix) == 0) {
+                Parser p{n == 6 ? SchedEvent::Type::IrqEntry : SchedEvent::Type::IrqExit};
+                p.name = name.substr(0, name.size() - n);
+                table[ev->id] = std::move(p);
+            }
+        }
+    }
+    return table;
+}
+
+std::string cpuList(const std::vector<int> &cpus)
+{
+    std::string out;
+    for (int c : cpus)
+        out += (out.empty() ? "" : ",") + std::to_string(c);
+    return out;
+}
+
+// The process a stale instance's name points at is latprobe's while it lives.
+bool latprobeAlive(pid_t pid)
+{
+    if (kill(pid, 0) != 0 && errno == ESRCH)
+        return false;
+    std::ifstream comm(fmt::format("/proc/{}/comm", pid));
+    std::string name;
+    std::getline(comm, name);
+    return name.rfind("latprobe", 0) == 0;
+}
+
+} // namespace
+
+struct TraceRecorder::Parsers
+{
+    std::unordered_map<int, Parser> byId;
+};
+
+TraceRecorder::TraceRecorder() = default;
+
+int TraceRecorder::removeStaleInstances()
+{
+    // Every instance, filtered here: libtracefs compiles its pattern as a
+    // basic regex, where "[0-9]+" does not mean what it says.
+    char **names = tracefs_instances(nullptr);
+    if (!names)
+        return 0;
+    int removed = 0;
+    const size_t prefix = std::strlen(kPrefix);
+    for (char **n = names; *n; ++n) {
+        // latprobe-<pid>, or latprobe-<pid>-<n> for a process's later sessions.
+        const std::string name = *n;
+        const size_t digitsEnd = name.find_first_not_of("0123456789", prefix);
+        if (name.size() <= prefix || name.compare(0, prefix, kPrefix) != 0 || digitsEnd == prefix ||
+            (digitsEnd != std::string::npos &&
+             (name[digitsEnd] != '-' ||
+              name.find_first_not_of("0123456789", digitsEnd + 1) != std::string::npos)))
+            continue;
+        const pid_t pid = static_cast<pid_t>(std::atol(name.c_str() + prefix));
+        if (pid == getpid() || latprobeAlive(pid))
+            continue;
+        if (tracefs_instance *stale = tracefs_instance_alloc(nullptr, *n)) {
+            if (tracefs_instance_destroy(stale) == 0)
+                ++removed;
+            tracefs_instance_free(stale);
+        }
+    }
+    tracefs_list_free(names);
+    return removed;
+}
+
+std::unique_ptr<TraceRecorder> TraceRecorder::open(const std::vector<int> &cpus, std::string &error)
+{
+    // tracefs_tracing_dir() names where tracefs is mounted, or would be.
+    const char *found = tracefs_tracing_dir();
+    const std::string dir = found ? found : "/sys/kernel/tracing";
+    if (access((dir + "/instances").c_str(), W_OK) != 0) {
+        if (errno == ENOENT)
+            error = fmt::format("flight recorder off: tracefs is not mounted (as root: mount -t "
+                                "tracefs nodev {}); misses are not explained",
+                                dir);
+        else
+            error = fmt::format("flight recorder off: no write access to {}/instances ({}): run "
+                                "as root, or give this user write access to tracefs; misses are "
+                                "not explained",
+                                dir, std::strerror(errno));
+        return nullptr;
+    }
+    removeStaleInstances();
+    std::unique_ptr<TraceRecorder> r(new TraceRecorder);
+    // One instance per session: a process (the tests) may hold several.
+    static std::atomic<int> sessions{0};
+    const int n = sessions++;
+    r->m_name = n == 0 ? fmt::format("{}{}", kPrefix, getpid())
+                       : fmt::format("{}{}-{}", kPrefix, getpid(), n);
+    r->m_cpus = cpus;
+    r->m_instance = tracefs_instance_create(r->m_name.c_str());
+    if (!r->m_instance || !tracefs_instance_is_new(r->m_instance)) {
+        const int err = errno;
+        error = fmt::format("flight recorder off: cannot create a tracefs instance in "
+                            "{}/instances ({}): run as root, or give this user write access to "
+                            "that directory; misses are not explained",
+                            dir, std::strerror(err ? err : EEXIST));
+        if (r->m_instance)
+            tracefs_instance_free(r->m_instance);
+        r->m_instance = nullptr;
+        return nullptr;
+    }
+    tracefs_trace_off(r->m_instance);
+    auto fail = [&](const std::string &what) {
+        error = fmt::format("flight recorder off: {} in tracefs instance {} failed ({}); misses "
+                            "are not explained",
+                            what, r->m_name, std::strerror(errno));
+        return nullptr;
+    };
+    // The probe's clock, so that trace times and the samples' times agree.
+    if (tracefs_instance_file_write(r->m_instance, "trace_clock", "mono") < 0)
+        return fail("setting trace_clock to mono");
+    if (!cpus.empty() && tracefs_instance_set_affinity(r->m_instance, cpuList(cpus).c_str()) < 0)
+        return fail("setting tracing_cpumask");
+    if (latprobe_tracefs_overwrite(r->m_instance) < 0)
+        return fail("setting overwrite");
+    if (tracefs_instance_set_buffer_size(r->m_instance, kBufferKbPerCpu, -1) < 0)
+        return fail("setting buffer_size_kb");
+    const ssize_t kb = tracefs_instance_get_buffer_size(r->m_instance, 0);
+    r->m_bufferKb = kb > 0 ? static_cast<size_t>(kb) : kBufferKbPerCpu;
+    r->m_cpuCount = cpus.empty() ? static_cast<int>(sysconf(_SC_NPROCESSORS_CONF))
+                                 : static_cast<int>(cpus.size());
+    struct Wanted
+    {
+        const char *system, *event;
+    };
+    for (const Wanted &w : {Wanted{"sched", "sched_switch"}, Wanted{"sched", "sched_waking"},
+                            Wanted{"sched", "sched_wakeup"}, Wanted{"sched", "sched_migrate_task"},
+                            Wanted{"irq", "irq_handler_entry"}, Wanted{"irq", "irq_handler_exit"},
+                            Wanted{"irq", "softirq_entry"}, Wanted{"irq", "softirq_exit"},
+                            Wanted{"timer", "hrtimer_expire_entry"}})
+        if (tracefs_event_enable(r->m_instance, w.system, w.event) < 0)
+            return fail(fmt::format("enabling {}:{}", w.system, w.event));
+    // x86 only; elsewhere interrupts show through irq_handler_entry alone.
+    // Named one by one: libtracefs takes the name as a basic regex.
+    for (const char *vector :
+         {"local_timer", "reschedule", "call_function", "call_function_single", "irq_work",
+          "x86_platform_ipi", "thermal_apic", "error_apic", "spurious_apic"})
+        for (const char *end : {"_entry", "_exit"})
+            tracefs_event_enable(r->m_instance, "irq_vectors",
+                                 fmt::format("^{}{}$", vector, end).c_str());
+    const char *systems[] = {"sched", "irq", "timer", "irq_vectors", nullptr};
+    r->m_tep = tracefs_local_events_system(nullptr, systems);
+    if (!r->m_tep)
+        return fail("reading the events' formats");
+    r->m_parsers = std::make_unique<Parsers>(Parsers{parsersFor(r->m_tep)});
+    if (tracefs_trace_on(r->m_instance) < 0)
+        return fail("turning tracing on");
+    return r;
+}
+
+TraceRecorder::~TraceRecorder()
+{
+    if (m_tep)
+        tep_free(m_tep);
+    if (m_instance) {
+        tracefs_trace_off(m_instance);
+        tracefs_instance_destroy(m_instance);
+        tracefs_instance_free(m_instance);
+    }
+}
+
+std::vector<SchedEvent> TraceRecorder::read(int64_t from, int64_t to)
+{
+    std::vector<SchedEvent> events;
+    ReadContext context{&m_parsers->byId, from, to, &events};
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : m_cpus)
+        CPU_SET(c, &set);
+    tracefs_iterate_raw_events(m_tep, m_instance, m_cpus.empty() ? nullptr : &set, sizeof set,
+                               onEvent, &context);
+    std::stable_sort(events.begin(), events.end(),
+                     [](const SchedEvent &a, const SchedEvent &b) { return a.ts < b.ts; });
+    return events;
+}
+
+} // namespace latprobe

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "schedevent.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct tracefs_instance;
+struct tep_handle;
+
+namespace latprobe {
+
+// The flight recorder: a private tracefs instance, `latprobe-<pid>` (a
+// process's later ones `latprobe-<pid>-<n>`), that
+// records the scheduler, interrupt and timer events a miss's explanation
+// needs on the probe's CPUs, in overwrite mode, so that the kernel keeps the
+// last seconds at small cost and nobody reads them until a miss asks. Never
+// the global buffer, which belongs to whoever else traces. The instance is
+// removed with the recorder, and one left by a latprobe killed with -9 is
+// removed by the next one's open().
+class TraceRecorder
+{
+public:
+    // Per CPU. A miss is read back 0.25 to 0.5 s after it (the collector's
+    // drain, then the session's tick); how much history 4 MiB holds depends
+    // on the event rate (seconds when idle, less under hackbench), and an
+    // explanation whose window was already overwritten says so in its note.
+    static constexpr size_t kBufferKbPerCpu = 4096;
+
+    // Starts recording on `cpus` (empty: every CPU). nullptr when it
+    // cannot, with `error` one line saying what to grant.
+    static std::unique_ptr<TraceRecorder> open(const std::vector<int> &cpus, std::string &error);
+    ~TraceRecorder(); // stops and removes the instance
+    TraceRecorder(const TraceRecorder &) = delete;
+    TraceRecorder &operator=(const TraceRecorder &) = delete;
+
+    // Every event recorded from `from` to `to` (CLOCK_MONOTONIC ns), in
+    // time order. Reading consumes: what is read is gone from the buffer.
+    std::vector<SchedEvent> read(int64_t from, int64_t to);
+
+    const std::string &instanceName() const { return m_name; }
+    size_t bufferKbPerCpu() const { return m_bufferKb; }
+    int cpuCount() const { return m_cpuCount; }
+    // Removes `latprobe-<pid>[-<n>]` instances whose latprobe is gone; returns how many.
+    static int removeStaleInstances();
+
+private:
+    TraceRecorder();
+    struct Parsers; // each event's fields, looked up once
+
+    std::string m_name;
+    tracefs_instance *m_instance = nullptr;
+    tep_handle *m_tep = nullptr;
+    size_t m_bufferKb = 0;
+    int m_cpuCount = 0;
+    std::vector<int> m_cpus;
+    std::unique_ptr<Parsers> m_parsers;
+};
+
+} // namespace latprobe

@@ -1,0 +1,290 @@
+// Who delayed me, end to end: `latprobe run` beside a culprit the test
+// starts and names, the explanations in the run file attribute the misses
+// to it. As root with tracefs (CI mounts it); each test says why it skips
+// where it cannot run, never passes silently. Unprivileged, the run warns in
+// one line what to grant and is otherwise the same.
+
+#include "runfile.h"
+#include "runprogram.h"
+#include "statewait.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <ctime>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace latprobe;
+
+namespace {
+
+QString latprobeBinary()
+{
+    return qEnvironmentVariable("LATPROBE_BINARY");
+}
+
+int64_t monotonicNs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+// A process named `name`, pinned to CPU 0: with `fifo`, SCHED_FIFO 10
+// spinning 15 ms every 300 ms; without, SCHED_OTHER spinning all the time.
+// It dies with the test (PR_SET_PDEATHSIG) or at kill().
+pid_t startCulprit(const char *name, bool fifo)
+{
+    const pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    prctl(PR_SET_NAME, name);
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(0, &cpus);
+    if (sched_setaffinity(0, sizeof cpus, &cpus) != 0)
+        _exit(2);
+    if (fifo) {
+        const sched_param p{10};
+        if (sched_setscheduler(0, SCHED_FIFO, &p) != 0)
+            _exit(3);
+    }
+    for (;;) {
+        const int64_t until = monotonicNs() + (fifo ? 15'000'000 : 1'000'000'000);
+        while (monotonicNs() < until) {
+        }
+        if (fifo) {
+            const timespec rest{0, 285'000'000};
+            nanosleep(&rest, nullptr);
+        }
+    }
+}
+
+void stopCulprit(pid_t pid)
+{
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+}
+
+// Why an attribution test cannot run here, or "".
+QString cannotAttribute()
+{
+    if (geteuid() != 0)
+        return "needs root (a private tracefs instance and SCHED_FIFO)";
+    if (!QFileInfo::exists("/sys/kernel/tracing/instances"))
+        return "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)";
+    if (!QFileInfo::exists("/sys/kernel/tracing/events/sched/sched_switch"))
+        return "the kernel has no sched_switch event";
+    return {};
+}
+
+bool hasShare(const MissExplanation &x, const std::string &name, int pid)
+{
+    for (const DelayShare &s : x.shares)
+        if (s.name == name && s.pid == pid)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestAttribution : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void fifoCulpritIsNamed();
+    void otherHogIsTickBound();
+    void unprivilegedSaysWhatToGrant();
+    void noInstanceLeftBehind();
+};
+
+void TestAttribution::fifoCulpritIsNamed()
+{
+    if (const QString why = cannotAttribute(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    QTemporaryDir dir;
+    const QString out = dir.filePath("run.json");
+    const pid_t culprit = startCulprit("lp-culprit", true);
+    // The probe at SCHED_FIFO 5, below the culprit: on a machine saturated
+    // by other work (the tests of others, a build) only the culprit and
+    // interrupts can then delay it, so the misses are the culprit's to
+    // explain, as they would be on a quiet machine.
+    const Outcome o = runProgram(latprobeBinary(),
+                                 {"run", "-d", "6", "--cpus", "0", "--policy", "fifo", "--priority",
+                                  "5", "--consumers", "audio,wakeup", "--no-noise-check",
+                                  "--no-library", "--no-auto-capture", "--out", out});
+    int status = 0;
+    const bool culpritRan = waitpid(culprit, &status, WNOHANG) == 0;
+    stopCulprit(culprit);
+    QVERIFY2(culpritRan, "the culprit could not take SCHED_FIFO on CPU 0");
+    QVERIFY2(o.finished && o.exitCode == 0, qPrintable(o.describe()));
+    const Run run = readRunFile(out.toStdString());
+    QVERIFY2(run.trace.on, run.trace.message.c_str());
+
+    int64_t late = 0, byCulprit = 0;
+    int caused = 0;
+    for (const MissExplanation &x : run.explanations) {
+        if (!hasShare(x, "lp-culprit", culprit))
+            continue;
+        ++caused;
+        late += x.delayNs();
+        for (const DelayShare &s : x.shares)
+            if (s.name == "lp-culprit" && s.pid == culprit) {
+                byCulprit += s.ns;
+                QCOMPARE(s.policy, std::string("SCHED_FIFO 10"));
+            }
+        // The timer itself was on time: the wait was the culprit's.
+        QVERIFY2(x.timerNs < 1'000'000,
+                 qPrintable(QString("timer lateness %1 ns at %2 s").arg(x.timerNs).arg(x.timeS)));
+    }
+    QVERIFY2(caused >= 3, qPrintable(QString("%1 misses explained by the culprit of %2 "
+                                             "explained\n%3")
+                                         .arg(caused)
+                                         .arg(run.explanations.size())
+                                         .arg(o.out)));
+    QVERIFY2(
+        byCulprit * 10 >= late * 9,
+        qPrintable(
+            QString("the culprit took %1 of %2 ns late\n%3").arg(byCulprit).arg(late).arg(o.out)));
+    // The report names it in its top delayers table.
+    QVERIFY2(o.out.contains("top delayers") &&
+                 o.out.contains(QString("lp-culprit[%1]").arg(culprit)),
+             qPrintable(o.out));
+}
+
+void TestAttribution::otherHogIsTickBound()
+{
+    if (const QString why = cannotAttribute(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    QTemporaryDir dir;
+    const QString out = dir.filePath("run.json");
+    // In this session (so in the probe's autogroup), on the probe's CPU: the
+    // consumer's wakeup does not always preempt it, and preempt=none leaves
+    // the wait to the next tick. pro's 1.33 ms deadline makes that a miss.
+    // On a machine saturated by others, their tasks take most waits and a
+    // run may see no wait end behind the hog: runs are repeated until one
+    // does (the state waited for), a bounded number of times.
+    constexpr int kAttempts = 6;
+    QString lastReport;
+    size_t lastExplained = 0;
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+        const pid_t hog = startCulprit("lp-hog", false);
+        const Outcome o = runProgram(
+            latprobeBinary(), {"run", "-d", "5", "--cpus", "0", "--preset", "pro", "--consumers",
+                               "audio", "--no-noise-check", "--no-library", "--no-auto-capture",
+                               "--explain-misses", "100", "--out", out});
+        stopCulprit(hog);
+        QVERIFY2(o.finished && o.exitCode == 0, qPrintable(o.describe()));
+        const Run run = readRunFile(out.toStdString());
+        QVERIFY2(run.trace.on, run.trace.message.c_str());
+        const std::string preempt = run.system.preemption;
+        if (preempt != "none" && preempt != "voluntary")
+            QSKIP(qPrintable(QString::fromStdString("preemption is " + preempt +
+                                                    ": waits need not end at the tick")));
+        // A wait that ended at the tick, taking the CPU from the hog (other
+        // tasks may have delayed it too: the hog need not be the largest share).
+        const std::string behindHog = "lp-hog[" + std::to_string(hog) + "]";
+        for (const MissExplanation &x : run.explanations)
+            if (x.waitEnd == "tick-bound: preempt=" + preempt && x.waitEndTask == behindHog)
+                return;
+        lastReport = o.out;
+        lastExplained = run.explanations.size();
+    }
+    QFAIL(qPrintable(QString("no tick-bound wait behind lp-hog in %1 runs (the last explained %2 "
+                             "misses)\n%3")
+                         .arg(kAttempts)
+                         .arg(lastExplained)
+                         .arg(lastReport)));
+}
+
+void TestAttribution::unprivilegedSaysWhatToGrant()
+{
+    if (geteuid() != 0)
+        QSKIP("needs root to run latprobe as nobody (setpriv)");
+    if (QStandardPaths::findExecutable("setpriv").isEmpty())
+        QSKIP("setpriv (util-linux) is not installed");
+    QTemporaryDir dir;
+    QVERIFY(chmod(dir.path().toLocal8Bit().constData(), 0777) == 0);
+    const QString nobodyOut = dir.filePath("nobody.json"), rootOut = dir.filePath("root.json");
+    const QStringList common{"run",
+                             "-d",
+                             "1",
+                             "--consumers",
+                             "audio,wakeup",
+                             "--no-noise-check",
+                             "--no-library",
+                             "--no-auto-capture"};
+    const Outcome nobody = runProgram("setpriv", QStringList{"--reuid=65534", "--regid=65534",
+                                                             "--clear-groups", latprobeBinary()} +
+                                                     common + QStringList{"--out", nobodyOut});
+    QVERIFY2(nobody.finished && nobody.exitCode == 0, qPrintable(nobody.describe()));
+    const Outcome root =
+        runProgram(latprobeBinary(), common + QStringList{"--no-trace", "--out", rootOut});
+    QVERIFY2(root.finished && root.exitCode == 0, qPrintable(root.describe()));
+
+    // One line saying what to grant, and nothing else different on stderr.
+    QStringList said = nobody.err.split('\n', Qt::SkipEmptyParts);
+    const QStringList warned = said.filter("flight recorder off");
+    QCOMPARE(warned.size(), 1);
+    QVERIFY2(warned.front().contains("root") && warned.front().contains("tracefs"),
+             qPrintable(warned.front()));
+    said.removeAll(warned.front());
+    QStringList asRoot = root.err.split('\n', Qt::SkipEmptyParts);
+    asRoot.removeIf([](const QString &line) { return line.contains("running as root"); });
+    said.replaceInStrings(nobodyOut, "OUT");
+    asRoot.replaceInStrings(rootOut, "OUT");
+    QCOMPARE(said, asRoot);
+
+    const Run a = readRunFile(nobodyOut.toStdString()), b = readRunFile(rootOut.toStdString());
+    QVERIFY(!a.trace.on);
+    QVERIFY(a.explanations.empty());
+    QCOMPARE(QString::fromStdString(a.trace.message), warned.front().section(": warning: ", 1));
+    QCOMPARE(a.consumers.size(), b.consumers.size());
+    QCOMPARE(a.phases.size(), b.phases.size());
+    QVERIFY(!a.phases.empty() && a.phases.front().consumers.front().samples > 0);
+    // The report says the same in its header, and is otherwise laid out alike.
+    QVERIFY(nobody.out.contains("WARNING: flight recorder off"));
+}
+
+void TestAttribution::noInstanceLeftBehind()
+{
+    if (const QString why = cannotAttribute(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    // A latprobe killed with -9 leaves its instance; the next one removes it.
+    QProcess p;
+    p.start(latprobeBinary(),
+            {"run", "-d", "60", "--consumers", "wakeup", "--no-noise-check", "--no-library"});
+    QVERIFY(p.waitForStarted(kStateWaitMs));
+    const QString mine = QString("/sys/kernel/tracing/instances/latprobe-%1").arg(p.processId());
+    // Recording: tracing is turned on once every event is enabled.
+    auto recording = [&] {
+        QFile on(mine + "/tracing_on");
+        return on.open(QIODevice::ReadOnly) && on.readAll().trimmed() == "1";
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(recording(), kStateWaitMs);
+    kill(static_cast<pid_t>(p.processId()), SIGKILL);
+    QVERIFY(p.waitForFinished(kStateWaitMs));
+    QVERIFY(QFileInfo::exists(mine));
+    const Outcome o = runProgram(latprobeBinary(), {"run", "-d", "0.5", "--consumers", "wakeup",
+                                                    "--no-noise-check", "--no-library"});
+    QVERIFY2(o.finished && o.exitCode == 0, qPrintable(o.describe()));
+    QVERIFY2(!QFileInfo::exists(mine), qPrintable(mine + " is still there"));
+    const QStringList left =
+        QDir("/sys/kernel/tracing/instances").entryList({"latprobe-*"}, QDir::Dirs);
+    QVERIFY2(left.isEmpty(), qPrintable(left.join(' ')));
+}
+
+QTEST_GUILESS_MAIN(TestAttribution)
+#include "tst_attribution.moc"
