@@ -10,6 +10,7 @@
 #include "loadmanager.h"
 #include "loadpanel.h"
 #include "missesplot.h"
+#include "missexplanationdialog.h"
 #include "phasetable.h"
 #include "preferencesdialog.h"
 #include "probe.h"
@@ -314,6 +315,7 @@ void MainWindow::buildLayout()
     m_bottomSplitter = new QSplitter(Qt::Horizontal, m_plotSplitter);
     m_bottomSplitter->setObjectName(QStringLiteral("bottomSplitter"));
     m_misses = new MissesPlot(consumers, m_bottomSplitter);
+    connect(m_misses, &MissesPlot::clickedAt, this, &MainWindow::explainMissesAt);
     m_histogram = new WakeupHistogram(m_bottomSplitter);
     m_bottomSplitter->setStretchFactor(0, 1);
     m_bottomSplitter->setStretchFactor(1, 1);
@@ -689,6 +691,20 @@ bool MainWindow::runScenarioFile(const QString &path)
 bool MainWindow::saveScenarioRun(const QString &path, QString *error)
 {
     return m_scenarios->saveScenarioRun(path, error);
+}
+
+void MainWindow::explainMissesAt(double timeS)
+{
+    if (!m_explanationDialog)
+        m_explanationDialog = new MissExplanationDialog(this);
+    const Session &session = m_session.core();
+    const TraceSummary trace = session.traceSummary();
+    QString whyNone;
+    if (!trace.on)
+        whyNone = trace.message.empty()
+                      ? tr("The flight recorder is off (--no-trace): no miss is explained.")
+                      : QString::fromStdString(trace.message);
+    m_explanationDialog->showNear(session.explanations(), timeS, whyNone);
 }
 
 } // namespace latprobe

@@ -22,6 +22,7 @@ class LatencyPlot;
 class LiveSession;
 class LoadPanel;
 class MissesPlot;
+class MissExplanationDialog;
 class PhaseTable;
 class PlotPanel;
 class ScenarioBar;
@@ -91,6 +92,9 @@ public:
     PhaseTable *phaseTable() const { return m_phases; }
     std::vector<PlotPanel *> plots() const;
     QString statusWarning() const;
+    // Who delayed the misses near `timeS` (a click on the misses plot).
+    void explainMissesAt(double timeS);
+    MissExplanationDialog *explanationDialog() const { return m_explanationDialog; }
 
 signals:
     // Closed for a new run (nextRun()): main() opens its window, even while
@@ -128,6 +132,7 @@ private:
     LoadPanel *m_loadPanel = nullptr;
     LatencyPlot *m_latency = nullptr;
     MissesPlot *m_misses = nullptr;
+    MissExplanationDialog *m_explanationDialog = nullptr;
     WakeupHistogram *m_histogram = nullptr;
     PhaseTable *m_phases = nullptr;
     ScenarioBar *m_scenarioBar = nullptr;

@@ -18,8 +18,13 @@ MissesPlot::MissesPlot(const std::vector<ConsumerConfig> &consumers, QWidget *pa
     setToolTip(tr("Periods lost each second, stacked: audio skips, dropped video frames, GUI "
                   "stalls (the event loop more than a frame late) and slow process starts.\n"
                   "A period is lost when its work finished after its deadline, or never "
-                  "ran because an earlier one was late (interbench's accounting)."));
+                  "ran because an earlier one was late (interbench's accounting).\n"
+                  "Click a bar: who delayed those misses, from the kernel's trace."));
     QCustomPlot *p = plot();
+    connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
+        if (event->button() == Qt::LeftButton)
+            emit clickedAt(plot()->xAxis->pixelToCoord(event->position().x()));
+    });
     p->yAxis->setLabel(tr("misses / s"));
     QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
     ticker->setTickStep(1);

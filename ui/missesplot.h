@@ -20,6 +20,11 @@ public:
 
     double totalInWindow() const { return m_total; }
 
+signals:
+    // A click on the plot, at `timeS` since the run started: who delayed
+    // the misses there (MissExplanationDialog).
+    void clickedAt(double timeS);
+
 protected:
     void updateData(const LiveData &live, double lo) override;
     void applyPalette() override;

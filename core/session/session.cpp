@@ -504,6 +504,16 @@ Run Session::buildRun(const std::string &endReason, bool withRunningLoads) const
     return run;
 }
 
+std::vector<MissExplanation> Session::explanations() const
+{
+    return m_flight ? m_flight->explanations() : std::vector<MissExplanation>{};
+}
+
+TraceSummary Session::traceSummary() const
+{
+    return m_flight ? m_flight->summary() : TraceSummary{};
+}
+
 Run Session::snapshot(const std::string &endReason) const
 {
     return buildRun(endReason, m_running);

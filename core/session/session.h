@@ -147,6 +147,11 @@ public:
 
     // The run so far, loads included: what Copy report and Save run see.
     Run snapshot(const std::string &endReason) const;
+    // The misses explained so far from the kernel's trace, and the
+    // recorder's state (off: its message says why): what the window shows
+    // for a click on a miss, without a whole snapshot.
+    std::vector<MissExplanation> explanations() const;
+    TraceSummary traceSummary() const;
     // Ends the measurement (a scenario still playing, captures, loads, then
     // the probe) and returns the finished run.
     Run finish(RunEnd end);

@@ -655,6 +655,8 @@ void TestReport::xIsDueByTheEndOfItsWindow()
     run.consumers.push_back(x);
     const QString all = reportLines(run).join(' ').simplified();
     QVERIFY2(all.contains("after the period start; x by the end of its window."), qPrintable(all));
+}
+
 void TestReport::topDelayersNameWhoDelayedEachPhase()
 {
     const Run run = test::realisticRun();

@@ -1,0 +1,105 @@
+// Who delayed me, in the window: a click near a miss shows that miss's
+// chain (its delay bar and the lines for a bug report), nearest first, a
+// few at most; far from any, or with the recorder off, the dialog says why
+// instead. The bar's parts add up to the miss's whole window.
+
+#include "delaybar.h"
+#include "missexplanationdialog.h"
+
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QTest>
+
+using namespace latprobe;
+
+namespace {
+
+// An audio period of 12 ms: 0.3 ms of timer lateness, 8 ms behind a
+// SCHED_FIFO culprit, 0.2 ms of interrupt, 3.5 ms of its own work.
+MissExplanation culpritMiss(double timeS)
+{
+    MissExplanation x;
+    x.timeS = timeS;
+    x.consumer = "audio";
+    x.phase = "idle";
+    x.tid = 4100;
+    x.cpu = 1;
+    x.windowNs = 12'000'000;
+    x.timerNs = 300'000;
+    x.irqNs = 200'000;
+    x.waitNs = 8'000'000;
+    x.selfNs = 3'500'000;
+    x.waitEnd = "wakeup preemption";
+    DelayShare culprit;
+    culprit.name = "culprit";
+    culprit.pid = 4242;
+    culprit.policy = "SCHED_FIFO 10";
+    culprit.ns = 8'000'000;
+    DelayShare irq;
+    irq.kind = DelayShare::Kind::Irq;
+    irq.name = "virtio0-input";
+    irq.ns = 200'000;
+    x.shares = {culprit, irq};
+    return x;
+}
+
+} // namespace
+
+class TestMissExplanation : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void theBarSplitsTheWholeWindow()
+    {
+        const DelayBar bar(culpritMiss(3));
+        int64_t sum = 0;
+        QStringList labels;
+        for (const DelayBar::Part &p : bar.parts()) {
+            sum += p.ns;
+            labels << p.label;
+        }
+        QCOMPARE(sum, int64_t{12'000'000});
+        QCOMPARE(labels, (QStringList{"timer", "culprit[4242]", "irq virtio0-input", "itself"}));
+    }
+
+    void aClickShowsTheNearestMissesChain()
+    {
+        MissExplanationDialog dialog;
+        const std::vector<MissExplanation> all = {culpritMiss(2.0), culpritMiss(10.2),
+                                                  culpritMiss(10.6), culpritMiss(30.0)};
+        dialog.showNear(all, 10.5, QString());
+        QCOMPARE(dialog.shownCount(), 2); // 10.6 and 10.2; not 2.0 or 30.0
+        QVERIFY(dialog.text().contains("culprit"));
+        QVERIFY(dialog.text().contains("4242"));
+        const auto bars = dialog.findChildren<DelayBar *>();
+        QCOMPARE(bars.size(), 2);
+        const auto texts = dialog.findChildren<QPlainTextEdit *>();
+        QCOMPARE(texts.size(), 2);
+        QVERIFY(texts.front()->toPlainText().contains("culprit"));
+        // A second click replaces what the first showed.
+        dialog.showNear(all, 2.2, QString());
+        QCOMPARE(dialog.shownCount(), 1);
+        QCOMPARE(dialog.findChildren<DelayBar *>().size(), 1);
+    }
+
+    void farFromAnyMissItSaysWhyNothingShows()
+    {
+        MissExplanationDialog dialog;
+        dialog.showNear({culpritMiss(2.0)}, 50, QString());
+        QCOMPARE(dialog.shownCount(), 0);
+        bool said = false;
+        for (const QLabel *l : dialog.findChildren<QLabel *>())
+            said |= l->text().contains("first misses of each phase");
+        QVERIFY(said);
+        // With the recorder off, its own one line says what to grant.
+        dialog.showNear({}, 50, "flight recorder off: run as root");
+        said = false;
+        for (const QLabel *l : dialog.findChildren<QLabel *>())
+            said |= l->text() == "flight recorder off: run as root";
+        QVERIFY(said);
+    }
+};
+
+QTEST_MAIN(TestMissExplanation)
+#include "tst_missexplanation.moc"

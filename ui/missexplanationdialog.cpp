@@ -1,0 +1,93 @@
+#include "missexplanationdialog.h"
+
+#include "delaybar.h"
+#include "topdelayers.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace latprobe {
+
+MissExplanationDialog::MissExplanationDialog(QWidget *parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Who delayed it"));
+    auto *layout = new QVBoxLayout(this);
+    m_title = new QLabel(this);
+    m_title->setWordWrap(true);
+    layout->addWidget(m_title);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    m_list = new QWidget(scroll);
+    m_listLayout = new QVBoxLayout(m_list);
+    scroll->setWidget(m_list);
+    layout->addWidget(scroll, 1);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    QPushButton *copy = buttons->addButton(tr("&Copy"), QDialogButtonBox::ActionRole);
+    copy->setToolTip(tr("Copy the explanations as text, for a bug report"));
+    connect(copy, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_text); });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+    resize(720, 480);
+}
+
+void MissExplanationDialog::showNear(const std::vector<MissExplanation> &explanations, double timeS,
+                                     const QString &whyNone)
+{
+    while (QLayoutItem *item = m_listLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    std::vector<const MissExplanation *> near;
+    for (const MissExplanation &x : explanations)
+        if (std::abs(x.timeS - timeS) <= kNearS)
+            near.push_back(&x);
+    std::sort(near.begin(), near.end(), [timeS](const auto *a, const auto *b) {
+        return std::abs(a->timeS - timeS) < std::abs(b->timeS - timeS);
+    });
+    if (near.size() > kShown)
+        near.resize(kShown);
+    m_shown = static_cast<int>(near.size());
+    m_text.clear();
+    if (near.empty()) {
+        m_title->setText(
+            whyNone.isEmpty()
+                ? tr("No explained miss within %1 s of %2 s: latprobe explains the first "
+                     "misses of each phase and consumer from the kernel's trace.")
+                      .arg(kNearS)
+                      .arg(timeS, 0, 'f', 1)
+                : whyNone);
+    } else {
+        m_title->setText(tr("Misses near %1 s, from the kernel's trace on the consumer's CPU: "
+                            "the bar runs from the period's start to the work done.")
+                             .arg(timeS, 0, 'f', 1));
+    }
+    const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    for (const MissExplanation *x : near) {
+        const std::string text = formatExplanation(*x, 72);
+        m_text += QString::fromStdString(text) + QLatin1Char('\n');
+        m_listLayout->addWidget(new DelayBar(*x, m_list));
+        auto *lines = new QPlainTextEdit(QString::fromStdString(text), m_list);
+        lines->setReadOnly(true);
+        lines->setFont(fixed);
+        lines->setLineWrapMode(QPlainTextEdit::NoWrap);
+        const int rows = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+        lines->setFixedHeight(lines->fontMetrics().lineSpacing() * std::min(rows, 12) + 12);
+        m_listLayout->addWidget(lines);
+    }
+    m_listLayout->addStretch(1);
+    show();
+    raise();
+}
+
+} // namespace latprobe

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "missexplanation.h"
+
+#include <QDialog>
+
+#include <vector>
+
+class QLabel;
+class QVBoxLayout;
+
+namespace latprobe {
+
+// Who delayed me, in the window: a click on the misses plot shows the
+// explained misses within a second of where it landed, nearest first, each
+// as its delay bar (delaybar.h) and the lines a bug report takes
+// (formatExplanation()), with Copy; or, when there is none, why (tracing
+// off and what to grant, or only a phase's first misses are explained).
+class MissExplanationDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    static constexpr double kNearS = 1.0;
+    static constexpr size_t kShown = 3;
+
+    explicit MissExplanationDialog(QWidget *parent = nullptr);
+
+    // `whyNone`: what to say when no explanation is near (the recorder's
+    // one-line message when it is off).
+    void showNear(const std::vector<MissExplanation> &explanations, double timeS,
+                  const QString &whyNone);
+    int shownCount() const { return m_shown; }
+    QString text() const { return m_text; } // what Copy copies
+
+private:
+    QLabel *m_title;
+    QWidget *m_list;
+    QVBoxLayout *m_listLayout;
+    QString m_text;
+    int m_shown = 0;
+};
+
+} // namespace latprobe
