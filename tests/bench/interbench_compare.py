@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""interbench and latprobe's interbench scenario, side by side.
+
+Builds interbench 0.31 from its published source (../shared/anchors/interbench
+beside the checkout, or --source) into a temp folder, then per round runs,
+one after the other (interbench first in odd rounds, latprobe first in even
+ones):
+
+    interbench -c -t T -L nproc -W each bench -w each load -x the others
+    latprobe run --scenario <interbench's steps, T s each> --out RUN
+    latprobe report --format interbench RUN
+
+with the same privileges (this script's, or with --unprivileged, as nobody
+through setpriv when run as root), on the consumers Audio, Video, X and
+Gaming that latprobe has (--benches) against None, Burn, Write, Read, Ring
+and Compile (--loads). Both tools print the same table ("Load  Latency +/-
+SD (ms)  Max Latency  % Desired CPU  % Deadlines Met"); the script parses
+both, prints them and, per consumer and load, the differences and whether
+they meet the goals of issue 16:
+
+  - % deadlines met within 1 point where interbench is at 90 % or more,
+    within 5 points elsewhere;
+  - % desired CPU within 2 points;
+  - mean latency within 25 % or 0.2 ms, whichever is larger.
+
+With several rounds, each figure is the median over the rounds.
+
+    python3 tests/bench/interbench_compare.py                  # 1 round, 10 s a cell
+    python3 tests/bench/interbench_compare.py --duration 20 --rounds 3
+    sudo python3 tests/bench/interbench_compare.py --unprivileged
+
+Where interbench's source is absent the script says so and exits 0
+(skipped). Exit status otherwise: 0 when every goal holds, 1 when one does
+not, 2 when a tool could not be built or run. Standard library only.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
+DEFAULT_SOURCE = os.path.normpath(os.path.join(REPO, "..", "shared", "anchors", "interbench"))
+DEFAULT_SCENARIO = os.path.join(REPO, "resources", "scenarios", "interbench.json")
+INTERBENCH_LOADS = ["None", "Video", "X", "Burn", "Write", "Read", "Ring", "Compile", "Memload"]
+
+ROW = re.compile(r"^(\S+)\t\s*(-?[\d.]+) \+/- (-?[\d.]+)\s+(-?[\d.]+)\t\t\s*([\d.e+]+)"
+                 r"(?:\t\s*([\d.e+]+))?\s*$")
+TITLE = re.compile(r"^--- Benchmarking simulated cpu of (\S+)")
+
+
+def parse_tables(text):
+    """{bench: {load: (mean, sd, max, cpu%, met% or None)}} from either tool's table."""
+    tables, bench = {}, None
+    for line in text.splitlines():
+        m = TITLE.match(line)
+        if m:
+            bench = m.group(1)
+            tables[bench] = {}
+            continue
+        m = ROW.match(line)
+        if m and bench:
+            met = float(m.group(6)) if m.group(6) else None
+            tables[bench][m.group(1)] = (float(m.group(2)), float(m.group(3)), float(m.group(4)),
+                                         float(m.group(5)), met)
+    return tables
+
+
+def build_interbench(source, work):
+    if not os.path.isfile(os.path.join(source, "interbench.c")):
+        return None
+    build = os.path.join(work, "interbench-src")
+    shutil.copytree(source, build)
+    r = subprocess.run(["make", "-s", "interbench"], cwd=build, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("interbench did not build:\n" + r.stderr[-2000:])
+    return os.path.join(build, "interbench")
+
+
+def as_user(cmd, unprivileged):
+    if not unprivileged:
+        return cmd
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
+
+
+def run_interbench(binary, work, args):
+    cwd = os.path.join(work, "ib-run")
+    os.makedirs(cwd, exist_ok=True)
+    os.chmod(cwd, 0o777)  # nobody writes its loops_per_ms and read file here
+    cmd = [binary, "-c", "-t", str(int(args.duration)), "-L", str(os.cpu_count())]
+    for bench in args.benches:
+        cmd += ["-W", bench]
+    for bench in ["Audio", "Video", "X", "Gaming"]:
+        if bench not in args.benches:
+            cmd += ["-X", bench]
+    for load in INTERBENCH_LOADS:
+        cmd += ["-w", load] if load in args.loads else ["-x", load]
+    r = subprocess.run(as_user(cmd, args.unprivileged), cwd=cwd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"interbench failed ({r.returncode}):\n{r.stderr[-2000:]}")
+    return r.stdout
+
+
+def scenario_file(work, args):
+    with open(DEFAULT_SCENARIO) as f:
+        scen = json.load(f)
+    steps = []
+    for step in scen["steps"]:
+        bench, load = step["name"].split(": ", 1)
+        if bench in args.benches and load in args.loads:
+            step["duration_s"] = args.duration
+            steps.append(step)
+    scen["steps"] = steps
+    path = os.path.join(work, "interbench-scenario.json")
+    with open(path, "w") as f:
+        json.dump(scen, f, indent=1)
+    os.chmod(path, 0o644)
+    return path, {s["name"].split(": ", 1)[0] for s in steps}
+
+
+def run_latprobe(binary, work, scen, consumers, n):
+    out = os.path.join(work, f"latprobe-{n}.json")
+    env = dict(os.environ, LATPROBE_LIBRARY=os.path.join(work, "library"))
+    os.makedirs(env["LATPROBE_LIBRARY"], exist_ok=True)
+    os.chmod(work, 0o777)
+    os.chmod(env["LATPROBE_LIBRARY"], 0o777)
+    cmd = [binary, "--quiet", "run", "--scenario", scen, "--consumers",
+           ",".join(c.lower() for c in sorted(consumers)), "--no-noise-check",
+           "--no-progress", "--out", out]
+    r = subprocess.run(as_user(cmd, ARGS.unprivileged), capture_output=True, text=True, env=env)
+    if r.returncode != 0 or not os.path.exists(out):
+        raise RuntimeError(f"latprobe run failed ({r.returncode}):\n{r.stderr[-2000:]}")
+    r = subprocess.run([binary, "report", "--format", "interbench", out], capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"latprobe report failed:\n{r.stderr}")
+    return r.stdout
+
+
+def median_tables(rounds):
+    merged = {}
+    for tables in rounds:
+        for bench, rows in tables.items():
+            for load, figures in rows.items():
+                merged.setdefault(bench, {}).setdefault(load, []).append(figures)
+    out = {}
+    for bench, rows in merged.items():
+        out[bench] = {}
+        for load, all_figures in rows.items():
+            cols = list(zip(*all_figures))
+            out[bench][load] = tuple(
+                None if any(v is None for v in col) else statistics.median(col) for col in cols)
+    return out
+
+
+def print_table(title, tables, benches, loads):
+    print(f"\n{title}")
+    for bench in benches:
+        if bench not in tables:
+            continue
+        print(f"  {bench}: load      mean ms   sd ms  max ms  cpu %   met %")
+        for load in loads:
+            f = tables[bench].get(load)
+            if f is None:
+                print(f"    {load:<10}  (missing)")
+                continue
+            met = "-" if f[4] is None else f"{f[4]:6.1f}"
+            print(f"    {load:<10} {f[0]:7.2f} {f[1]:7.2f} {f[2]:7.1f} {f[3]:6.1f} {met:>7}")
+
+
+def judge(ib, lp, benches, loads):
+    """Prints the differences; returns (goals met, goals judged)."""
+    met = judged = 0
+    print("\ndifferences (latprobe - interbench) and goals")
+    print("  bench   load        mean ms        cpu pts        met pts")
+    for bench in benches:
+        for load in loads:
+            a, b = ib.get(bench, {}).get(load), lp.get(bench, {}).get(load)
+            if a is None or b is None:
+                print(f"  {bench:<7} {load:<10}  missing in {'interbench' if a is None else 'latprobe'}")
+                judged += 1
+                continue
+            cells = []
+            mean_ok = abs(b[0] - a[0]) <= max(0.25 * abs(a[0]), 0.2)
+            cpu_ok = abs(b[3] - a[3]) <= 2
+            cells.append(f"{b[0] - a[0]:+7.2f} {'ok' if mean_ok else 'NO'}")
+            cells.append(f"{b[3] - a[3]:+7.1f} {'ok' if cpu_ok else 'NO'}")
+            goals = [mean_ok, cpu_ok]
+            if a[4] is not None and b[4] is not None:
+                met_ok = abs(b[4] - a[4]) <= (1 if a[4] >= 90 else 5)
+                cells.append(f"{b[4] - a[4]:+7.1f} {'ok' if met_ok else 'NO'}")
+                goals.append(met_ok)
+            print(f"  {bench:<7} {load:<10} " + "   ".join(cells))
+            met += sum(goals)
+            judged += len(goals)
+    return met, judged
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--duration", type=float, default=10, help="seconds a cell (default 10)")
+    ap.add_argument("--rounds", type=int, default=1, help="default 1")
+    ap.add_argument("--benches", default="Audio,Video,X,Gaming",
+                    help="interbench's benches (default Audio,Video,X,Gaming)")
+    ap.add_argument("--loads", default="None,Burn,Write,Read,Ring,Compile",
+                    help="interbench's loads (default None,Burn,Write,Read,Ring,Compile)")
+    ap.add_argument("--source", default=DEFAULT_SOURCE, help=f"default {DEFAULT_SOURCE}")
+    ap.add_argument("--latprobe", default=os.path.join(REPO, "build", "app", "latprobe"),
+                    help="default build/app/latprobe")
+    ap.add_argument("--unprivileged", action="store_true",
+                    help="run both tools as nobody (needs root to switch)")
+    ARGS = args = ap.parse_args()
+    args.benches = [b for b in args.benches.split(",") if b]
+    args.loads = [load for load in args.loads.split(",") if load]
+
+    if not os.access(args.latprobe, os.X_OK):
+        print(f"interbench_compare: {args.latprobe} is not built: cmake --build build",
+              file=sys.stderr)
+        return 2
+    if args.unprivileged and os.geteuid() != 0:
+        print("interbench_compare: --unprivileged switches to nobody: run it as root",
+              file=sys.stderr)
+        return 2
+    work = tempfile.mkdtemp(prefix="latprobe-ib-")
+    try:
+        try:
+            ib_binary = build_interbench(args.source, work)
+        except RuntimeError as e:
+            print(f"interbench_compare: {e}", file=sys.stderr)
+            return 2
+        if ib_binary is None:
+            print(f"interbench_compare: skipped: no interbench source in {args.source} "
+                  "(give its folder with --source)")
+            return 0
+        scen, latprobe_benches = scenario_file(work, args)
+        missing = [b for b in args.benches if b not in latprobe_benches]
+        if missing:
+            print(f"interbench_compare: the interbench scenario has no steps for "
+                  f"{', '.join(missing)}: left out", file=sys.stderr)
+            args.benches = [b for b in args.benches if b in latprobe_benches]
+        who = "as nobody" if args.unprivileged else ("as root" if os.geteuid() == 0 else
+                                                     "unprivileged")
+        cells = len(args.benches) * len(args.loads)
+        print(f"interbench_compare: {args.rounds} round(s) x 2 tools x {cells} cells x "
+              f"{args.duration:g} s, {who}, ~{2 * args.rounds * cells * args.duration / 60:.0f} min",
+              flush=True)
+        ib_rounds, lp_rounds = [], []
+        for n in range(1, args.rounds + 1):
+            order = ["interbench", "latprobe"] if n % 2 else ["latprobe", "interbench"]
+            for tool in order:
+                print(f"  round {n}: {tool} ...", flush=True)
+                try:
+                    if tool == "interbench":
+                        text = run_interbench(ib_binary, work, args)
+                        ib_rounds.append(parse_tables(text))
+                    else:
+                        text = run_latprobe(args.latprobe, work, scen, args.benches, n)
+                        lp_rounds.append(parse_tables(text))
+                except RuntimeError as e:
+                    print(f"interbench_compare: {e}", file=sys.stderr)
+                    return 2
+        ib, lp = median_tables(ib_rounds), median_tables(lp_rounds)
+        print_table(f"interbench ({who}), median of {args.rounds}", ib, args.benches, args.loads)
+        print_table(f"latprobe --scenario interbench ({who}), median of {args.rounds}", lp,
+                    args.benches, args.loads)
+        met, judged = judge(ib, lp, args.benches, args.loads)
+        print(f"\ngoals met: {met} of {judged}")
+        return 0 if met == judged else 1
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+ARGS = None
+
+if __name__ == "__main__":
+    sys.exit(main())
