@@ -9,6 +9,7 @@
 #include "statewait.h"
 #include "sysinfo.h"
 
+#include <QDeadlineTimer>
 #include <QTest>
 
 #include <algorithm>
@@ -357,9 +358,11 @@ void TestProbe::aPausedConsumerRunsNoPeriodsUntilMeasuredAgain()
     const auto bStillFor100OfA = [&] {
         const uint64_t fromA = ringA.pushed();
         bAtPause = ringB.pushed();
-        while (ringA.pushed() < fromA + 100)
+        // Bounded: a stalled `a` fails the wait below instead of hanging.
+        const QDeadlineTimer aStalled(kStateWaitMs);
+        while (ringA.pushed() < fromA + 100 && !aStalled.hasExpired())
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        return ringB.pushed() == bAtPause;
+        return ringA.pushed() >= fromA + 100 && ringB.pushed() == bAtPause;
     };
     QTRY_VERIFY_WITH_TIMEOUT(bStillFor100OfA(), kStateWaitMs);
     const uint64_t aAtPause = ringA.pushed();
