@@ -158,7 +158,7 @@ std::string phaseTables(const PhaseResult &phase)
                           d ? fmt::format("{}", c.misses) : "-",
                           d ? fmt::format("{:.2f}", c.deadlinesMetPct) : "-",
                           c.hasCpuTarget ? fmt::format("{:.1f}", c.desiredCpuPct) : "-",
-                          d ? ms(c.ibLatencyRmsUs) : "-"});
+                          c.hasCpuTarget ? ms(c.ibLatencyRmsUs) : "-"});
     }
     return latency.render(kReportWidth) + "\n" + deadlines.render(kReportWidth);
 }
@@ -185,11 +185,8 @@ std::string delayerTables(const Run &run, const PhaseResult &phase)
             mine.push_back(&x);
     if (mine.empty())
         return {};
-    uint64_t misses = 0;
-    for (const ConsumerStats &c : phase.consumers)
-        misses += c.hasDeadline ? c.misses : 0;
-    std::string out =
-        "\n" + fit(fmt::format("top delayers ({} of {} misses explained)", mine.size(), misses));
+    std::string out = "\n" + fit(fmt::format("top delayers ({} of {} misses explained)",
+                                             mine.size(), phase.misses()));
     TextTable table({"delayer", "policy", "seen", "total ms", "worst ms"});
     std::string loads;
     for (const Delayer &d : topDelayers(run.explanations, {phase.name}, 8)) {

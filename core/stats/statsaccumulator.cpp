@@ -32,6 +32,8 @@ void StatsAccumulator::add(const Sample &s)
         m_workAsked +=
             static_cast<double>(m_config.workNs + std::max<int64_t>(0, s.woke - s.periodStart));
         m_workDone += static_cast<double>(std::min(s.workDone, m_config.workNs));
+        // Its latency is how much later than its work a burn ended.
+        addInterbenchLatency(us);
     }
     if (!m_config.hasDeadline())
         return;
@@ -55,9 +57,15 @@ void StatsAccumulator::add(const Sample &s)
         m_config.wake == WakeMethod::Timekeeper
             ? us
             : us + static_cast<int64_t>(s.periodsSkipped) * (m_config.periodNs / 1000);
-    m_ibSum += static_cast<double>(ib);
-    m_ibSumSq += static_cast<double>(ib) * static_cast<double>(ib);
-    m_ibMax = std::max(m_ibMax, ib);
+    addInterbenchLatency(ib);
+}
+
+void StatsAccumulator::addInterbenchLatency(int64_t us)
+{
+    ++m_ibSamples;
+    m_ibSum += static_cast<double>(us);
+    m_ibSumSq += static_cast<double>(us) * static_cast<double>(us);
+    m_ibMax = std::max(m_ibMax, us);
 }
 
 ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd, int64_t origin,
@@ -100,9 +108,9 @@ ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd, int
     if (m_workAsked > 0)
         r.desiredCpuPct = 100.0 * m_workDone / m_workAsked;
     r.longestMissRun = m_longestMissRun;
-    if (r.hasDeadline && r.samples) {
-        r.ibLatencyMeanUs = m_ibSum / static_cast<double>(r.samples);
-        r.ibLatencyRmsUs = std::sqrt(m_ibSumSq / static_cast<double>(r.samples));
+    if (m_ibSamples) {
+        r.ibLatencyMeanUs = m_ibSum / static_cast<double>(m_ibSamples);
+        r.ibLatencyRmsUs = std::sqrt(m_ibSumSq / static_cast<double>(m_ibSamples));
         r.ibLatencyMaxUs = m_ibMax;
     }
     return r;

@@ -27,6 +27,8 @@ public:
     const Histogram &histogram() const { return m_histogram; }
 
 private:
+    void addInterbenchLatency(int64_t us);
+
     ConsumerConfig m_config;
     Histogram m_histogram;
     double m_mean = 0, m_m2 = 0; // Welford
@@ -35,6 +37,7 @@ private:
     uint64_t m_failures = 0;
     uint64_t m_misses = 0, m_met = 0, m_currentMissRun = 0, m_longestMissRun = 0;
     double m_workAsked = 0, m_workDone = 0;
+    uint64_t m_ibSamples = 0;
     double m_ibSum = 0, m_ibSumSq = 0;
     int64_t m_ibMax = 0;
 };

@@ -4,6 +4,7 @@
 
 #include "report.h"
 #include "samplerun.h"
+#include "topdelayers.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -639,10 +640,11 @@ void TestReport::gamingReportsTheCpuItGot()
         ConsumerStats g = test::stats("gaming", false);
         g.hasCpuTarget = true;
         g.desiredCpuPct = 62.5;
+        g.ibLatencyRmsUs = 37500; // interbench's "SD" of how late its burns ended
         p.consumers.push_back(g);
     }
     const QStringList lines = reportLines(run);
-    const QStringList rows = lines.filter(QRegularExpression("^gaming .* 62\\.5 +-$"));
+    const QStringList rows = lines.filter(QRegularExpression("^gaming .* 62\\.5 +37\\.500$"));
     QCOMPARE(rows.size(), 2);
     QVERIFY(lines.join(' ').simplified().contains("cpu% = burns/(burns + latency)"));
 }
@@ -686,6 +688,12 @@ void TestReport::topDelayersNameWhoDelayedEachPhase()
     QVERIFY(loaded.simplified().contains(
         "wait ended: tick-bound: preempt=lazy (latprobe:massiv[4242] had the CPU)"));
     QVERIFY(report.contains("trace 4096 KiB x 24 CPUs, 3 reads, 48213 events, 0.125 s CPU"));
+    // The screenshot caption's line says the same in one line, the largest
+    // delayers first; a phase with no miss explained has none.
+    QCOMPARE(delayersLine(run.explanations, run.phases[1].name, 14, 2),
+             std::string("who delayed massive_intr x8 (own session): latprobe:massiv[4242] 9.5 ms, "
+                         "latprobe:massiv[4243] 4.0 ms (2 of 14 misses explained)"));
+    QCOMPARE(delayersLine(run.explanations, run.phases[0].name, 0), std::string());
     // The Markdown page has the same table.
     const QString md = QString::fromStdString(formatMarkdownReport(run));
     QVERIFY2(md.contains("| latprobe:massiv[4242] | SCHED_OTHER nice 0 | massive_intr x8 (own "

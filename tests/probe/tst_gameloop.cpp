@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <cmath>
 #include <vector>
 
 using namespace latprobe;
@@ -90,6 +91,11 @@ void TestGameLoop::aPreemptionReducesTheCpuAchieved()
     QCOMPARE(r.stats.maxUs, 100000);
     QCOMPARE(r.stats.misses, 0u);
     QCOMPARE(r.stats.desiredCpuPct, 100.0 * 1000 / 1100);
+    // interbench's Latency +/- SD and Max columns: the mean, root mean
+    // square and max of how late each burn ended.
+    QCOMPARE(r.stats.ibLatencyMeanUs, 100000.0 / 10);
+    QCOMPARE(r.stats.ibLatencyRmsUs, std::sqrt(100000.0 * 100000.0 / 10));
+    QCOMPARE(r.stats.ibLatencyMaxUs, 100000);
     // Ten burns in the 1.1 s eleven would have taken with the whole CPU.
     QCOMPARE(r.stats.expected, 11u);
 }
