@@ -229,10 +229,10 @@ void Collector::addLocked(size_t consumer, const Sample &s)
     }
     const int64_t latenessUs =
         std::max<int64_t>(0, (s.done - s.periodStart - config.slackNs) / 1000);
-    m_missLog.push_back(
+    m_missLog.append(
         {s.done,
          static_cast<uint32_t>(std::min<int64_t>(latenessUs, std::numeric_limits<uint32_t>::max())),
-         lost, static_cast<uint32_t>(phaseIndex), static_cast<uint16_t>(consumer)});
+         lost, static_cast<uint32_t>(phaseIndex), static_cast<uint32_t>(consumer)});
 }
 
 void Collector::addToBlock(Phase &phase, size_t consumer, const Sample &s)
@@ -362,7 +362,7 @@ std::vector<MissEvent> Collector::missLog() const
     std::lock_guard lock(m_mutex);
     std::vector<MissEvent> out;
     out.reserve(m_missLog.size());
-    for (const LoggedMiss &m : m_missLog) {
+    m_missLog.forEach([&](const MissLog::Entry &m) {
         MissEvent e;
         e.timeS = static_cast<double>(m.doneNs - m_runStart) / 1e9;
         e.consumer = m_configs[m.consumer].name;
@@ -370,7 +370,7 @@ std::vector<MissEvent> Collector::missLog() const
         e.periodsLost = m.periodsLost;
         e.phase = m_phases[m.phase].name;
         out.push_back(std::move(e));
-    }
+    });
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "consumerconfig.h"
+#include "misslog.h"
 #include "phase.h"
 #include "sample.h"
 #include "spscring.h"
@@ -138,17 +139,6 @@ private:
     };
     std::vector<bool> measuredBy(const PhasePlace &place) const;
 
-    // A MissEvent without its strings: the log can hold kMissLogLimit of
-    // these in 2.4 MB. Names are looked up when the log is read.
-    struct LoggedMiss
-    {
-        int64_t doneNs = 0;
-        uint32_t latenessUs = 0; // saturates at 71 minutes
-        uint32_t periodsLost = 0;
-        uint32_t phase = 0;
-        uint16_t consumer = 0;
-    };
-
     void addLocked(size_t consumer, const Sample &sample);
     void addToBlock(Phase &phase, size_t consumer, const Sample &sample);
     // Closes the block at `end` (the next block's start, or the phase's end).
@@ -164,7 +154,8 @@ private:
     std::vector<std::vector<SecondBucket>> m_series;
     std::vector<std::deque<FineBucket>> m_fine;
     std::vector<uint64_t> m_seenOverflows;
-    std::vector<LoggedMiss> m_missLog;
+    // Without names: they are looked up when the log is read.
+    MissLog m_missLog;
     uint64_t m_missLogDropped = 0;
     std::vector<CaptureRequest> m_captureRequests;
     size_t m_captureRequestsMade = 0;

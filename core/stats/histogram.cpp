@@ -1,5 +1,7 @@
 #include "histogram.h"
 
+#include "varint.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -36,6 +38,15 @@ void Histogram::reserveBucket(size_t us)
 
 template <typename Visit> void Histogram::visitBuckets(Visit visit) const
 {
+    if (m_isCompact) {
+        uint64_t us = 0;
+        for (const uint8_t *at = m_packed.data(), *end = at + m_packed.size(); at != end;) {
+            us += readVarint(at);
+            if (!visit(static_cast<size_t>(us), static_cast<uint32_t>(readVarint(at))))
+                return;
+        }
+        return;
+    }
     foldPending();
     for (size_t us = 0; us < m_used; ++us)
         if (m_buckets[us] && !visit(us, m_buckets[us]))
@@ -64,6 +75,8 @@ void Histogram::add(int64_t us, uint64_t count)
         m_count += count;
         return;
     }
+    if (m_isCompact)
+        expand();
     if (us >= static_cast<int64_t>(kDenseUs)) {
         if (count == 1) {
             m_pending.push_back(static_cast<uint32_t>(us));
@@ -75,8 +88,6 @@ void Histogram::add(int64_t us, uint64_t count)
         m_count += count;
         return;
     }
-    if (m_isCompact)
-        expand();
     reserveBucket(static_cast<size_t>(us));
     if (count > std::numeric_limits<uint32_t>::max() - m_buckets[us])
         refuseBucket(static_cast<size_t>(us));
@@ -143,6 +154,7 @@ void Histogram::clear()
     m_used = 0;
     m_sparse.clear();
     m_pending.clear();
+    std::vector<uint8_t>().swap(m_packed);
     m_isCompact = false;
     m_overflowValues.clear();
     m_count = 0;
@@ -153,17 +165,19 @@ void Histogram::compact()
 {
     if (m_isCompact)
         return;
-    foldPending();
-    std::vector<CompactBucket> buckets;
-    buckets.reserve(static_cast<size_t>(std::count_if(m_buckets.begin(), m_buckets.begin() + m_used,
-                                                      [](uint32_t n) { return n; })) +
-                    m_sparse.size());
+    std::vector<uint8_t> packed;
+    size_t previous = 0;
     visitBuckets([&](size_t us, uint32_t n) {
-        buckets.push_back({static_cast<uint32_t>(us), n});
+        appendVarint(packed, us - previous);
+        appendVarint(packed, n);
+        previous = us;
         return true;
     });
-    m_sparse = std::move(buckets);
-    std::vector<uint32_t>().swap(m_buckets); // give the memory back, not just the size
+    packed.shrink_to_fit();
+    m_packed = std::move(packed);
+    // Give the memory back, not just the size.
+    std::vector<uint32_t>().swap(m_buckets);
+    std::vector<CompactBucket>().swap(m_sparse);
     std::vector<uint32_t>().swap(m_pending);
     m_used = 0;
     m_overflowValues.shrink_to_fit();
@@ -172,21 +186,29 @@ void Histogram::compact()
 
 void Histogram::expand()
 {
+    std::vector<std::pair<size_t, uint32_t>> buckets;
+    visitBuckets([&](size_t us, uint32_t n) {
+        buckets.emplace_back(us, n);
+        return true;
+    });
+    std::vector<uint8_t>().swap(m_packed);
     m_isCompact = false;
-    const auto dense = std::lower_bound(m_sparse.begin(), m_sparse.end(), kDenseUs, bucketBelow);
-    if (dense != m_sparse.begin()) {
-        reserveBucket(std::prev(dense)->us);
-        for (auto b = m_sparse.begin(); b != dense; ++b)
-            m_buckets[b->us] = b->count;
-        m_used = size_t{std::prev(dense)->us} + 1;
+    for (const auto &[us, n] : buckets) {
+        if (us < kDenseUs) {
+            reserveBucket(us);
+            m_buckets[us] = n;
+            m_used = us + 1;
+        } else {
+            m_sparse.push_back({static_cast<uint32_t>(us), n});
+        }
     }
-    m_sparse.erase(m_sparse.begin(), dense);
 }
 
 size_t Histogram::bucketBytes() const
 {
     return m_buckets.capacity() * sizeof(uint32_t) + m_sparse.capacity() * sizeof(CompactBucket) +
-           m_pending.capacity() * sizeof(uint32_t) + m_overflowValues.capacity() * sizeof(int64_t);
+           m_pending.capacity() * sizeof(uint32_t) + m_packed.capacity() +
+           m_overflowValues.capacity() * sizeof(int64_t);
 }
 
 int64_t Histogram::percentile(double q) const

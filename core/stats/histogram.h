@@ -31,10 +31,10 @@ public:
     void merge(const Histogram &other);
     void clear();
 
-    // Keeps only the non-empty buckets: a finished phase's histogram drops
-    // from up to 32 KB of dense buckets to a few KB, so a long scenario's
-    // memory stays flat. Every query still works; a later add() below
-    // kDenseUs makes it dense again.
+    // Keeps only the non-empty buckets, packed (varint gaps and counts, two
+    // or three bytes a bucket): a finished phase's histogram drops from up
+    // to 32 KB of dense buckets to a few KB, so a long scenario's memory
+    // stays flat. Every query still works; a later add() unpacks it.
     void compact();
     bool isCompact() const { return m_isCompact; }
 
@@ -73,9 +73,11 @@ private:
     // makes a phase per step; most phases stay a few KiB). Empty while
     // isCompact().
     std::vector<uint32_t> m_buckets;
-    // Sorted by µs: the buckets from kDenseUs up, or every bucket while
-    // isCompact().
+    // Sorted by µs: the buckets from kDenseUs up. Empty while isCompact().
     mutable std::vector<CompactBucket> m_sparse;
+    // While isCompact(): every bucket below the limit, ascending, as
+    // varint pairs (µs since the previous bucket, count).
+    std::vector<uint8_t> m_packed;
     // Single samples for m_sparse, merged in up to 512 at a time rather
     // than inserted one by one into the sorted list.
     mutable std::vector<uint32_t> m_pending;
