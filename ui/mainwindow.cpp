@@ -24,6 +24,7 @@
 #include "scenarioflow.h"
 #include "screenshot.h"
 #include "selfexe.h"
+#include "topdelayers.h"
 #include "version.h"
 #include "wakeuphistogram.h"
 
@@ -470,9 +471,17 @@ QImage MainWindow::screenshotImage(int *captionHeight)
     pollNow();
     // Draw the queued replots now, so the picture is of this moment.
     QCoreApplication::sendPostedEvents();
-    const QString caption = screenshotCaption(m_session.system(), m_session.activeLabels(),
-                                              QDateTime::currentDateTime());
-    return composeScreenshot(grab(), caption, palette(), font(), captionHeight);
+    return composeScreenshot(grab(), screenshotCaptionText(), palette(), font(), captionHeight);
+}
+
+QString MainWindow::screenshotCaptionText() const
+{
+    std::string delayers;
+    if (const auto &phases = m_session.data().phases(); !phases.empty() && phases.back().misses())
+        delayers = delayersLine(m_session.core().explanations(), phases.back().name,
+                                phases.back().misses());
+    return screenshotCaption(m_session.system(), m_session.activeLabels(),
+                             QDateTime::currentDateTime(), delayers);
 }
 
 QString MainWindow::saveScreenshot(const QString &directory)

@@ -45,6 +45,9 @@ public:
 
     // The window with its caption strip, as Screenshot saves it.
     QImage screenshotImage(int *captionHeight = nullptr);
+    // Its caption: the machine and loads, and who delayed the misses of the
+    // phase on screen when the flight recorder explained some.
+    QString screenshotCaptionText() const;
     // Saves a screenshot into `dir` (default: the last one used, else
     // Pictures), copies it to the clipboard; returns the file or "".
     QString saveScreenshot(const QString &dir = {});

@@ -17,7 +17,7 @@
 namespace latprobe {
 
 QString screenshotCaption(const SystemInfo &s, const std::vector<std::string> &loads,
-                          const QDateTime &when)
+                          const QDateTime &when, const std::string &delayers)
 {
     QStringList loadNames;
     for (const std::string &l : loads)
@@ -35,7 +35,10 @@ QString screenshotCaption(const SystemInfo &s, const std::vector<std::string> &l
                  .arg(loadNames.isEmpty() ? QStringLiteral("none (idle)")
                                           : loadNames.join(QStringLiteral(" + ")));
     parts << when.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"));
-    return parts.join(sep);
+    QString caption = parts.join(sep);
+    if (!delayers.empty())
+        caption += QLatin1Char('\n') + QString::fromStdString(delayers);
+    return caption;
 }
 
 QString compareCaption(const std::vector<std::string> &runLabels, const QStringList &files,

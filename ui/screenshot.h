@@ -17,9 +17,11 @@ namespace latprobe {
 struct SystemInfo;
 
 // What a screenshot says about itself, so that it stands alone in a mail:
-// latprobe version, kernel, CPUs, scheduler, active loads, local time.
+// latprobe version, kernel, CPUs, scheduler, active loads, local time; and,
+// when the phase on screen has misses the flight recorder explained, who
+// delayed them (delayersLine()) on a line of its own.
 QString screenshotCaption(const SystemInfo &system, const std::vector<std::string> &loads,
-                          const QDateTime &when);
+                          const QDateTime &when, const std::string &delayers = {});
 
 // The same for the Compare window: the runs it lines up instead of loads.
 QString compareCaption(const std::vector<std::string> &runLabels, const QStringList &files,

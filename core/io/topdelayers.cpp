@@ -65,6 +65,22 @@ std::string delayerName(const Delayer &d)
     return d.name;
 }
 
+std::string delayersLine(const std::vector<MissExplanation> &explanations, const std::string &phase,
+                         uint64_t misses, size_t limit)
+{
+    const auto explained =
+        std::count_if(explanations.begin(), explanations.end(),
+                      [&](const MissExplanation &x) { return x.phase == phase; });
+    if (explained == 0)
+        return {};
+    std::string who;
+    for (const Delayer &d : topDelayers(explanations, {phase}, limit))
+        who += fmt::format("{}{} {:.1f} ms", who.empty() ? "" : ", ", delayerName(d),
+                           static_cast<double>(d.totalNs) / 1e6);
+    return fmt::format("who delayed {}: {} ({} of {} misses explained)", phase, who, explained,
+                       std::max<uint64_t>(misses, static_cast<uint64_t>(explained)));
+}
+
 std::string formatExplanation(const MissExplanation &x, size_t width)
 {
     std::string out =

@@ -38,6 +38,15 @@ struct PhaseResult
                 return &c;
         return nullptr;
     }
+
+    // Every consumer's periods lost, those with a deadline.
+    uint64_t misses() const
+    {
+        uint64_t total = 0;
+        for (const ConsumerStats &c : consumers)
+            total += c.hasDeadline ? c.misses : 0;
+        return total;
+    }
 };
 
 // One second of one consumer, for the time plots and "last 10 s".

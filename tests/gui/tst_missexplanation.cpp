@@ -1,12 +1,20 @@
 // Who delayed me, in the window: a click near a miss shows that miss's
 // chain (its delay bar and the lines for a bug report), nearest first, a
 // few at most; far from any, or with the recorder off, the dialog says why
-// instead. The bar's parts add up to the miss's whole window.
+// instead. The bar's parts add up to the miss's whole window. A screenshot's
+// caption names who delayed the phase's misses.
 
 #include "delaybar.h"
 #include "missexplanationdialog.h"
+#include "screenshot.h"
+#include "sysinfo.h"
+#include "topdelayers.h"
 
+#include <QDateTime>
+#include <QFontMetrics>
 #include <QLabel>
+#include <QPalette>
+#include <QPixmap>
 #include <QPlainTextEdit>
 #include <QTest>
 
@@ -98,6 +106,31 @@ private slots:
         for (const QLabel *l : dialog.findChildren<QLabel *>())
             said |= l->text() == "flight recorder off: run as root";
         QVERIFY(said);
+    }
+
+    void theScreenshotCaptionSaysWhoDelayedThePhase()
+    {
+        // Two of the phase's five misses explained: the line under the
+        // machine's says who, and the strip grows by that line.
+        const std::vector<MissExplanation> all = {culpritMiss(2.0), culpritMiss(3.0)};
+        const std::string line = delayersLine(all, "idle", 5);
+        QCOMPARE(line, std::string("who delayed idle: culprit[4242] 16.0 ms, irq virtio0-input "
+                                   "0.4 ms (2 of 5 misses explained)"));
+        SystemInfo system;
+        system.kernelRelease = "6.18.44";
+        const QDateTime when(QDate(2026, 12, 1), QTime(15, 0));
+        const QString plain = screenshotCaption(system, {"burn x4"}, when);
+        const QString withLine = screenshotCaption(system, {"burn x4"}, when, line);
+        QCOMPARE(withLine, plain + "\n" + QString::fromStdString(line));
+        QPixmap window(800, 600);
+        window.fill(Qt::white);
+        int plainStrip = 0, lineStrip = 0;
+        const QFont font;
+        composeScreenshot(window, plain, QPalette(), font, &plainStrip);
+        composeScreenshot(window, withLine, QPalette(), font, &lineStrip);
+        QVERIFY2(
+            lineStrip >= plainStrip + QFontMetrics(font).lineSpacing(),
+            qPrintable(QString("strip %1 px, %2 px with the line").arg(plainStrip).arg(lineStrip)));
     }
 };
 
