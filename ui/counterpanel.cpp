@@ -5,6 +5,7 @@
 #include "countercard.h"
 #include "livedata.h"
 
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -36,6 +37,7 @@ CounterPanel::CounterPanel(const std::vector<ConsumerConfig> &consumers, QWidget
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(8);
+    std::vector<CounterCard *> cards;
     auto find = [&](ConsumerRole role) {
         for (size_t i = 0; i < consumers.size(); ++i)
             if (consumerRole(consumers[i].name) == role)
@@ -55,7 +57,7 @@ CounterPanel::CounterPanel(const std::vector<ConsumerConfig> &consumers, QWidget
         auto *card = new CounterCard(QString::fromStdString(missTitle(name)),
                                      missToolTip(consumers[i]), this);
         card->setConsumer(name);
-        layout->addWidget(card);
+        cards.push_back(card);
         m_entries.push_back({QString::fromStdString(name), i, card, -1, cpu});
     }
     const int wakeup = find(ConsumerRole::Wakeup);
@@ -78,11 +80,21 @@ CounterPanel::CounterPanel(const std::vector<ConsumerConfig> &consumers, QWidget
             this);
         p99->setConsumer(consumers[wakeup].name);
         max->setConsumer(consumers[wakeup].name);
-        layout->addWidget(p99);
-        layout->addWidget(max);
+        cards.push_back(p99);
+        cards.push_back(max);
         m_entries.push_back({QStringLiteral("p99"), wakeup, p99});
         m_entries.push_back({QStringLiteral("max"), wakeup, max});
     }
+
+    // More cards than fit in a row at the window's smallest width (1024 px:
+    // six of 120 px and the Reset column) go in two rows, half in each.
+    auto *grid = new QGridLayout;
+    grid->setSpacing(8);
+    const int columns = cards.size() > kCardsInOneRow ? (static_cast<int>(cards.size()) + 1) / 2
+                                                      : static_cast<int>(cards.size());
+    for (size_t k = 0; k < cards.size(); ++k)
+        grid->addWidget(cards[k], static_cast<int>(k) / columns, static_cast<int>(k) % columns);
+    layout->addLayout(grid, 1);
 
     auto *side = new QVBoxLayout;
     side->setSpacing(4);

@@ -21,6 +21,8 @@ class CounterPanel : public QWidget
 {
     Q_OBJECT
 public:
+    static constexpr size_t kCardsInOneRow = 6;
+
     CounterPanel(const std::vector<ConsumerConfig> &consumers, QWidget *parent = nullptr);
 
     void refresh(const LiveData &live);
