@@ -3,6 +3,7 @@
 #include "missexplainer.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <ctime>
@@ -58,6 +59,13 @@ FlightRecorder::FlightRecorder(const std::vector<int> &cpus)
 FlightRecorder::~FlightRecorder()
 {
     m_thread.waitIdle();
+}
+
+void FlightRecorder::follow(const std::vector<int> &tids)
+{
+    if (m_recorder && !m_recorder->followOnly(tids))
+        spdlog::debug(
+            "flight recorder: the kernel refused the wakeup filter; recording everyone's");
 }
 
 void FlightRecorder::explain(std::vector<Collector::ExplainRequest> requests, Context context)

@@ -39,6 +39,8 @@ public:
     ~FlightRecorder(); // finishes what runs, then removes the instance
 
     bool on() const { return m_recorder != nullptr; }
+    // The consumers' threads, once they run: see TraceRecorder::followOnly().
+    void follow(const std::vector<int> &tids);
     // Posts the requests to lp-explain.
     void explain(std::vector<Collector::ExplainRequest> requests, Context context);
     void waitIdle() { m_thread.waitIdle(); }

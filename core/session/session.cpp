@@ -80,8 +80,13 @@ void Session::start()
     }
     m_startTime = isoTimeNow();
     m_probe->start();
-    if (m_flight && m_flight->on())
+    if (m_flight && m_flight->on()) {
+        std::vector<int> tids;
+        for (const ConsumerSetup &s : m_probe->setups())
+            tids.push_back(s.tid);
+        m_flight->follow(tids);
         m_probe->collector().setExplainPerPhase(m_options.explainPerPhase);
+    }
     {
         std::lock_guard lock(m_stateMutex);
         m_phase = {"idle", m_probe->collector().runStart()};

@@ -339,6 +339,25 @@ TraceRecorder::~TraceRecorder()
     }
 }
 
+bool TraceRecorder::followOnly(const std::vector<int> &tids)
+{
+    std::string filter;
+    for (int tid : tids)
+        if (tid > 0)
+            filter += fmt::format("{}pid == {}", filter.empty() ? "" : " || ", tid);
+    if (filter.empty())
+        filter = "0"; // writing 0 clears an event's filter
+    bool applied = true;
+    for (const char *event : {"sched_waking", "sched_wakeup", "sched_migrate_task"}) {
+        const std::string file = fmt::format("events/sched/{}/filter", event);
+        if (tracefs_instance_file_write(m_instance, file.c_str(), filter.c_str()) < 0) {
+            tracefs_instance_file_write(m_instance, file.c_str(), "0");
+            applied = false;
+        }
+    }
+    return applied;
+}
+
 std::vector<SchedEvent> TraceRecorder::read(int64_t from, int64_t to)
 {
     std::vector<SchedEvent> events;
