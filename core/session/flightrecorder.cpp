@@ -1,6 +1,7 @@
 #include "flightrecorder.h"
 
 #include "missexplainer.h"
+#include "recenttrace.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -131,10 +132,9 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
         }
         done.push_back(std::move(x));
     }
-    // Bounded: a burst of events beyond this is not worth the memory.
-    if (m_kept.size() > kKeepEvents)
-        m_kept.erase(m_kept.begin(),
-                     m_kept.begin() + static_cast<std::ptrdiff_t>(m_kept.size() - kKeepEvents));
+    // For a window open at this read; a burst beyond kKeepEvents is not
+    // worth the memory.
+    keepRecent(m_kept, kKeepNs, kKeepEvents);
     const double spent = threadCpuS() - cpuBefore;
     std::lock_guard lock(m_mutex);
     ++m_summary.reads;

@@ -4,6 +4,7 @@
 // a trace whose buffer no longer reaches the window's start.
 
 #include "missexplainer.h"
+#include "recenttrace.h"
 
 #include <QTest>
 
@@ -96,6 +97,7 @@ private slots:
     void overrunPeriodRunsFromItsStart();
     void traceOverwrittenIsSaid();
     void blockingAfterTheWakeupIsNotTheTimers();
+    void keptBetweenReadsIsTheLastSpanOnly();
 };
 
 void TestMissExplainer::fifoCulpritTakesTheWait()
@@ -237,6 +239,28 @@ void TestMissExplainer::blockingAfterTheWakeupIsNotTheTimers()
     QCOMPARE(x.unknownNs, 2000 * us);
     QVERIFY(x.note.find("blocked") != std::string::npos);
     QCOMPARE(x.windowNs, x.timerNs + x.irqNs + x.waitNs + x.selfNs + x.unknownNs);
+}
+
+void TestMissExplainer::keptBetweenReadsIsTheLastSpanOnly()
+{
+    // A second of events 10 us apart: kept, the 300 ms before the newest.
+    std::vector<SchedEvent> events(100'000);
+    for (size_t i = 0; i < events.size(); ++i)
+        events[i].ts = kStart + static_cast<int64_t>(i) * 10 * us;
+    keepRecent(events, 300'000 * us, 200'000);
+    QCOMPARE(events.size(), size_t{30'001});
+    QCOMPARE(events.front().ts, kStart + 69'999 * 10 * us);
+    QCOMPARE(events.back().ts, kStart + 99'999 * 10 * us);
+    // The memory of the seven tenths dropped goes back.
+    QVERIFY2(events.capacity() <= 2 * events.size() + 4096,
+             qPrintable(QString::number(events.capacity())));
+    // A burst denser than the bound: the newest kept.
+    keepRecent(events, 300'000 * us, 1000);
+    QCOMPARE(events.size(), size_t{1000});
+    QCOMPARE(events.back().ts, kStart + 99'999 * 10 * us);
+    std::vector<SchedEvent> none;
+    keepRecent(none, 300'000 * us, 1000);
+    QVERIFY(none.empty());
 }
 
 QTEST_APPLESS_MAIN(TestMissExplainer)
