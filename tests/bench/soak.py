@@ -33,6 +33,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -163,8 +164,24 @@ def main():
         cmd = [binary, "--quiet", "run", "--scenario", scen, "--consumers", args.consumers,
                "--no-noise-check", "--no-progress", "--out", out]
     print("+ " + " ".join(cmd), flush=True)
+    # Killed or interrupted, the soak takes latprobe and its X server along.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with open(report, "w") as rep:
         proc = subprocess.Popen(cmd, stdout=rep, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        return measure(args, proc, xvfb, library, out, warmup, loads, work)
+    except BaseException:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=60)
+        if xvfb:
+            xvfb.close()
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
+def measure(args, proc, xvfb, library, out, warmup, loads, work):
     start = time.monotonic()
     samples = []  # (t, rss, anon, file, shmem KiB, threads, fds)
     autosaves = {}  # the library file's (mtime_ns, size) seen, its rewrites
