@@ -704,8 +704,11 @@ bool MainWindow::saveScenarioRun(const QString &path, QString *error)
 
 void MainWindow::explainMissesAt(double timeS)
 {
-    if (!m_explanationDialog)
+    if (!m_explanationDialog) {
         m_explanationDialog = new MissExplanationDialog(this);
+        connect(m_explanationDialog, &MissExplanationDialog::explainMoreRequested, this,
+                &MainWindow::explainMoreMisses);
+    }
     const Session &session = m_session.core();
     const TraceSummary trace = session.traceSummary();
     QString whyNone;
@@ -714,6 +717,18 @@ void MainWindow::explainMissesAt(double timeS)
                       ? tr("The flight recorder is off (--no-trace): no miss is explained.")
                       : QString::fromStdString(trace.message);
     m_explanationDialog->showNear(session.explanations(), timeS, whyNone);
+}
+
+void MainWindow::explainMoreMisses()
+{
+    if (m_session.core().explainMore(kExplainMoreMisses))
+        statusBar()->showMessage(
+            tr("The next %1 misses of each consumer in this phase will be explained: click "
+               "them on the misses plot once they show")
+                .arg(kExplainMoreMisses),
+            8000);
+    else
+        statusBar()->showMessage(tr("No measurement running with the flight recorder on"), 5000);
 }
 
 } // namespace latprobe

@@ -98,6 +98,9 @@ public:
     // Who delayed the misses near `timeS` (a click on the misses plot).
     void explainMissesAt(double timeS);
     MissExplanationDialog *explanationDialog() const { return m_explanationDialog; }
+    // Its "Explain the next misses": so many more of each consumer, this phase.
+    static constexpr size_t kExplainMoreMisses = 8;
+    void explainMoreMisses();
 
 signals:
     // Closed for a new run (nextRun()): main() opens its window, even while

@@ -36,6 +36,12 @@ MissExplanationDialog::MissExplanationDialog(QWidget *parent) : QDialog(parent)
     copy->setToolTip(tr("Copy the explanations as text, for a bug report"));
     connect(copy, &QPushButton::clicked, this,
             [this] { QApplication::clipboard()->setText(m_text); });
+    m_explainMore =
+        buttons->addButton(tr("Explain the &next misses"), QDialogButtonBox::ActionRole);
+    m_explainMore->setToolTip(tr("Have the flight recorder explain the next misses of each "
+                                 "consumer in this phase too: click them once they show"));
+    connect(m_explainMore, &QPushButton::clicked, this,
+            &MissExplanationDialog::explainMoreRequested);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     resize(720, 480);
@@ -59,11 +65,14 @@ void MissExplanationDialog::showNear(const std::vector<MissExplanation> &explana
         near.resize(kShown);
     m_shown = static_cast<int>(near.size());
     m_text.clear();
+    // Only useful where the recorder is on (no reason to give for none).
+    m_explainMore->setEnabled(whyNone.isEmpty());
     if (near.empty()) {
         m_title->setText(
             whyNone.isEmpty()
                 ? tr("No explained miss within %1 s of %2 s: latprobe explains the first "
-                     "misses of each phase and consumer from the kernel's trace.")
+                     "misses of each phase and consumer from the kernel's trace; \"Explain "
+                     "the next misses\" has the next ones explained as they come.")
                       .arg(kNearS)
                       .arg(timeS, 0, 'f', 1)
                 : whyNone);

@@ -7,6 +7,7 @@
 #include <vector>
 
 class QLabel;
+class QPushButton;
 class QVBoxLayout;
 
 namespace latprobe {
@@ -15,7 +16,8 @@ namespace latprobe {
 // explained misses within a second of where it landed, nearest first, each
 // as its delay bar (delaybar.h) and the lines a bug report takes
 // (formatExplanation()), with Copy; or, when there is none, why (tracing
-// off and what to grant, or only a phase's first misses are explained).
+// off and what to grant, or only a phase's first misses are explained, and
+// a button to have the next ones explained).
 class MissExplanationDialog : public QDialog
 {
     Q_OBJECT
@@ -31,11 +33,18 @@ public:
                   const QString &whyNone);
     int shownCount() const { return m_shown; }
     QString text() const { return m_text; } // what Copy copies
+    QPushButton *explainMoreButton() const { return m_explainMore; }
+
+signals:
+    // "Explain the next misses": the user wants more than the first of
+    // this phase explained (Session::explainMore()).
+    void explainMoreRequested();
 
 private:
     QLabel *m_title;
     QWidget *m_list;
     QVBoxLayout *m_listLayout;
+    QPushButton *m_explainMore;
     QString m_text;
     int m_shown = 0;
 };

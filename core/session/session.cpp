@@ -514,6 +514,14 @@ std::vector<MissExplanation> Session::explanations() const
     return m_flight ? m_flight->explanations() : std::vector<MissExplanation>{};
 }
 
+bool Session::explainMore(size_t count)
+{
+    if (!m_running || !m_flight || !m_flight->on())
+        return false;
+    m_probe->collector().explainMore(count);
+    return true;
+}
+
 TraceSummary Session::traceSummary() const
 {
     return m_flight ? m_flight->summary() : TraceSummary{};

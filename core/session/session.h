@@ -152,6 +152,9 @@ public:
     // for a click on a miss, without a whole snapshot.
     std::vector<MissExplanation> explanations() const;
     TraceSummary traceSummary() const;
+    // Explains the next `count` misses of each consumer in the phase now
+    // open (Collector::explainMore()). False when the flight recorder is off.
+    bool explainMore(size_t count);
     // Ends the measurement (a scenario still playing, captures, loads, then
     // the probe) and returns the finished run.
     Run finish(RunEnd end);

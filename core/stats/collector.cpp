@@ -217,8 +217,9 @@ void Collector::addLocked(size_t consumer, const Sample &s)
     }
     // Only a periodic consumer's window is its own thread's, from its
     // timer to its work done: a start waits on a child, the gui on Qt.
-    if (config.kind == ConsumerKind::Periodic && phase.explainAsked[consumer] < m_explainPerPhase &&
-        m_explainRequestsMade < kExplainLimit) {
+    if (config.kind == ConsumerKind::Periodic &&
+        phase.explainAsked[consumer] < m_explainPerPhase + phase.explainMore &&
+        m_explainRequestsMade < m_explainLimit) {
         ++phase.explainAsked[consumer];
         ++m_explainRequestsMade;
         m_explainRequests.push_back({consumer, phase.name, s});
@@ -347,6 +348,15 @@ void Collector::setExplainPerPhase(size_t perPhase)
 {
     std::lock_guard lock(m_mutex);
     m_explainPerPhase = perPhase;
+}
+
+void Collector::explainMore(size_t count)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_phases.empty())
+        return;
+    m_phases.back().explainMore += count;
+    m_explainLimit = std::max(m_explainLimit, m_explainRequestsMade) + count * m_configs.size();
 }
 
 std::vector<Collector::ExplainRequest> Collector::takeExplainRequests()

@@ -99,6 +99,10 @@ public:
     // trace stay bounded however badly a load hurts. 0 (the default): none.
     static constexpr size_t kExplainLimit = 400;
     void setExplainPerPhase(size_t perPhase);
+    // More on demand (the window's "Explain the next misses"): the next
+    // `count` misses of each periodic consumer in the phase now open, past
+    // the per-phase number and, as the user asked, past kExplainLimit.
+    void explainMore(size_t count);
     struct ExplainRequest
     {
         size_t consumer = 0;
@@ -136,6 +140,7 @@ private:
         std::vector<bool> measured; // per consumer: place.consumers, or all
         bool missSeen = false;
         std::vector<size_t> explainAsked; // per consumer
+        size_t explainMore = 0;           // asked on demand, per consumer
     };
     std::vector<bool> measuredBy(const PhasePlace &place) const;
 
@@ -161,6 +166,7 @@ private:
     size_t m_captureRequestsMade = 0;
     size_t m_explainPerPhase = 0;
     size_t m_explainRequestsMade = 0;
+    size_t m_explainLimit = kExplainLimit; // raised by explainMore()
     std::vector<ExplainRequest> m_explainRequests;
 };
 

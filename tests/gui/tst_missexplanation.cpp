@@ -16,6 +16,8 @@
 #include <QPalette>
 #include <QPixmap>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace latprobe;
@@ -106,6 +108,19 @@ private slots:
         for (const QLabel *l : dialog.findChildren<QLabel *>())
             said |= l->text() == "flight recorder off: run as root";
         QVERIFY(said);
+        // Nothing to ask for more of with the recorder off.
+        QVERIFY(!dialog.explainMoreButton()->isEnabled());
+    }
+
+    void explainTheNextMissesIsAskedFor()
+    {
+        MissExplanationDialog dialog;
+        dialog.showNear({culpritMiss(2.0)}, 50, QString());
+        QSignalSpy asked(&dialog, &MissExplanationDialog::explainMoreRequested);
+        QVERIFY(dialog.explainMoreButton()->isEnabled());
+        QVERIFY(dialog.explainMoreButton()->text().contains("next misses"));
+        dialog.explainMoreButton()->click();
+        QCOMPARE(asked.size(), 1);
     }
 
     void theScreenshotCaptionSaysWhoDelayedThePhase()

@@ -100,6 +100,7 @@ private slots:
     void aScenarioFromTheRunStartIsTheWholeRun();
     void loadsByHandOpenPhasesNamedAfterThem();
     void resetBeginsAPhaseWithTheSameLoadsAndAMarker();
+    void moreMissesAreExplainedOnlyWithTheRecorder();
     void handStartsAreRefusedWhileAScenarioPlays();
     void cancelEndsAScenarioAndCutsItsOwnRun();
     void theInterruptPredicateEndsTheRunAsInterrupted();
@@ -181,6 +182,24 @@ void TestSession::resetBeginsAPhaseWithTheSameLoadsAndAMarker()
     // Why the same loads begin a phase again is in the saved run.
     QCOMPARE(run.phases[1].name, std::string("idle (reset)"));
     QCOMPARE(run.phases[1].loads, run.phases[0].loads);
+}
+
+void TestSession::moreMissesAreExplainedOnlyWithTheRecorder()
+{
+    // --no-trace: the window's "Explain the next misses" has nothing to ask.
+    SessionOptions off = wakeupOnly();
+    off.trace = false;
+    Session without(off);
+    QVERIFY(!without.explainMore(8)); // not measuring yet
+    without.start();
+    QVERIFY(!without.explainMore(8));
+    without.finish(RunEnd::Completed);
+    // With the recorder (root and tracefs), it is asked; without them its
+    // summary says why, and the answer is no as well.
+    Session with(wakeupOnly());
+    with.start();
+    QCOMPARE(with.explainMore(8), with.traceSummary().on);
+    with.finish(RunEnd::Completed);
 }
 
 void TestSession::handStartsAreRefusedWhileAScenarioPlays()

@@ -290,6 +290,37 @@ private slots:
         QCOMPARE(requests, Collector::kExplainLimit);
     }
 
+    void moreAreExplainedOnDemandInTheOpenPhase()
+    {
+        // The run's limit reached in "idle"; the user asks for three more
+        // in "burn x2": its next three misses, and no more.
+        const ConsumerConfig audio = audioConsumer();
+        const int64_t p = audio.periodNs;
+        Collector c({audio}, kStart);
+        c.setExplainPerPhase(Collector::kExplainLimit);
+        size_t requests = 0;
+        for (size_t i = 0; i < Collector::kExplainLimit + 10; ++i)
+            c.add(0, sample(kStart + (int64_t(i) * 10 + 1) * p, 20 * kMs, true));
+        requests += c.takeExplainRequests().size();
+        QCOMPARE(requests, Collector::kExplainLimit);
+        const int64_t burn = kStart + 10'000 * p;
+        c.beginPhase("burn x2", {}, burn);
+        c.add(0, sample(burn + p, 20 * kMs, true));
+        QVERIFY(c.takeExplainRequests().empty());
+        c.explainMore(3);
+        for (int64_t k = 2; k < 8; ++k)
+            c.add(0, sample(burn + k * 10 * p, 20 * kMs, true));
+        const auto more = c.takeExplainRequests();
+        QCOMPARE(more.size(), size_t{3});
+        QCOMPARE(more[0].phase, std::string("burn x2"));
+        QCOMPARE(more[0].sample.periodStart, burn + 20 * p);
+        QCOMPARE(more[2].sample.periodStart, burn + 40 * p);
+        // The next phase is back to the run's limit.
+        c.beginPhase("idle 2", {}, burn + 1000 * p);
+        c.add(0, sample(burn + 1001 * p, 20 * kMs, true));
+        QVERIFY(c.takeExplainRequests().empty());
+    }
+
     void liveSeriesHasTenthsAndSeconds()
     {
         Collector c({wakeupConsumer(1000)}, kStart);
