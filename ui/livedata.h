@@ -74,6 +74,9 @@ public:
     double cpuSinceResetPct(size_t consumer) const;
     int64_t p99SinceResetUs() const { return m_p99SinceReset; } // -1: no sample
     int64_t p99LastWindowUs() const { return m_p99Window; }
+    // Buckets held for "last 10 s" (what the polls of the window added):
+    // bounded by the window's samples, not by the run's.
+    size_t windowBucketsHeld() const;
 
 signals:
     void fineUpdated();
@@ -87,10 +90,10 @@ private:
         uint64_t finalMisses = 0; // since reset, buckets that are final
         int64_t finalMaxUs = -1;
     };
-    struct Snapshot
+    struct Step
     {
         int64_t at = 0;
-        SparseHistogram cumulative; // since reset
+        SparseHistogram added; // to the cumulative histogram since the poll before
     };
 
     bool counts(const FineBucket &b) const { return b.index >= m_resetIndex; }
@@ -106,7 +109,8 @@ private:
 
     int m_histConsumer = -1;
     std::vector<PhaseResult> m_phases;
-    std::deque<Snapshot> m_snapshots; // once per pollPhases, 11 s worth
+    std::deque<Step> m_steps; // once per pollPhases, 10 s worth
+    SparseHistogram m_lastCumulative;
     SparseHistogram m_cumulative, m_scratch, m_phaseHist, m_windowHist;
     // The finished phases since the reset, summed once: phases before
     // m_folded are fetched without histograms (Collector::phases()).

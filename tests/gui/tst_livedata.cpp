@@ -48,6 +48,7 @@ private slots:
     void countsSinceResetAndLastWindow();
     void resetStartsAtItsBoundary();
     void windowP99ComesFromSnapshots();
+    void theWindowHoldsTenSecondsNotTheRun();
     void onlyNewBucketsAreFetched();
     void finishedPhasesAreFoldedOnceAndKeepNoHistogram();
     void gamingCpuSinceResetIsTheShareItGot();
@@ -189,6 +190,27 @@ void TestLiveData::windowP99ComesFromSnapshots()
     QCOMPARE(data.p99SinceResetUs(), 100);
     QCOMPARE(sparseCount(data.windowHistogram()), 1000u);
     QCOMPARE(sparseCount(data.phaseHistogram()), 2100u);
+}
+
+void TestLiveData::theWindowHoldsTenSecondsNotTheRun()
+{
+    // Ten minutes in which every second brings 20 latencies never seen
+    // before: the histogram since the reset grows past 11,000 buckets, what
+    // "last 10 s" holds stays the window's.
+    Collector collector({wakeupConsumer()}, kStart);
+    LiveData data(collector);
+    data.setHistogramConsumer(0);
+    for (int second = 0; second < 600; ++second) {
+        for (int i = 0; i < 100; ++i)
+            collector.add(
+                0, sample(second * 1000 + i * 10, i < 20 ? 1.0 + (second * 20 + i) / 1000.0 : 0.1));
+        data.pollPhases(kStart + (second + 1) * 1000 * kMs);
+    }
+    QVERIFY2(data.phaseHistogram().size() > 11'000,
+             qPrintable(QString::number(data.phaseHistogram().size())));
+    QCOMPARE(sparseCount(data.windowHistogram()), 1000u);
+    QVERIFY2(data.windowBucketsHeld() <= 10 * 21,
+             qPrintable(QString::number(data.windowBucketsHeld())));
 }
 
 void TestLiveData::onlyNewBucketsAreFetched()
