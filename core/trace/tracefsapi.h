@@ -33,8 +33,10 @@ int tracefs_instance_set_affinity(struct tracefs_instance *instance, const char 
 int tracefs_instance_set_buffer_size(struct tracefs_instance *instance, size_t size, int cpu);
 ssize_t tracefs_instance_get_buffer_size(struct tracefs_instance *instance, int cpu);
 int tracefs_event_enable(struct tracefs_instance *instance, const char *system, const char *event);
-struct tep_handle *tracefs_local_events_system(const char *tracing_dir,
-                                               const char *const *sys_names);
+char *tracefs_instance_file_read(struct tracefs_instance *instance, const char *file, int *psize);
+char **tracefs_system_events(const char *tracing_dir, const char *system);
+char *tracefs_event_file_read(struct tracefs_instance *instance, const char *system,
+                              const char *event, const char *file, int *psize);
 int tracefs_iterate_raw_events(
     struct tep_handle *tep, struct tracefs_instance *instance, cpu_set_t *cpus, int cpu_size,
     int (*callback)(struct tep_event *, struct tep_record *, int, void *), void *callback_context);
