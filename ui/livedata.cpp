@@ -67,8 +67,8 @@ void LiveData::reset(int64_t at)
             }
     }
     m_steps.clear();
-    m_lastCumulative.clear();
-    m_cumulative.clear();
+    m_lastPhase = SIZE_MAX;
+    m_lastPhaseHist.clear();
     m_windowHist.clear();
     m_p99SinceReset = m_p99Window = -1;
 }
@@ -147,7 +147,8 @@ void LiveData::pollPhases(int64_t now)
         m_folded = 0;
         m_foldedReset = m_resetAt;
         m_steps.clear(); // another consumer's, or from before the reset
-        m_lastCumulative.clear();
+        m_lastPhase = SIZE_MAX;
+        m_lastPhaseHist.clear();
     }
     // No histogram shown: none is fetched.
     m_phases = m_collector.phases(now, m_histConsumer >= 0 ? m_folded : SIZE_MAX);
@@ -164,47 +165,61 @@ void LiveData::pollPhases(int64_t now)
         auto counts = [&](const PhaseResult &p) {
             return p.startS + 1e-6 >= resetS && histogramOf(p) != nullptr;
         };
+        // What this poll adds to the histogram since the reset, phase by
+        // phase: the rest of the phase seen open last time, phases begun and
+        // ended since, the open phase's part. Each is phase-sized: a copy of
+        // the run's histogram at each poll (13 kept for "last 10 s") held
+        // 1 MB of the window's memory after 18 minutes of a soak.
+        SparseHistogram added, part, sum;
+        const auto add = [&](const SparseHistogram &h, size_t index) {
+            if (index == m_lastPhase) {
+                subtractSparse(h, m_lastPhaseHist, part);
+                addSparse(added, part, sum);
+            } else {
+                addSparse(added, h, sum);
+            }
+            added.swap(sum);
+        };
         // Every phase but the last has ended: its histogram is folded once
         // (a sample settling into it after that is missed here, not in the
         // run's report, which reads the collector).
         for (; m_folded + 1 < m_phases.size(); ++m_folded) {
             PhaseResult &p = m_phases[m_folded];
             if (counts(p)) {
-                addSparse(m_finishedSinceReset, *histogramOf(p), m_scratch);
-                m_finishedSinceReset.swap(m_scratch);
+                add(*histogramOf(p), m_folded);
+                addSparse(m_finishedSinceReset, *histogramOf(p), sum);
+                m_finishedSinceReset.swap(sum);
             }
             for (ConsumerStats &s : p.consumers)
                 SparseHistogram().swap(s.histogram);
         }
-        if (counts(m_phases.back()))
-            addSparse(m_finishedSinceReset, *histogramOf(m_phases.back()), m_cumulative);
-        else
-            m_cumulative = m_finishedSinceReset;
         const SparseHistogram *last = histogramOf(m_phases.back());
         m_phaseHist = last ? *last : SparseHistogram{};
-        m_p99SinceReset = sparsePercentile(m_cumulative, 0.99);
+        const bool lastCounts = counts(m_phases.back());
+        if (lastCounts)
+            add(m_phaseHist, m_phases.size() - 1);
+        m_lastPhase = m_phases.size() - 1;
+        if (lastCounts)
+            m_lastPhaseHist = m_phaseHist;
+        else
+            m_lastPhaseHist.clear();
+        static const SparseHistogram kNone;
+        m_p99SinceReset =
+            sparsePercentileOfSum(m_finishedSinceReset, lastCounts ? m_phaseHist : kNone, 0.99);
 
-        // "Last 10 s" of a percentile: what each poll added to the
-        // cumulative histogram, summed over the polls of the last 10 s (or
-        // since the reset, if it is more recent). Kept as a cumulative copy
-        // a poll, these were 13 copies of a histogram that grows all run:
-        // 1 MB of the window's memory after 18 minutes of a soak.
+        // "Last 10 s" of a percentile: the additions of the polls of the
+        // last 10 s (or since the reset, if it is more recent), summed.
         Step step;
-        if (m_steps.size() > 12) { // reuse the oldest one's memory
-            step = std::move(m_steps.front());
-            m_steps.pop_front();
-        }
         step.at = now;
-        subtractSparse(m_cumulative, m_lastCumulative, step.added);
-        m_lastCumulative.assign(m_cumulative.begin(), m_cumulative.end());
+        step.added = std::move(added);
         m_steps.push_back(std::move(step));
         const int64_t windowStart = now - kWindowBuckets * kBucketNs;
         while (!m_steps.empty() && m_steps.front().at <= windowStart)
             m_steps.pop_front();
         m_windowHist.clear();
         for (const Step &s : m_steps) {
-            addSparse(m_windowHist, s.added, m_scratch);
-            m_windowHist.swap(m_scratch);
+            addSparse(m_windowHist, s.added, sum);
+            m_windowHist.swap(sum);
         }
         m_p99Window = sparsePercentile(m_windowHist, 0.99);
     }

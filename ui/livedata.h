@@ -109,9 +109,10 @@ private:
 
     int m_histConsumer = -1;
     std::vector<PhaseResult> m_phases;
-    std::deque<Step> m_steps; // once per pollPhases, 10 s worth
-    SparseHistogram m_lastCumulative;
-    SparseHistogram m_cumulative, m_scratch, m_phaseHist, m_windowHist;
+    std::deque<Step> m_steps;      // once per pollPhases, 10 s worth
+    size_t m_lastPhase = SIZE_MAX; // the last phase at the last poll, and its histogram then
+    SparseHistogram m_lastPhaseHist;
+    SparseHistogram m_phaseHist, m_windowHist;
     // The finished phases since the reset, summed once: phases before
     // m_folded are fetched without histograms (Collector::phases()).
     SparseHistogram m_finishedSinceReset;

@@ -64,6 +64,26 @@ int64_t sparsePercentile(const SparseHistogram &h, double q)
     return h.back().first;
 }
 
+int64_t sparsePercentileOfSum(const SparseHistogram &a, const SparseHistogram &b, double q)
+{
+    const uint64_t n = sparseCount(a) + sparseCount(b);
+    if (n == 0)
+        return -1;
+    q = std::clamp(q, 0.0, 1.0);
+    const uint64_t rank =
+        std::clamp<uint64_t>(static_cast<uint64_t>(std::ceil(q * static_cast<double>(n))), 1, n);
+    uint64_t seen = 0;
+    auto i = a.begin(), j = b.begin();
+    while (i != a.end() || j != b.end()) {
+        const bool fromA = j == b.end() || (i != a.end() && i->first <= j->first);
+        const int64_t us = fromA ? i->first : j->first;
+        seen += fromA ? (i++)->second : (j++)->second;
+        if (seen >= rank)
+            return us;
+    }
+    return -1;
+}
+
 int64_t sparseMax(const SparseHistogram &h)
 {
     return h.empty() ? -1 : h.back().first;

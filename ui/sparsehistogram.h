@@ -18,6 +18,8 @@ void subtractSparse(const SparseHistogram &a, const SparseHistogram &b, SparseHi
 uint64_t sparseCount(const SparseHistogram &h);
 // Nearest rank, as core's Histogram::percentile: -1 on an empty histogram.
 int64_t sparsePercentile(const SparseHistogram &h, double q);
+// The same of a + b, without building it.
+int64_t sparsePercentileOfSum(const SparseHistogram &a, const SparseHistogram &b, double q);
 int64_t sparseMax(const SparseHistogram &h);
 
 } // namespace latprobe

@@ -12,6 +12,9 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace latprobe;
 
 Q_DECLARE_METATYPE(latprobe::SparseHistogram)
@@ -194,21 +197,37 @@ void TestLiveData::windowP99ComesFromSnapshots()
 
 void TestLiveData::theWindowHoldsTenSecondsNotTheRun()
 {
-    // Ten minutes in which every second brings 20 latencies never seen
-    // before: the histogram since the reset grows past 11,000 buckets, what
-    // "last 10 s" holds stays the window's.
+    // Ten minutes, a phase a minute, in which every second brings 20
+    // latencies never seen before: the histogram since the reset grows past
+    // 11,000 buckets, what "last 10 s" holds stays the window's, and both
+    // percentiles span the phases.
     Collector collector({wakeupConsumer()}, kStart);
     LiveData data(collector);
     data.setHistogramConsumer(0);
+    std::vector<int64_t> all;
     for (int second = 0; second < 600; ++second) {
-        for (int i = 0; i < 100; ++i)
-            collector.add(
-                0, sample(second * 1000 + i * 10, i < 20 ? 1.0 + (second * 20 + i) / 1000.0 : 0.1));
+        if (second > 0 && second % 60 == 0)
+            collector.beginPhase("step " + std::to_string(second / 60), {},
+                                 kStart + second * 1000 * kMs);
+        for (int i = 0; i < 100; ++i) {
+            const Sample s =
+                sample(second * 1000 + i * 10, i < 20 ? 1.0 + (second * 20 + i) / 1000.0 : 0.1);
+            collector.add(0, s);
+            all.push_back(latencyUs(s));
+        }
         data.pollPhases(kStart + (second + 1) * 1000 * kMs);
+        if (second == 65) // 6 s of "step 1" and 4 of "idle"'s end
+            QCOMPARE(sparseCount(data.windowHistogram()), 1000u);
     }
-    QVERIFY2(data.phaseHistogram().size() > 11'000,
-             qPrintable(QString::number(data.phaseHistogram().size())));
+    QCOMPARE(data.phases().size(), 10u);
     QCOMPARE(sparseCount(data.windowHistogram()), 1000u);
+    std::sort(all.begin(), all.end());
+    QCOMPARE(data.p99SinceResetUs(), all[static_cast<size_t>(std::ceil(0.99 * all.size())) - 1]);
+    QVERIFY(data.p99LastWindowUs() > 10'000); // its 200 new latencies are 12.8-13 ms
+    size_t distinct = 0;
+    for (size_t k = 0; k < all.size(); ++k)
+        distinct += k == 0 || all[k] != all[k - 1];
+    QVERIFY2(distinct > 11'000, qPrintable(QString::number(distinct)));
     QVERIFY2(data.windowBucketsHeld() <= 10 * 21,
              qPrintable(QString::number(data.windowBucketsHeld())));
 }
