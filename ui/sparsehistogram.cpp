@@ -47,23 +47,6 @@ uint64_t sparseCount(const SparseHistogram &h)
     return n;
 }
 
-int64_t sparsePercentile(const SparseHistogram &h, double q)
-{
-    const uint64_t n = sparseCount(h);
-    if (n == 0)
-        return -1;
-    q = std::clamp(q, 0.0, 1.0);
-    const uint64_t rank =
-        std::clamp<uint64_t>(static_cast<uint64_t>(std::ceil(q * static_cast<double>(n))), 1, n);
-    uint64_t seen = 0;
-    for (const auto &[us, count] : h) {
-        seen += count;
-        if (seen >= rank)
-            return us;
-    }
-    return h.back().first;
-}
-
 int64_t sparsePercentileOfSum(const SparseHistogram &a, const SparseHistogram &b, double q)
 {
     const uint64_t n = sparseCount(a) + sparseCount(b);
@@ -82,6 +65,11 @@ int64_t sparsePercentileOfSum(const SparseHistogram &a, const SparseHistogram &b
             return us;
     }
     return -1;
+}
+
+int64_t sparsePercentile(const SparseHistogram &h, double q)
+{
+    return sparsePercentileOfSum(h, {}, q);
 }
 
 int64_t sparseMax(const SparseHistogram &h)
