@@ -68,7 +68,6 @@ void LiveData::reset(int64_t at)
     }
     m_steps.clear();
     m_lastPhase = SIZE_MAX;
-    m_lastPhaseHist.clear();
     m_windowHist.clear();
     m_p99SinceReset = m_p99Window = -1;
 }
@@ -148,7 +147,6 @@ void LiveData::pollPhases(int64_t now)
         m_foldedReset = m_resetAt;
         m_steps.clear(); // another consumer's, or from before the reset
         m_lastPhase = SIZE_MAX;
-        m_lastPhaseHist.clear();
     }
     // No histogram shown: none is fetched.
     m_phases = m_collector.phases(now, m_histConsumer >= 0 ? m_folded : SIZE_MAX);
@@ -172,8 +170,8 @@ void LiveData::pollPhases(int64_t now)
         // 1 MB of the window's memory after 18 minutes of a soak.
         SparseHistogram added, part, sum;
         const auto add = [&](const SparseHistogram &h, size_t index) {
-            if (index == m_lastPhase) {
-                subtractSparse(h, m_lastPhaseHist, part);
+            if (index == m_lastPhase) { // m_phaseHist is still the last poll's
+                subtractSparse(h, m_phaseHist, part);
                 addSparse(added, part, sum);
             } else {
                 addSparse(added, h, sum);
@@ -194,15 +192,11 @@ void LiveData::pollPhases(int64_t now)
                 SparseHistogram().swap(s.histogram);
         }
         const SparseHistogram *last = histogramOf(m_phases.back());
-        m_phaseHist = last ? *last : SparseHistogram{};
         const bool lastCounts = counts(m_phases.back());
         if (lastCounts)
-            add(m_phaseHist, m_phases.size() - 1);
+            add(*last, m_phases.size() - 1);
         m_lastPhase = m_phases.size() - 1;
-        if (lastCounts)
-            m_lastPhaseHist = m_phaseHist;
-        else
-            m_lastPhaseHist.clear();
+        m_phaseHist = last ? *last : SparseHistogram{};
         static const SparseHistogram kNone;
         m_p99SinceReset =
             sparsePercentileOfSum(m_finishedSinceReset, lastCounts ? m_phaseHist : kNone, 0.99);

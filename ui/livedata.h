@@ -110,8 +110,7 @@ private:
     int m_histConsumer = -1;
     std::vector<PhaseResult> m_phases;
     std::deque<Step> m_steps;      // once per pollPhases, 10 s worth
-    size_t m_lastPhase = SIZE_MAX; // the last phase at the last poll, and its histogram then
-    SparseHistogram m_lastPhaseHist;
+    size_t m_lastPhase = SIZE_MAX; // the last phase at the last poll (m_phaseHist its histogram)
     SparseHistogram m_phaseHist, m_windowHist;
     // The finished phases since the reset, summed once: phases before
     // m_folded are fetched without histograms (Collector::phases()).
