@@ -15,9 +15,11 @@ struct LoadLimits
 {
     int maxProcesses = 2048;          // all load processes at once (--max-workers)
     double memShare = 0.5;            // memload: of MemAvailable
-    uint64_t ioMaxBytes = 1ull << 30; // io: all io groups' files
+    uint64_t ioMaxBytes = 2ull << 30; // io: all io groups' files (*)
     double ioFreeShare = 0.25;        // io: of the temp dir's free space
     double spawnRateMax = 2000;       // spawn: processes per second, all groups
+    // (*) 2 GiB so that interbench's Compile fits: its Write and Read files
+    // are each the size of RAM, at most 1,000,000 kB.
     // A start is given up when its leader has neither run nor waited to run
     // for this long (stopped, or stuck in the kernel). One that waits its
     // turn on a saturated machine is waited for, however long.

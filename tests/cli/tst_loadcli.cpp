@@ -55,10 +55,10 @@ void TestLoadCli::refused_data()
     QTest::newRow("memload, many workers")
         << QStringList{"memload:4:mb=" + QString::number(avail * 2 / 10 >> 20)} << QStringList{}
         << QStringList{"memload x4", "MiB available"};
-    QTest::newRow("io_write over 1 GiB") << QStringList{"io_write:2:mb=600"} << QStringList{}
-                                         << QStringList{"1200 MiB", "1024 MiB", "io cap", "mb="};
-    QTest::newRow("io_read over 1 GiB")
-        << QStringList{"io_read:1:mb=1100"} << QStringList{} << QStringList{"1100 MiB", "io cap"};
+    QTest::newRow("io_write over 2 GiB") << QStringList{"io_write:2:mb=1100"} << QStringList{}
+                                         << QStringList{"2200 MiB", "2048 MiB", "io cap", "mb="};
+    QTest::newRow("io_read over 2 GiB")
+        << QStringList{"io_read:1:mb=2100"} << QStringList{} << QStringList{"2100 MiB", "io cap"};
     QTest::newRow("spawn rate") << QStringList{"spawn:1:rate=5000"} << QStringList{}
                                 << QStringList{"5000", "2000", "rate="};
     QTest::newRow("spawn rate, many workers")

@@ -1,4 +1,5 @@
 #include "scenario.h"
+#include "scenariocheck.h"
 
 #include <QtTest>
 
@@ -93,6 +94,9 @@ private slots:
         QCOMPARE(loadsOf.size(), size_t(4)); // Audio, Video, X, Gaming
         for (const auto &[consumer, seen] : loadsOf)
             QCOMPARE(seen, loads);
+        // The default caps let it run: Compile's Write and Read files are
+        // two RAM-sized files. (Free disk space is this machine's, not judged.)
+        QCOMPARE(checkScenario(ib, LoadLimits{.ioFreeShare = 1e9}), std::string());
     }
 
     void unnamedStepsAreNamedAfterTheirLoads()
