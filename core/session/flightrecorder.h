@@ -6,6 +6,7 @@
 #include "taskthread.h"
 #include "tracerecorder.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -31,6 +32,8 @@ public:
         std::map<int, std::string> loadOfPid; // latprobe's load workers and leaders
         std::string preemption;               // the kernel's model
         int64_t runStart = 0;
+        // Collector::takeExplainRequests(): where the misses still to come begin.
+        int64_t explainableFrom = INT64_MAX;
     };
 
     // Opens the recorder on `cpus` (empty: all); off, with summary().message
@@ -51,6 +54,8 @@ public:
     // (a video period, a long stall) finds its start here, since a read
     // consumes the kernel's buffer.
     static constexpr int64_t kKeepNs = 300'000'000;
+    // How far before its period start a miss's replay begins.
+    static constexpr int64_t kLookbackNs = kKeepNs / 3;
     static constexpr size_t kKeepEvents = 200'000;
 
 private:

@@ -439,10 +439,11 @@ void Session::setMaxLoadProcesses(int processes)
 
 void Session::takeExplainRequests()
 {
-    std::vector<Collector::ExplainRequest> requests = m_probe->collector().takeExplainRequests();
+    FlightRecorder::Context context;
+    std::vector<Collector::ExplainRequest> requests =
+        m_probe->collector().takeExplainRequests(&context.explainableFrom);
     if (!m_flight || requests.empty())
         return;
-    FlightRecorder::Context context;
     for (const ConsumerSetup &s : m_probe->setups()) {
         context.tids.push_back(s.tid);
         context.consumers.push_back(s.config.name);
@@ -481,7 +482,7 @@ Run Session::buildRun(const std::string &endReason, bool withRunningLoads) const
     }
     if (m_flight) {
         run.trace = m_flight->summary();
-        run.explanations = m_flight->explanations();
+        run.explanations = explanations();
         std::stable_sort(
             run.explanations.begin(), run.explanations.end(),
             [](const MissExplanation &a, const MissExplanation &b) { return a.timeS < b.timeS; });
@@ -511,7 +512,14 @@ Run Session::buildRun(const std::string &endReason, bool withRunningLoads) const
 
 std::vector<MissExplanation> Session::explanations() const
 {
-    return m_flight ? m_flight->explanations() : std::vector<MissExplanation>{};
+    if (!m_flight)
+        return {};
+    std::vector<MissExplanation> out = m_flight->explanations();
+    if (m_probe)
+        for (MissExplanation &x : out)
+            if (std::string name = m_probe->collector().phaseName(x.phaseIndex); !name.empty())
+                x.phase = std::move(name);
+    return out;
 }
 
 bool Session::explainMore(size_t count)

@@ -9,7 +9,8 @@ namespace latprobe {
 
 Collector::Collector(std::vector<ConsumerConfig> configs, int64_t runStart)
     : m_configs(std::move(configs)), m_runStart(runStart), m_series(m_configs.size()),
-      m_fine(m_configs.size()), m_seenOverflows(m_configs.size(), 0)
+      m_fine(m_configs.size()), m_seenOverflows(m_configs.size(), 0),
+      m_lastPeriodStart(m_configs.size(), runStart)
 {
     m_rings.reserve(m_configs.size());
     for (const ConsumerConfig &config : m_configs)
@@ -171,6 +172,7 @@ void Collector::addLocked(size_t consumer, const Sample &s)
         return;
     phase.stats[consumer].add(s);
     addToBlock(phase, consumer, s);
+    m_lastPeriodStart[consumer] = std::max(m_lastPeriodStart[consumer], s.periodStart);
 
     const ConsumerConfig &config = m_configs[consumer];
     const uint32_t lost = config.hasDeadline() ? s.missedDeadline + s.periodsSkipped : 0;
@@ -222,7 +224,7 @@ void Collector::addLocked(size_t consumer, const Sample &s)
         m_explainRequestsMade < m_explainLimit) {
         ++phase.explainAsked[consumer];
         ++m_explainRequestsMade;
-        m_explainRequests.push_back({consumer, phase.name, s});
+        m_explainRequests.push_back({consumer, phase.name, s, phaseIndex});
     }
     if (m_missLog.size() >= kMissLogLimit) {
         ++m_missLogDropped;
@@ -359,11 +361,28 @@ void Collector::explainMore(size_t count)
     m_explainLimit = std::max(m_explainLimit, m_explainRequestsMade) + count * m_configs.size();
 }
 
-std::vector<Collector::ExplainRequest> Collector::takeExplainRequests()
+std::string Collector::phaseName(size_t index) const
+{
+    std::lock_guard lock(m_mutex);
+    return index < m_phases.size() ? m_phases[index].name : std::string();
+}
+
+std::vector<Collector::ExplainRequest> Collector::takeExplainRequests(int64_t *explainableFrom)
 {
     std::lock_guard lock(m_mutex);
     std::vector<ExplainRequest> out;
     out.swap(m_explainRequests);
+    if (!explainableFrom)
+        return out;
+    // A later sample of a consumer begins after the ones it already gave.
+    *explainableFrom = std::numeric_limits<int64_t>::max();
+    const Phase &open = m_phases.back();
+    if (m_explainRequestsMade >= m_explainLimit)
+        return out;
+    for (size_t c = 0; c < m_configs.size(); ++c)
+        if (m_configs[c].kind == ConsumerKind::Periodic && open.measured[c] &&
+            open.explainAsked[c] < m_explainPerPhase + open.explainMore)
+            *explainableFrom = std::min(*explainableFrom, m_lastPeriodStart[c]);
     return out;
 }
 

@@ -108,8 +108,17 @@ public:
         size_t consumer = 0;
         std::string phase;
         Sample sample;
+        size_t phaseIndex = 0; // for phaseName(): the phase may be renamed later
     };
-    std::vector<ExplainRequest> takeExplainRequests();
+    // The name phase `index` has now: a scenario's first step renames the
+    // phase the run began with, and an explanation asked for before keeps
+    // the old name. "" for no such phase.
+    std::string phaseName(size_t index) const;
+    // `explainableFrom`, if given: the earliest period start a miss not yet
+    // taken can have (INT64_MAX when no more will be asked). lp-explain
+    // keeps the trace from there: a consumer starved for seconds, or a
+    // session thread that was, asks about its misses long after them.
+    std::vector<ExplainRequest> takeExplainRequests(int64_t *explainableFrom = nullptr);
 
     // Feeds a sample directly, as a drain would (tests, importers).
     void add(size_t consumer, const Sample &sample);
@@ -159,6 +168,7 @@ private:
     std::vector<std::vector<SecondBucket>> m_series;
     std::vector<std::deque<FineBucket>> m_fine;
     std::vector<uint64_t> m_seenOverflows;
+    std::vector<int64_t> m_lastPeriodStart; // per consumer, of the samples added
     // Without names: they are looked up when the log is read.
     MissLog m_missLog;
     uint64_t m_missLogDropped = 0;

@@ -30,6 +30,9 @@ struct MissExplanation
     double timeS = 0; // the period's start, since the run started
     std::string consumer;
     std::string phase;
+    // The collector's index of its phase, while the run is live (not
+    // saved): the phase's name may change after the miss (Session names it).
+    size_t phaseIndex = SIZE_MAX;
     int tid = 0;
     int cpu = -1;          // where it finally ran
     int64_t windowNs = 0;  // period start to work done

@@ -4,11 +4,12 @@
 
 namespace latprobe {
 
-void keepRecent(std::vector<SchedEvent> &events, int64_t spanNs, size_t maxEvents)
+void keepRecent(std::vector<SchedEvent> &events, int64_t spanNs, int64_t neededFrom,
+                size_t maxEvents)
 {
     if (events.empty())
         return;
-    const int64_t from = events.back().ts - spanNs;
+    const int64_t from = std::min(events.back().ts - spanNs, neededFrom);
     auto first = std::lower_bound(events.begin(), events.end(), from,
                                   [](const SchedEvent &e, int64_t t) { return e.ts < t; });
     if (static_cast<size_t>(events.end() - first) > maxEvents)

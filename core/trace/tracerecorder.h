@@ -46,6 +46,8 @@ public:
     // Every event recorded from `from` to `to` (CLOCK_MONOTONIC ns), in
     // time order. Reading consumes: what is read is gone from the buffer.
     std::vector<SchedEvent> read(int64_t from, int64_t to);
+    // The same, appended to `events`; returns how many.
+    size_t readInto(std::vector<SchedEvent> &events, int64_t from, int64_t to);
 
     const std::string &instanceName() const { return m_name; }
     size_t bufferKbPerCpu() const { return m_bufferKb; }

@@ -267,11 +267,41 @@ private slots:
         QCOMPARE(requests[0].sample.periodStart, kStart + 20 * p);
         QCOMPARE(requests[1].sample.periodStart, kStart + 30 * p);
         QVERIFY(c.takeExplainRequests().empty());
+        // A scenario whose first step begins at the run's start names the
+        // phase those misses were in: the explanations follow by index.
+        c.beginPhase("hackbench x4", {}, kStart);
+        QCOMPARE(c.phaseName(requests[0].phaseIndex), std::string("hackbench x4"));
+        QCOMPARE(c.phaseName(99), std::string());
         c.beginPhase("burn x2", {}, kStart + 100 * p);
         c.add(0, sample(kStart + 101 * p, 20 * kMs, true));
         requests = c.takeExplainRequests();
         QCOMPARE(requests.size(), size_t{1});
         QCOMPARE(requests[0].phase, std::string("burn x2"));
+        QCOMPARE(c.phaseName(requests[0].phaseIndex), std::string("burn x2"));
+    }
+
+    void explainableFromIsWhereTheNextMissesCanBegin()
+    {
+        // lp-explain keeps the trace from there: the earliest period start
+        // of any consumer that may still ask, whatever the newest event is.
+        ConsumerConfig audio = audioConsumer(), video = audioConsumer();
+        video.name = "video";
+        const int64_t p = audio.periodNs;
+        Collector c({audio, video}, kStart);
+        c.setExplainPerPhase(2);
+        int64_t from = 0;
+        QVERIFY(c.takeExplainRequests(&from).empty());
+        QCOMPARE(from, kStart); // nothing measured yet: from the run's start
+        c.add(0, sample(kStart + 500 * p, 20 * kMs, true));
+        c.add(1, sample(kStart + 3 * p, 20 * kMs, true)); // video starved since
+        QCOMPARE(c.takeExplainRequests(&from).size(), size_t{2});
+        QCOMPARE(from, kStart + 3 * p);
+        c.add(1, sample(kStart + 700 * p, 20 * kMs, true)); // video's second and last
+        QCOMPARE(c.takeExplainRequests(&from).size(), size_t{1});
+        QCOMPARE(from, kStart + 500 * p); // only audio may still ask
+        c.add(0, sample(kStart + 800 * p, 20 * kMs, true));
+        QCOMPARE(c.takeExplainRequests(&from).size(), size_t{1});
+        QCOMPARE(from, std::numeric_limits<int64_t>::max()); // both done in this phase
     }
 
     void explainRequestsStopAtTheRunsLimit()
