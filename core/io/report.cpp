@@ -197,9 +197,7 @@ std::string delayerTables(const Run &run, const PhaseResult &phase)
                       fmt::format("{:.3f}", static_cast<double>(d.totalNs) / 1e6),
                       fmt::format("{:.3f}", static_cast<double>(d.worstNs) / 1e6)});
         if (!d.load.empty())
-            loads += wrapText(fmt::format("  {}: {}", delayerName(d),
-                                          d.load == "(probe)" ? "latprobe's own consumer"
-                                                              : "latprobe load " + d.load),
+            loads += wrapText(fmt::format("  {}: {}", delayerName(d), describeLoad(d.load)),
                               kReportWidth, "    ");
     }
     out += table.render(kReportWidth) + loads;

@@ -65,6 +65,11 @@ std::string delayerName(const Delayer &d)
     return d.name;
 }
 
+std::string describeLoad(const std::string &load)
+{
+    return load == "(probe)" ? "latprobe's own consumer" : "latprobe load " + load;
+}
+
 std::string delayersLine(const std::vector<MissExplanation> &explanations, const std::string &phase,
                          uint64_t misses, size_t limit)
 {
@@ -104,7 +109,7 @@ std::string formatExplanation(const MissExplanation &x, size_t width)
         if (!s.policy.empty())
             line += ", " + s.policy;
         if (!s.load.empty())
-            line += ", latprobe load " + s.load;
+            line += ", " + describeLoad(s.load);
         out += wrapText(line, width, "    ");
     }
     if (!x.waitEnd.empty())

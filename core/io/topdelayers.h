@@ -30,6 +30,10 @@ std::vector<Delayer> topDelayers(const std::vector<MissExplanation> &explanation
 // "culprit[4242]", "irq local_timer", "idle": how a delayer is named in a line.
 std::string delayerName(const Delayer &d);
 
+// What a delayer's `load` says of it: "latprobe load massive_intr x8", or
+// "latprobe's own consumer" for another of the probe's threads ("(probe)").
+std::string describeLoad(const std::string &load);
+
 // One line for a screenshot's caption: who delayed the explained misses of
 // `phase` (of `misses` in all), at most `limit` delayers, the largest first:
 // "who delayed massive_intr x8: latprobe:massiv[4242] 9.5 ms, idle 0.2 ms

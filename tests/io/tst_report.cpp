@@ -679,6 +679,15 @@ void TestReport::topDelayersNameWhoDelayedEachPhase()
                                                QRegularExpression::MultilineOption)));
     QVERIFY(
         loaded.contains("  latprobe:massiv[4242]: latprobe load massive_intr x8 (own session)\n"));
+    // Another of the probe's threads is named as such, not as a load.
+    MissExplanation byProbe;
+    byProbe.consumer = "audio";
+    byProbe.shares.push_back({DelayShare::Kind::Task, "lp-video", 4300, 120, "SCHED_OTHER nice 0",
+                              "(probe)", 2'000'000});
+    const std::string chain = formatExplanation(byProbe, 200);
+    QVERIFY2(chain.find("lp-video[4300], SCHED_OTHER nice 0, latprobe's own consumer\n") !=
+                 std::string::npos,
+             chain.c_str());
     QVERIFY2(loaded.contains(QRegularExpression("^idle\\s+-\\s+2\\s+0\\.200\\s+0\\.100$",
                                                 QRegularExpression::MultilineOption)),
              qPrintable(loaded));
