@@ -82,23 +82,25 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
                          const Context &context)
 {
     const double cpuBefore = threadCpuS();
-    int64_t earliest = requests.front().sample.periodStart, latest = 0;
-    for (const Collector::ExplainRequest &r : requests) {
-        earliest = std::min(earliest, r.sample.periodStart);
-        latest = std::max(latest, r.sample.done);
-    }
-    // The misses not yet asked about (under hackbench x4 the first were
-    // asked about 4 s late, and the ones after them found their trace
-    // consumed), and what came before a window: who ran on each CPU as it
-    // opened.
+    // Each window from a little before its start (who ran on each CPU as it
+    // opened) to its work done, and the misses not yet asked about: under
+    // hackbench x4 the first were asked about 4 s late, and the ones after
+    // them had found their trace consumed by that read.
     const int64_t neededFrom =
         context.explainableFrom == INT64_MAX ? INT64_MAX : context.explainableFrom - kLookbackNs;
-    const int64_t keepFrom = std::min({earliest - kKeepNs, latest - kKeepNs, neededFrom});
+    std::vector<TraceRecorder::TimeRange> wanted;
+    int64_t keepFrom = neededFrom;
+    for (const Collector::ExplainRequest &r : requests) {
+        wanted.push_back({r.sample.periodStart - kLookbackNs, r.sample.done + kPastDoneNs});
+        keepFrom = std::min(keepFrom, wanted.back().from);
+    }
+    if (neededFrom != INT64_MAX)
+        wanted.push_back({neededFrom, INT64_MAX});
     m_kept.erase(m_kept.begin(),
                  std::lower_bound(m_kept.begin(), m_kept.end(), keepFrom,
                                   [](const SchedEvent &e, int64_t t) { return e.ts < t; }));
     const size_t old = m_kept.size();
-    const size_t read = m_recorder->readInto(m_kept, keepFrom, INT64_MAX);
+    const size_t read = m_recorder->readInto(m_kept, std::move(wanted));
     // A read's events follow those kept, unless a CPU committed one stamped
     // before another CPU's last.
     const auto fresh = m_kept.begin() + static_cast<std::ptrdiff_t>(old);
@@ -112,7 +114,7 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
             std::lower_bound(m_kept.begin(), m_kept.end(), s.periodStart - kLookbackNs,
                              [](const SchedEvent &e, int64_t t) { return e.ts < t; });
         // Past the work done: the replay stops there, and sees the trace went on.
-        const auto last = std::upper_bound(first, m_kept.end(), s.done + 1'000'000,
+        const auto last = std::upper_bound(first, m_kept.end(), s.done + kPastDoneNs,
                                            [](int64_t t, const SchedEvent &e) { return t < e.ts; });
         const int tid = r.consumer < context.tids.size() ? context.tids[r.consumer] : 0;
         MissExplanation x = explainMiss(std::span<const SchedEvent>(first, last),

@@ -54,8 +54,10 @@ public:
     // (a video period, a long stall) finds its start here, since a read
     // consumes the kernel's buffer.
     static constexpr int64_t kKeepNs = 300'000'000;
-    // How far before its period start a miss's replay begins.
+    // How far before its period start a miss's replay begins, and how far
+    // past its work done it goes (to see that the trace went on).
     static constexpr int64_t kLookbackNs = kKeepNs / 3;
+    static constexpr int64_t kPastDoneNs = 1'000'000;
     static constexpr size_t kKeepEvents = 200'000;
 
 private:

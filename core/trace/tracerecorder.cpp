@@ -36,9 +36,17 @@ struct Parser
 struct ReadContext
 {
     const std::unordered_map<int, Parser> *parsers;
-    int64_t from, to;
+    const std::vector<TraceRecorder::TimeRange> *wanted; // sorted, disjoint
     std::vector<SchedEvent> *out;
 };
+
+bool isWanted(const std::vector<TraceRecorder::TimeRange> &wanted, int64_t ts)
+{
+    auto after =
+        std::upper_bound(wanted.begin(), wanted.end(), ts,
+                         [](int64_t t, const TraceRecorder::TimeRange &r) { return t < r.from; });
+    return after != wanted.begin() && ts <= std::prev(after)->to;
+}
 
 int64_t number(tep_format_field *field, const tep_record *record)
 {
@@ -73,7 +81,7 @@ int onEvent(tep_event *event, tep_record *record, int cpu, void *context)
 {
     auto *c = static_cast<ReadContext *>(context);
     const auto ts = static_cast<int64_t>(record->ts);
-    if (ts < c->from || ts > c->to)
+    if (!isWanted(*c->wanted, ts))
         return 0;
     auto it = c->parsers->find(event->id);
     if (it == c->parsers->end())
@@ -402,14 +410,23 @@ bool TraceRecorder::followOnly(const std::vector<int> &tids)
 std::vector<SchedEvent> TraceRecorder::read(int64_t from, int64_t to)
 {
     std::vector<SchedEvent> events;
-    readInto(events, from, to);
+    readInto(events, {{from, to}});
     return events;
 }
 
-size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, int64_t from, int64_t to)
+size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted)
 {
+    std::sort(wanted.begin(), wanted.end(),
+              [](const TimeRange &a, const TimeRange &b) { return a.from < b.from; });
+    std::vector<TimeRange> merged;
+    for (const TimeRange &r : wanted) {
+        if (!merged.empty() && r.from <= merged.back().to)
+            merged.back().to = std::max(merged.back().to, r.to);
+        else
+            merged.push_back(r);
+    }
     const size_t before = events.size();
-    ReadContext context{&m_parsers->byId, from, to, &events};
+    ReadContext context{&m_parsers->byId, &merged, &events};
     cpu_set_t set;
     CPU_ZERO(&set);
     for (int c : m_cpus)

@@ -46,8 +46,16 @@ public:
     // Every event recorded from `from` to `to` (CLOCK_MONOTONIC ns), in
     // time order. Reading consumes: what is read is gone from the buffer.
     std::vector<SchedEvent> read(int64_t from, int64_t to);
-    // The same, appended to `events`; returns how many.
-    size_t readInto(std::vector<SchedEvent> &events, int64_t from, int64_t to);
+    // Inclusive, CLOCK_MONOTONIC ns.
+    struct TimeRange
+    {
+        int64_t from = 0, to = 0;
+    };
+    // The events in any of `wanted` (any order, overlaps allowed), appended
+    // to `events` in time order; returns how many. The rest is read and
+    // dropped: under hackbench most of a read is the seconds between the
+    // misses asked about and the consumers' present, which no one needs.
+    size_t readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted);
 
     const std::string &instanceName() const { return m_name; }
     size_t bufferKbPerCpu() const { return m_bufferKb; }

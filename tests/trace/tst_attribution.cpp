@@ -112,6 +112,7 @@ private slots:
     void unprivilegedSaysWhatToGrant();
     void noInstanceLeftBehind();
     void onlyTheConsumersWakeupsAreRecorded();
+    void onlyTheWantedTimesAreKept();
 };
 
 void TestAttribution::fifoCulpritIsNamed()
@@ -343,6 +344,48 @@ void TestAttribution::onlyTheConsumersWakeupsAreRecorded()
     QVERIFY2(followedWakeups >= 50, qPrintable(QString::number(followedWakeups)));
     QCOMPARE(otherWakeups, 0);
     QVERIFY2(otherSwitches >= 50, qPrintable(QString::number(otherSwitches)));
+}
+
+// A read keeps the times it is asked for and drops the rest: under
+// hackbench most of what a read consumes lies between the windows.
+void TestAttribution::onlyTheWantedTimesAreKept()
+{
+    if (const QString why = cannotAttribute(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    std::string error;
+    std::unique_ptr<TraceRecorder> recorder = TraceRecorder::open({0}, error);
+    QVERIFY2(recorder, error.c_str());
+    int64_t marks[4] = {};
+    std::thread napper([&marks] {
+        cpu_set_t cpus;
+        CPU_ZERO(&cpus);
+        CPU_SET(0, &cpus);
+        sched_setaffinity(0, sizeof cpus, &cpus);
+        for (int part = 0; part < 3; ++part) {
+            marks[part] = monotonicNs();
+            for (int i = 0; i < 30; ++i) {
+                const timespec nap{0, 1'000'000};
+                nanosleep(&nap, nullptr);
+            }
+        }
+        marks[3] = monotonicNs();
+    });
+    napper.join();
+    std::vector<SchedEvent> events;
+    const size_t read = recorder->readInto(events, {{marks[2], marks[3]}, {marks[0], marks[1]}});
+    QCOMPARE(read, events.size());
+    int first = 0, last = 0;
+    for (size_t i = 0; i < events.size(); ++i) {
+        const int64_t ts = events[i].ts;
+        QVERIFY2(ts <= marks[1] || ts >= marks[2], "an event between the times asked for");
+        if (i > 0)
+            QVERIFY(events[i - 1].ts <= ts);
+        const bool switched = events[i].type == SchedEvent::Type::Switch;
+        first += switched && ts <= marks[1];
+        last += switched && ts >= marks[2];
+    }
+    // 30 naps each: a switch out of the napper and one back, at least.
+    QVERIFY2(first >= 30 && last >= 30, qPrintable(QString("%1 %2").arg(first).arg(last)));
 }
 
 QTEST_GUILESS_MAIN(TestAttribution)
