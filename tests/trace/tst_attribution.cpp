@@ -43,6 +43,16 @@ int64_t monotonicNs()
     return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
 }
 
+// The calling thread (or a culprit, before it spins) on the CPU the
+// recorder and the consumer under test share.
+bool pinToCpu0()
+{
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(0, &cpus);
+    return sched_setaffinity(0, sizeof cpus, &cpus) == 0;
+}
+
 // A process named `name`, pinned to CPU 0: with `fifo`, SCHED_FIFO 10
 // spinning 15 ms every 300 ms; without, SCHED_OTHER spinning all the time.
 // It dies with the test (PR_SET_PDEATHSIG) or at kill().
@@ -53,10 +63,7 @@ pid_t startCulprit(const char *name, bool fifo)
         return pid;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     prctl(PR_SET_NAME, name);
-    cpu_set_t cpus;
-    CPU_ZERO(&cpus);
-    CPU_SET(0, &cpus);
-    if (sched_setaffinity(0, sizeof cpus, &cpus) != 0)
+    if (!pinToCpu0())
         _exit(2);
     if (fifo) {
         const sched_param p{10};
@@ -312,10 +319,7 @@ void TestAttribution::onlyTheConsumersWakeupsAreRecorded()
     std::atomic<int> followed{0}, other{0};
     std::atomic<bool> go{false};
     auto sleeper = [&go](std::atomic<int> &tid) {
-        cpu_set_t cpus;
-        CPU_ZERO(&cpus);
-        CPU_SET(0, &cpus);
-        sched_setaffinity(0, sizeof cpus, &cpus);
+        pinToCpu0();
         tid = static_cast<int>(gettid());
         go.wait(false);
         for (int i = 0; i < 50; ++i) {
@@ -357,10 +361,7 @@ void TestAttribution::onlyTheWantedTimesAreKept()
     QVERIFY2(recorder, error.c_str());
     int64_t marks[4] = {};
     std::thread napper([&marks] {
-        cpu_set_t cpus;
-        CPU_ZERO(&cpus);
-        CPU_SET(0, &cpus);
-        sched_setaffinity(0, sizeof cpus, &cpus);
+        pinToCpu0();
         for (int part = 0; part < 3; ++part) {
             marks[part] = monotonicNs();
             for (int i = 0; i < 30; ++i) {
