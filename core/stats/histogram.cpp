@@ -41,8 +41,10 @@ template <typename Visit> void Histogram::visitBuckets(Visit visit) const
     if (m_isCompact) {
         uint64_t us = 0;
         for (const uint8_t *at = m_packed.data(), *end = at + m_packed.size(); at != end;) {
-            us += readVarint(at);
-            if (!visit(static_cast<size_t>(us), static_cast<uint32_t>(readVarint(at))))
+            const uint64_t token = readVarint(at);
+            const uint64_t gapCode = token & kGapMask;
+            us += gapCode == kGapFollows ? readVarint(at) : gapCode + 1;
+            if (!visit(static_cast<size_t>(us), static_cast<uint32_t>(token >> kGapBits)))
                 return;
         }
         return;
@@ -168,8 +170,13 @@ void Histogram::compact()
     std::vector<uint8_t> packed;
     size_t previous = 0;
     visitBuckets([&](size_t us, uint32_t n) {
-        appendVarint(packed, us - previous);
-        appendVarint(packed, n);
+        const size_t gap = us - previous;
+        if (gap >= 1 && gap <= kGapFollows) {
+            appendVarint(packed, uint64_t{n} << kGapBits | (gap - 1));
+        } else {
+            appendVarint(packed, uint64_t{n} << kGapBits | kGapFollows);
+            appendVarint(packed, gap);
+        }
         previous = us;
         return true;
     });

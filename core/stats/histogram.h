@@ -31,8 +31,8 @@ public:
     void merge(const Histogram &other);
     void clear();
 
-    // Keeps only the non-empty buckets, packed (varint gaps and counts, two
-    // or three bytes a bucket): a finished phase's histogram drops from up
+    // Keeps only the non-empty buckets, packed (one or two bytes a bucket
+    // in a loaded phase, see m_packed): a finished phase's histogram drops from up
     // to 32 KB of dense buckets to a few KB, so a long scenario's memory
     // stays flat. Every query still works; a later add() unpacks it.
     void compact();
@@ -75,9 +75,15 @@ private:
     std::vector<uint32_t> m_buckets;
     // Sorted by µs: the buckets from kDenseUs up. Empty while isCompact().
     mutable std::vector<CompactBucket> m_sparse;
-    // While isCompact(): every bucket below the limit, ascending, as
-    // varint pairs (µs since the previous bucket, count).
+    // While isCompact(): every bucket below the limit, ascending, each a
+    // varint of (count << kGapBits | gap - 1) when it lies 1 to 3 µs past
+    // the previous one, else of (count << kGapBits | kGapFollows) and the
+    // gap in a varint of its own. Most of a phase's buckets are a µs or two
+    // apart with counts under 32: one byte where a gap and a count took two.
     std::vector<uint8_t> m_packed;
+    static constexpr unsigned kGapBits = 2;
+    static constexpr uint64_t kGapMask = (1u << kGapBits) - 1;
+    static constexpr uint64_t kGapFollows = kGapMask;
     // Single samples for m_sparse, merged in up to 512 at a time rather
     // than inserted one by one into the sorted list.
     mutable std::vector<uint32_t> m_pending;
