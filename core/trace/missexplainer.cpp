@@ -251,6 +251,9 @@ MissExplanation explainMiss(std::span<const SchedEvent> events, const MissWindow
         }
     }
     out.cpu = lastCpu;
+    // Exactly: a run keeps up to Collector::kExplainLimit explanations, and
+    // push_back's doubling left a third of their shares' memory unused.
+    out.shares.reserve(shares.size());
     for (auto &[key, share] : shares)
         out.shares.push_back(share);
     std::stable_sort(out.shares.begin(), out.shares.end(),
