@@ -252,7 +252,7 @@ MissExplanation explainMiss(std::span<const SchedEvent> events, const MissWindow
     }
     out.cpu = lastCpu;
     // Exactly: a run keeps up to Collector::kExplainLimit explanations, and
-    // push_back's doubling left a third of their shares' memory unused.
+    // push_back's doubling left a quarter of their shares' slots unused.
     out.shares.reserve(shares.size());
     for (auto &[key, share] : shares)
         out.shares.push_back(share);

@@ -39,7 +39,7 @@ struct ReadContext
     const std::vector<TraceRecorder::TimeRange> *wanted; // sorted, disjoint
     std::vector<SchedEvent> *out;
     size_t maxEvents;
-    size_t dropped = 0; // of the read's own, the oldest, to stay under maxEvents
+    size_t dropped = 0; // from the front (the earlier read's first) to stay under maxEvents
 };
 
 bool isWanted(const std::vector<TraceRecorder::TimeRange> &wanted, int64_t ts)
