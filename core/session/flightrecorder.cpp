@@ -99,15 +99,13 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
     m_kept.erase(m_kept.begin(),
                  std::lower_bound(m_kept.begin(), m_kept.end(), keepFrom,
                                   [](const SchedEvent &e, int64_t t) { return e.ts < t; }));
-    const size_t read = m_recorder->readInto(m_kept, std::move(wanted), kKeepEvents);
+    const size_t old = m_kept.size();
+    const size_t read = m_recorder->readInto(m_kept, std::move(wanted));
     // A read's events follow those kept, unless a CPU committed one stamped
-    // before another CPU's last. Only the kept events after the read's
-    // first are merged: the temporary buffer stays that small.
-    const auto fresh = m_kept.end() - static_cast<std::ptrdiff_t>(read);
-    if (fresh != m_kept.begin() && read > 0 && fresh->ts < (fresh - 1)->ts) {
-        const auto overlap = std::upper_bound(m_kept.begin(), fresh, *fresh, earlier);
-        std::inplace_merge(overlap, fresh, m_kept.end(), earlier);
-    }
+    // before another CPU's last.
+    const auto fresh = m_kept.begin() + static_cast<std::ptrdiff_t>(old);
+    if (old > 0 && read > 0 && fresh->ts < (fresh - 1)->ts)
+        std::inplace_merge(m_kept.begin(), fresh, m_kept.end(), earlier);
 
     std::vector<MissExplanation> done;
     for (const Collector::ExplainRequest &r : requests) {

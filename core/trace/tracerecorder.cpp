@@ -38,8 +38,6 @@ struct ReadContext
     const std::unordered_map<int, Parser> *parsers;
     const std::vector<TraceRecorder::TimeRange> *wanted; // sorted, disjoint
     std::vector<SchedEvent> *out;
-    size_t maxEvents;
-    size_t dropped = 0; // from the front (the earlier read's first) to stay under maxEvents
 };
 
 bool isWanted(const std::vector<TraceRecorder::TimeRange> &wanted, int64_t ts)
@@ -128,13 +126,6 @@ int onEvent(tep_event *event, tep_record *record, int cpu, void *context)
     }
     default:
         break;
-    }
-    if (c->out->size() == c->maxEvents) {
-        // The oldest quarter at once, not one event a time: erasing from
-        // the front moves the rest.
-        const size_t drop = std::max<size_t>(1, c->maxEvents / 4);
-        c->out->erase(c->out->begin(), c->out->begin() + static_cast<std::ptrdiff_t>(drop));
-        c->dropped += drop;
     }
     c->out->push_back(e);
     return 0;
@@ -423,11 +414,8 @@ std::vector<SchedEvent> TraceRecorder::read(int64_t from, int64_t to)
     return events;
 }
 
-size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
-                               size_t maxEvents)
+size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted)
 {
-    if (maxEvents == 0)
-        maxEvents = 1;
     std::sort(wanted.begin(), wanted.end(),
               [](const TimeRange &a, const TimeRange &b) { return a.from < b.from; });
     std::vector<TimeRange> merged;
@@ -437,12 +425,8 @@ size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<Time
         else
             merged.push_back(r);
     }
-    if (events.size() > maxEvents)
-        events.erase(events.begin(), events.end() - static_cast<std::ptrdiff_t>(maxEvents));
-    if (maxEvents != SIZE_MAX && events.capacity() < maxEvents)
-        events.reserve(maxEvents); // pages are touched only as events arrive
     const size_t before = events.size();
-    ReadContext context{&m_parsers->byId, &merged, &events, maxEvents};
+    ReadContext context{&m_parsers->byId, &merged, &events};
     cpu_set_t set;
     CPU_ZERO(&set);
     for (int c : m_cpus)
@@ -453,12 +437,10 @@ size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<Time
     // again, 100,000 events of 96 bytes a read under hackbench, was most of
     // lp-explain's CPU.
     const auto earlier = [](const SchedEvent &a, const SchedEvent &b) { return a.ts < b.ts; };
-    // Past maxEvents the oldest went, those kept from before first.
-    const size_t start = before > context.dropped ? before - context.dropped : 0;
-    const auto added = events.begin() + static_cast<std::ptrdiff_t>(start);
+    const auto added = events.begin() + static_cast<std::ptrdiff_t>(before);
     if (!std::is_sorted(added, events.end(), earlier))
         std::stable_sort(added, events.end(), earlier);
-    return events.size() - start;
+    return events.size() - before;
 }
 
 } // namespace latprobe

@@ -55,12 +55,7 @@ public:
     // to `events` in time order; returns how many. The rest is read and
     // dropped: under hackbench most of a read is the seconds between the
     // misses asked about and the consumers' present, which no one needs.
-    // `events` never holds more than `maxEvents`: past it the oldest go,
-    // those before the read first, and `events` has room for all at once
-    // rather than doubling towards it (a starved reader under hackbench
-    // held 100 MB of events for a moment, for an 8 MiB kernel buffer).
-    size_t readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
-                    size_t maxEvents = SIZE_MAX);
+    size_t readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted);
 
     const std::string &instanceName() const { return m_name; }
     size_t bufferKbPerCpu() const { return m_bufferKb; }

@@ -122,7 +122,6 @@ private slots:
     void noInstanceLeftBehind();
     void onlyTheConsumersWakeupsAreRecorded();
     void onlyTheWantedTimesAreKept();
-    void aReadStaysUnderItsCap();
 };
 
 void TestAttribution::fifoCulpritIsNamed()
@@ -400,48 +399,6 @@ void TestAttribution::onlyTheWantedTimesAreKept()
     }
     // 30 naps each: a switch out of the napper and one back, at least.
     QVERIFY2(first >= 30 && last >= 30, qPrintable(QString("%1 %2").arg(first).arg(last)));
-}
-
-// A reader starved under hackbench once held 100 MB of events for a
-// moment: a read keeps at most what it is given, the newest, dropping the
-// events kept from before first.
-void TestAttribution::aReadStaysUnderItsCap()
-{
-    if (const QString why = cannotAttribute(); !why.isEmpty())
-        QSKIP(qPrintable(why));
-    std::string error;
-    std::unique_ptr<TraceRecorder> recorder = TraceRecorder::open({0}, error);
-    QVERIFY2(recorder, error.c_str());
-    int64_t from = 0, to = 0;
-    std::thread napper([&] {
-        pinToCpu0();
-        from = monotonicNs();
-        for (int i = 0; i < 200; ++i) {
-            const timespec nap{0, 200'000};
-            nanosleep(&nap, nullptr);
-        }
-        to = monotonicNs();
-    });
-    napper.join();
-    // Kept from an earlier read: older than anything recorded since.
-    std::vector<SchedEvent> events(50);
-    for (size_t i = 0; i < events.size(); ++i)
-        events[i].ts = from - 1'000'000 + static_cast<int64_t>(i);
-    constexpr size_t kCap = 120;
-    const size_t read = recorder->readInto(events, {{from, to}}, kCap);
-    // 200 naps: 400 switches at least, so the cap is reached; past it the
-    // oldest quarter goes at once.
-    QVERIFY2(events.size() <= kCap && events.size() >= kCap * 3 / 4,
-             qPrintable(QString("%1 events kept").arg(events.size())));
-    QCOMPARE(read, events.size()); // none of the earlier read's left
-    for (size_t i = 0; i < events.size(); ++i) {
-        QVERIFY2(events[i].ts >= from && events[i].ts <= to, "an event outside the read");
-        if (i > 0)
-            QVERIFY(events[i - 1].ts <= events[i].ts);
-    }
-    // The newest kept: the last naps' switches, within the last tenth.
-    QVERIFY2(events.back().ts >= to - (to - from) / 10,
-             qPrintable(QString("the last event %1 ns before the end").arg(to - events.back().ts)));
 }
 
 QTEST_GUILESS_MAIN(TestAttribution)
