@@ -151,7 +151,7 @@ void TestAttribution::fifoCulpritIsNamed()
     const Run run = readRunFile(out.toStdString());
     QVERIFY2(run.trace.on, run.trace.message.c_str());
 
-    int64_t late = 0, byCulprit = 0;
+    int64_t late = 0, byCulprit = 0, byTasks = 0, byInterrupts = 0;
     std::vector<int64_t> timerNs;
     int caused = 0;
     for (const MissExplanation &x : run.explanations) {
@@ -159,11 +159,16 @@ void TestAttribution::fifoCulpritIsNamed()
             continue;
         ++caused;
         late += x.delayNs();
-        for (const DelayShare &s : x.shares)
+        for (const DelayShare &s : x.shares) {
+            if (s.kind == DelayShare::Kind::Task)
+                byTasks += s.ns;
+            else if (s.kind != DelayShare::Kind::Idle)
+                byInterrupts += s.ns;
             if (s.name == "lp-culprit" && s.pid == culprit) {
                 byCulprit += s.ns;
                 QCOMPARE(s.policy, std::string("SCHED_FIFO 10"));
             }
+        }
         timerNs.push_back(x.timerNs);
     }
     QVERIFY2(caused >= 3, qPrintable(QString("%1 misses explained by the culprit of %2 "
@@ -171,10 +176,19 @@ void TestAttribution::fifoCulpritIsNamed()
                                          .arg(caused)
                                          .arg(run.explanations.size())
                                          .arg(o.out)));
-    QVERIFY2(
-        byCulprit * 10 >= late * 9,
-        qPrintable(
-            QString("the culprit took %1 of %2 ns late\n%3").arg(byCulprit).arg(late).arg(o.out)));
+    // Of the time other tasks held the CPU, the culprit took nine tenths or
+    // more: nothing else could run above the probe. Interrupt time is kept
+    // out of that share because a host stalling the VM inside an interrupt
+    // shows as a long handler (CI saw a 12.6 ms timer softirq take a third
+    // of the late time); the culprit must still outweigh all of it.
+    const QString shares = QString("the culprit took %1 ns of %2 ns late, tasks %3 ns, "
+                                   "interrupts %4 ns\n%5")
+                               .arg(byCulprit)
+                               .arg(late)
+                               .arg(byTasks)
+                               .arg(byInterrupts)
+                               .arg(o.out);
+    QVERIFY2(byCulprit * 10 >= byTasks * 9 && byCulprit > byInterrupts, qPrintable(shares));
     // The timers themselves were on time, under 1 ms: the waits were the
     // culprit's. A host stalling the VM can make one timer a millisecond late
     // (CI's asan run saw 1.2 ms), so the bound is on the typical (median)
