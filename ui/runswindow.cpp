@@ -26,7 +26,19 @@ namespace latprobe {
 
 namespace {
 
-enum Column { Started, Kernel, Scheduler, Scenario, Length, Skips, Drops, WakeupP99, End, File };
+// Prefixed: the unity build puts this beside latprobe::Scenario.
+enum Column {
+    ColStarted,
+    ColKernel,
+    ColScheduler,
+    ColScenario,
+    ColLength,
+    ColSkips,
+    ColDrops,
+    ColWakeupP99,
+    ColEnd,
+    ColFile
+};
 
 // Sorts by a number, shows a text.
 class NumberItem : public QTableWidgetItem
@@ -71,11 +83,12 @@ RunsWindow::RunsWindow(RunLibrary library, QWidget *parent)
     connect(m_filter, &QLineEdit::textChanged, this, &RunsWindow::setFilter);
     layout->addWidget(m_filter);
 
-    m_table = new QTableWidget(0, File + 1, central);
+    m_table = new QTableWidget(0, ColFile + 1, central);
     m_table->setHorizontalHeaderLabels(
         {tr("Started (UTC)"), tr("Kernel"), tr("Scheduler"), tr("Scenario"), tr("Length"),
          tr("Audio skips"), tr("Dropped frames"), tr("Wakeup p99"), tr("End"), tr("File")});
-    m_table->horizontalHeaderItem(WakeupP99)->setToolTip(tr("The worst phase's wakeup p99, in ms"));
+    m_table->horizontalHeaderItem(ColWakeupP99)
+        ->setToolTip(tr("The worst phase's wakeup p99, in ms"));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSortingEnabled(true);
@@ -130,26 +143,26 @@ void RunsWindow::refresh()
         first->setData(Qt::UserRole, text(e.path));
         if (!e.error.empty())
             first->setToolTip(text(e.error));
-        m_table->setItem(row, Started, first);
-        m_table->setItem(row, Kernel, new QTableWidgetItem(text(e.kernel)));
-        m_table->setItem(row, Scheduler, new QTableWidgetItem(text(e.scheduler)));
+        m_table->setItem(row, ColStarted, first);
+        m_table->setItem(row, ColKernel, new QTableWidgetItem(text(e.kernel)));
+        m_table->setItem(row, ColScheduler, new QTableWidgetItem(text(e.scheduler)));
         m_table->setItem(
-            row, Scenario,
+            row, ColScenario,
             new QTableWidgetItem(e.scenario.empty() ? QStringLiteral("run") : text(e.scenario)));
-        m_table->setItem(row, Length, new NumberItem(lengthText(e.durationS), e.durationS));
+        m_table->setItem(row, ColLength, new NumberItem(lengthText(e.durationS), e.durationS));
         m_table->setItem(
-            row, Skips,
+            row, ColSkips,
             new NumberItem(QString::number(e.audioMisses), static_cast<double>(e.audioMisses)));
         m_table->setItem(
-            row, Drops,
+            row, ColDrops,
             new NumberItem(QString::number(e.videoMisses), static_cast<double>(e.videoMisses)));
-        m_table->setItem(row, WakeupP99,
+        m_table->setItem(row, ColWakeupP99,
                          new NumberItem(e.wakeupP99Us < 0
                                             ? QStringLiteral("-")
                                             : QString::number(e.wakeupP99Us / 1000.0, 'f', 3),
                                         static_cast<double>(e.wakeupP99Us)));
-        m_table->setItem(row, End, new QTableWidgetItem(end));
-        m_table->setItem(row, File, new QTableWidgetItem(file));
+        m_table->setItem(row, ColEnd, new QTableWidgetItem(end));
+        m_table->setItem(row, ColFile, new QTableWidgetItem(file));
     }
     m_table->setSortingEnabled(true);
     m_table->resizeColumnsToContents();
@@ -185,7 +198,7 @@ QStringList RunsWindow::selectedFiles() const
             rows.insert(index.row());
     QStringList files;
     for (int row : rows)
-        files << m_table->item(row, Started)->data(Qt::UserRole).toString();
+        files << m_table->item(row, ColStarted)->data(Qt::UserRole).toString();
     return files;
 }
 
@@ -193,7 +206,7 @@ void RunsWindow::selectFiles(const QStringList &paths)
 {
     m_table->clearSelection();
     for (int row = 0; row < m_table->rowCount(); ++row)
-        if (paths.contains(m_table->item(row, Started)->data(Qt::UserRole).toString()))
+        if (paths.contains(m_table->item(row, ColStarted)->data(Qt::UserRole).toString()))
             m_table->selectionModel()->select(m_table->model()->index(row, 0),
                                               QItemSelectionModel::Select |
                                                   QItemSelectionModel::Rows);

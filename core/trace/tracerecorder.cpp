@@ -16,9 +16,10 @@
 
 namespace latprobe {
 
-namespace {
-
-constexpr const char *kPrefix = "latprobe-";
+// Named, not anonymous: TraceRecorder::Parsers holds these, and a class
+// with linkage may not hold a type from an anonymous namespace once this
+// file is compiled as part of a unity (jumbo) source.
+namespace tracerecorder_detail {
 
 // What each event's fields are, looked up once: the callback then reads
 // numbers at known offsets instead of finding fields by name per event.
@@ -32,6 +33,14 @@ struct Parser
     bool dynamicName = false; // irq_handler_entry's __string name
     std::string name = {};    // an irq_vectors event's vector
 };
+
+} // namespace tracerecorder_detail
+
+namespace {
+
+using tracerecorder_detail::Parser;
+
+constexpr const char *kPrefix = "latprobe-";
 
 struct ReadContext
 {
@@ -250,7 +259,7 @@ bool latprobeAlive(pid_t pid)
 
 struct TraceRecorder::Parsers
 {
-    std::unordered_map<int, Parser> byId;
+    std::unordered_map<int, tracerecorder_detail::Parser> byId;
 };
 
 TraceRecorder::TraceRecorder() = default;
