@@ -107,13 +107,13 @@ std::string formatExplanation(const MissExplanation &x, size_t width)
         d.kind = s.kind, d.name = s.name, d.pid = s.pid;
         std::string line = fmt::format("  {} ms {}", ms(s.ns), delayerName(d));
         if (!s.policy.empty())
-            line += ", " + s.policy;
+            line += ", " + s.policy.str();
         if (!s.load.empty())
             line += ", " + describeLoad(s.load);
         out += wrapText(line, width, "    ");
     }
     if (!x.waitEnd.empty())
-        out += wrapText("  wait ended: " + x.waitEnd +
+        out += wrapText("  wait ended: " + x.waitEnd.str() +
                             (x.waitEndTask.empty() ? "" : " (" + x.waitEndTask + " had the CPU)"),
                         width, "    ");
     if (!x.note.empty())

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "label.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -13,11 +15,11 @@ struct DelayShare
 {
     enum class Kind { Task, Irq, Softirq, Idle };
     Kind kind = Kind::Task;
-    std::string name;   // a task's comm, an interrupt's handler, a softirq's vector
-    int pid = 0;        // tasks only
-    int prio = -1;      // the kernel's prio as the trace saw it (tasks only)
-    std::string policy; // "SCHED_FIFO 10", "SCHED_OTHER nice 0"; "" unknown
-    std::string load;   // the latprobe load group it belongs to, "" when none
+    Label name;    // a task's comm, an interrupt's handler, a softirq's vector
+    int pid = 0;   // tasks only
+    int prio = -1; // the kernel's prio as the trace saw it (tasks only)
+    Label policy;  // "SCHED_FIFO 10", "SCHED_OTHER nice 0"; "" unknown
+    Label load;    // the latprobe load group it belongs to, "" when none
     int64_t ns = 0;
 };
 
@@ -45,7 +47,7 @@ struct MissExplanation
     int migrations = 0;
     // How its longest wait ended: "tick-bound: preempt=none", "wakeup
     // preemption", "the task ahead blocked", "idle CPU"; "" when it never waited.
-    std::string waitEnd;
+    Label waitEnd;
     std::string waitEndTask;        // who had the CPU when that wait ended: "comm[pid]"
     std::vector<DelayShare> shares; // tasks and handlers, the largest first
     std::string note;               // what the trace could not say, or ""
