@@ -149,7 +149,8 @@ void LiveData::pollPhases(int64_t now)
         m_lastPhase = SIZE_MAX;
     }
     // No histogram shown: none is fetched.
-    m_phases = m_collector.phases(now, m_histConsumer >= 0 ? m_folded : SIZE_MAX);
+    m_phases = m_collector.phases(now, m_histConsumer >= 0 ? m_folded : SIZE_MAX,
+                                  Collector::Blocks::Leave);
     if (m_histConsumer >= 0 && !m_phases.empty()) {
         // By name: a scenario step that measures one consumer leaves the
         // others out of its phase.

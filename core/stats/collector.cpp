@@ -247,7 +247,7 @@ void Collector::addToBlock(Phase &phase, size_t consumer, const Sample &s)
         if (track.open)
             closeBlock(phase, consumer, phase.start + index * kBlockNs);
         track.index = index;
-        track.open.emplace(m_configs[consumer]);
+        track.open = std::make_unique<StatsAccumulator>(m_configs[consumer]);
     }
     // A straggler for a block already closed (its phase ended) only counts
     // in the phase's totals.
@@ -281,8 +281,10 @@ void Collector::closeBlock(Phase &phase, size_t consumer, int64_t end)
 
 void Collector::closeBlocks(Phase &phase)
 {
-    for (size_t i = 0; i < phase.blocks.size(); ++i)
+    for (size_t i = 0; i < phase.blocks.size(); ++i) {
         closeBlock(phase, i, phase.end);
+        phase.blocks[i].done.shrink_to_fit(); // kept for the rest of the run
+    }
 }
 
 void Collector::finish(int64_t end)
@@ -293,7 +295,7 @@ void Collector::finish(int64_t end)
     closeBlocks(m_phases.back());
 }
 
-std::vector<PhaseResult> Collector::phases(int64_t now, size_t histogramsFrom) const
+std::vector<PhaseResult> Collector::phases(int64_t now, size_t histogramsFrom, Blocks blocks) const
 {
     std::lock_guard lock(m_mutex);
     std::vector<PhaseResult> out;
@@ -313,7 +315,8 @@ std::vector<PhaseResult> Collector::phases(int64_t now, size_t histogramsFrom) c
                 continue; // PhaseResult::consumer() says so
             ConsumerStats s = p.stats[i].result(p.start, end, m_runStart, withHistograms);
             s.ringOverflows = p.ringOverflows[i];
-            s.blocks = p.blocks[i].done;
+            if (blocks == Blocks::Include)
+                s.blocks = p.blocks[i].done;
             r.consumers.push_back(std::move(s));
         }
         out.push_back(std::move(r));

@@ -78,6 +78,12 @@ private slots:
         c.add(0, sample(kStart + 50 * kMs, 2 * kMs));
         QCOMPARE(c.phases(kStart + 12'400 * kMs)[0].consumers[0].samples, uint64_t{126});
         QCOMPARE(c.phases(kStart + 12'400 * kMs)[0].consumers[0].blocks.size(), size_t{2});
+        // The window's copy leaves them out; its figures are the same.
+        const PhaseResult windowCopy =
+            c.phases(kStart + 12'400 * kMs, 0, Collector::Blocks::Leave)[0];
+        QVERIFY(windowCopy.consumers[0].blocks.empty());
+        QCOMPARE(windowCopy.consumers[0].samples, uint64_t{126});
+        QCOMPARE(windowCopy.consumers[0].p99Us, c.phases(kStart + 12'400 * kMs)[0].consumers[0].p99Us);
     }
 
     void aPhaseBegunByAScenarioKeepsItsPlace()
