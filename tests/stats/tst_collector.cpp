@@ -83,7 +83,8 @@ private slots:
             c.phases(kStart + 12'400 * kMs, 0, Collector::Blocks::Leave)[0];
         QVERIFY(windowCopy.consumers[0].blocks.empty());
         QCOMPARE(windowCopy.consumers[0].samples, uint64_t{126});
-        QCOMPARE(windowCopy.consumers[0].p99Us, c.phases(kStart + 12'400 * kMs)[0].consumers[0].p99Us);
+        QCOMPARE(windowCopy.consumers[0].p99Us,
+                 c.phases(kStart + 12'400 * kMs)[0].consumers[0].p99Us);
     }
 
     void aPhaseBegunByAScenarioKeepsItsPlace()
