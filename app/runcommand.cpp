@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <unistd.h>
 
@@ -59,7 +60,9 @@ public:
 private:
     std::string counters() const
     {
-        const auto phases = m_session->collector().phases(RealClock::monotonicNow());
+        const auto phases = m_session->collector().phases(RealClock::monotonicNow(),
+                                                          std::numeric_limits<size_t>::max(),
+                                                          Collector::Blocks::Leave);
         std::string line;
         for (const ConsumerStats &c : phases.back().consumers) {
             if (c.hasDeadline)

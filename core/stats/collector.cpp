@@ -4,13 +4,15 @@
 #include <cstdint>
 #include <limits>
 #include <malloc.h>
+#include <type_traits>
 
 namespace latprobe {
 
-Collector::Collector(std::vector<ConsumerConfig> configs, int64_t runStart)
-    : m_configs(std::move(configs)), m_runStart(runStart), m_series(m_configs.size()),
-      m_fine(m_configs.size()), m_seenOverflows(m_configs.size(), 0),
-      m_lastPeriodStart(m_configs.size(), runStart)
+Collector::Collector(std::vector<ConsumerConfig> configs, int64_t runStart,
+                     std::shared_ptr<ColdStore> store)
+    : m_configs(std::move(configs)), m_runStart(runStart), m_store(std::move(store)),
+      m_series(m_configs.size()), m_fine(m_configs.size()), m_seenOverflows(m_configs.size(), 0),
+      m_lastPeriodStart(m_configs.size(), runStart), m_missLog(m_store)
 {
     m_rings.reserve(m_configs.size());
     for (const ConsumerConfig &config : m_configs)
@@ -101,7 +103,7 @@ bool Collector::openPhase(const std::string &asked, const std::vector<std::strin
         // sample makes one dense again, so look at all of them.
         for (Phase &done : m_phases)
             for (StatsAccumulator &stats : done.stats)
-                stats.compact();
+                stats.compact(m_store);
     }
     start = at;
     Phase p;
@@ -279,12 +281,32 @@ void Collector::closeBlock(Phase &phase, size_t consumer, int64_t end)
     track.open.reset();
 }
 
+static_assert(std::is_trivially_copyable_v<BlockStats>, "parked as bytes");
+
 void Collector::closeBlocks(Phase &phase)
 {
     for (size_t i = 0; i < phase.blocks.size(); ++i) {
         closeBlock(phase, i, phase.end);
-        phase.blocks[i].done.shrink_to_fit(); // kept for the rest of the run
+        BlockTrack &track = phase.blocks[i];
+        const bool park = m_store && !track.parked && !track.done.empty();
+        if (park)
+            track.parked = m_store->put(reinterpret_cast<const uint8_t *>(track.done.data()),
+                                        track.done.size() * sizeof(BlockStats));
+        if (park && track.parked)
+            std::vector<BlockStats>().swap(track.done);
+        else
+            track.done.shrink_to_fit(); // kept for the rest of the run
     }
+}
+
+std::vector<BlockStats> Collector::blocksOf(const BlockTrack &track) const
+{
+    if (!track.parked)
+        return track.done;
+    std::vector<BlockStats> out(track.parked->size / sizeof(BlockStats));
+    m_store->getInto(*track.parked, reinterpret_cast<uint8_t *>(out.data()));
+    out.insert(out.end(), track.done.begin(), track.done.end());
+    return out;
 }
 
 void Collector::finish(int64_t end)
@@ -316,7 +338,7 @@ std::vector<PhaseResult> Collector::phases(int64_t now, size_t histogramsFrom, B
             ConsumerStats s = p.stats[i].result(p.start, end, m_runStart, withHistograms);
             s.ringOverflows = p.ringOverflows[i];
             if (blocks == Blocks::Include)
-                s.blocks = p.blocks[i].done;
+                s.blocks = blocksOf(p.blocks[i]);
             r.consumers.push_back(std::move(s));
         }
         out.push_back(std::move(r));

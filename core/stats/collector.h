@@ -1,5 +1,6 @@
 #pragma once
 
+#include "coldstore.h"
 #include "consumerconfig.h"
 #include "misslog.h"
 #include "phase.h"
@@ -39,7 +40,10 @@ public:
     // run has no rounds. A last block shorter than half of that is dropped.
     static constexpr int64_t kBlockNs = 5'000'000'000;
 
-    Collector(std::vector<ConsumerConfig> configs, int64_t runStart);
+    // `store`: where finished phases' histograms and blocks, and the miss
+    // log's full chunks, are kept (nullptr: all in memory).
+    Collector(std::vector<ConsumerConfig> configs, int64_t runStart,
+              std::shared_ptr<ColdStore> store = ColdStore::open());
 
     SpscRing<Sample> &ring(size_t consumer) { return *m_rings[consumer]; }
     const std::vector<ConsumerConfig> &configs() const { return m_configs; }
@@ -141,7 +145,10 @@ private:
         // of the run once closed if it were held in place.
         std::unique_ptr<StatsAccumulator> open;
         std::vector<BlockStats> done;
+        // The blocks of a finished phase, in m_store; `done` holds any after them.
+        std::optional<ColdStore::Ref> parked;
     };
+    std::vector<BlockStats> blocksOf(const BlockTrack &track) const;
     struct Phase
     {
         std::string name;
@@ -168,6 +175,7 @@ private:
 
     const std::vector<ConsumerConfig> m_configs;
     const int64_t m_runStart;
+    const std::shared_ptr<ColdStore> m_store;
     std::vector<std::unique_ptr<SpscRing<Sample>>> m_rings;
     mutable std::mutex m_mutex;
     std::vector<Phase> m_phases;

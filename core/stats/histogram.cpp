@@ -39,8 +39,11 @@ void Histogram::reserveBucket(size_t us)
 template <typename Visit> void Histogram::visitBuckets(Visit visit) const
 {
     if (m_isCompact) {
+        const std::vector<uint8_t> parked =
+            m_store ? m_store->get(m_parked) : std::vector<uint8_t>();
+        const std::vector<uint8_t> &packed = m_store ? parked : m_packed;
         uint64_t us = 0;
-        for (const uint8_t *at = m_packed.data(), *end = at + m_packed.size(); at != end;) {
+        for (const uint8_t *at = packed.data(), *end = at + packed.size(); at != end;) {
             const uint64_t token = readVarint(at);
             const uint64_t gapCode = token & kGapMask;
             us += gapCode == kGapFollows ? readVarint(at) : gapCode + 1;
@@ -157,13 +160,14 @@ void Histogram::clear()
     m_sparse.clear();
     m_pending.clear();
     std::vector<uint8_t>().swap(m_packed);
+    m_store.reset();
     m_isCompact = false;
     m_overflowValues.clear();
     m_count = 0;
     m_overflowSorted = true;
 }
 
-void Histogram::compact()
+void Histogram::compact(const std::shared_ptr<ColdStore> &store)
 {
     if (m_isCompact)
         return;
@@ -180,8 +184,13 @@ void Histogram::compact()
         previous = us;
         return true;
     });
-    packed.shrink_to_fit();
-    m_packed = std::move(packed);
+    if (const auto ref = store && !packed.empty() ? store->put(packed) : std::nullopt) {
+        m_store = store;
+        m_parked = *ref;
+    } else {
+        packed.shrink_to_fit();
+        m_packed = std::move(packed);
+    }
     // Give the memory back, not just the size.
     std::vector<uint32_t>().swap(m_buckets);
     std::vector<CompactBucket>().swap(m_sparse);
@@ -199,6 +208,7 @@ void Histogram::expand()
         return true;
     });
     std::vector<uint8_t>().swap(m_packed);
+    m_store.reset();
     m_isCompact = false;
     for (const auto &[us, n] : buckets) {
         if (us < kDenseUs) {

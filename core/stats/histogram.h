@@ -1,7 +1,10 @@
 #pragma once
 
+#include "coldstore.h"
+
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -35,8 +38,10 @@ public:
     // in a loaded phase, see m_packed): a finished phase's histogram drops from up
     // to 32 KB of dense buckets to a few KB, so a long scenario's memory
     // stays flat. Every query still works; a later add() unpacks it.
-    void compact();
+    // With a `store`, the packed bytes go there and a query reads them back.
+    void compact(const std::shared_ptr<ColdStore> &store = nullptr);
     bool isCompact() const { return m_isCompact; }
+    bool isParked() const { return m_store != nullptr; }
 
     uint64_t count() const { return m_count; }
     uint64_t overflow() const { return m_overflowValues.size(); }
@@ -49,7 +54,7 @@ public:
     // Non-empty buckets as (µs, count), for run files and plots.
     std::vector<std::pair<int64_t, uint64_t>> sparse() const;
 
-    // Heap bytes held for the buckets and the overflow values.
+    // Heap bytes held for the buckets and the overflow values (not those parked).
     size_t bucketBytes() const;
 
 private:
@@ -81,6 +86,9 @@ private:
     // gap in a varint of its own. Most of a phase's buckets are a µs or two
     // apart with counts under 32: one byte where a gap and a count took two.
     std::vector<uint8_t> m_packed;
+    // Where m_packed went when compact() was given a store; m_packed is then empty.
+    std::shared_ptr<ColdStore> m_store;
+    ColdStore::Ref m_parked;
     static constexpr unsigned kGapBits = 2;
     static constexpr uint64_t kGapMask = (1u << kGapBits) - 1;
     static constexpr uint64_t kGapFollows = kGapMask;

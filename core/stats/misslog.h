@@ -1,7 +1,11 @@
 #pragma once
 
+#include "coldstore.h"
+
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <vector>
 
 namespace latprobe {
@@ -11,10 +15,12 @@ namespace latprobe {
 // bytes a miss where the plain struct took 24, and appended into fixed
 // chunks, so a full log of Collector::kMissLogLimit misses holds about
 // 1 MB and never doubles a vector to grow (issue 15: an hour's soak of
-// the window filled the log).
+// the window filled the log). With a store, each full chunk goes there.
 class MissLog
 {
 public:
+    explicit MissLog(std::shared_ptr<ColdStore> store = nullptr) : m_store(std::move(store)) {}
+
     struct Entry
     {
         int64_t doneNs = 0;
@@ -26,16 +32,21 @@ public:
 
     void append(const Entry &entry);
     size_t size() const { return m_size; }
-    // Heap bytes held.
+    // Heap bytes held (not those parked in the store).
     size_t bytes() const;
 
     // Calls visit(const Entry &) for every entry, oldest first.
     template <typename Visit> void forEach(Visit visit) const
     {
         Reader reader;
-        for (const std::vector<uint8_t> &chunk : m_chunks)
-            for (const uint8_t *at = chunk.data(), *end = at + chunk.size(); at != end;)
+        std::vector<uint8_t> parked;
+        for (const Chunk &chunk : m_chunks) {
+            if (chunk.parked)
+                parked = m_store->get(*chunk.parked);
+            const std::vector<uint8_t> &bytes = chunk.parked ? parked : chunk.bytes;
+            for (const uint8_t *at = bytes.data(), *end = at + bytes.size(); at != end;)
                 visit(reader.next(at));
+        }
     }
 
 private:
@@ -47,7 +58,15 @@ private:
         Entry next(const uint8_t *&at);
     };
 
-    std::vector<std::vector<uint8_t>> m_chunks;
+    struct Chunk
+    {
+        std::vector<uint8_t> bytes; // empty once parked
+        std::optional<ColdStore::Ref> parked;
+    };
+    void park(Chunk &full);
+
+    std::shared_ptr<ColdStore> m_store;
+    std::vector<Chunk> m_chunks;
     size_t m_size = 0;
     int64_t m_previousNs = 0;
 };

@@ -11,6 +11,7 @@ StatsAccumulator::StatsAccumulator(ConsumerConfig config) : m_config(std::move(c
 void StatsAccumulator::add(const Sample &s)
 {
     const int64_t us = latencyUs(s);
+    m_compactPercentiles.reset(); // a straggler: the histogram grows again
     const uint64_t n = m_histogram.count() + 1;
     if (n == 1) {
         m_min = m_max = us;
@@ -60,6 +61,20 @@ void StatsAccumulator::add(const Sample &s)
     addInterbenchLatency(ib);
 }
 
+StatsAccumulator::Percentiles StatsAccumulator::percentiles() const
+{
+    return {m_histogram.percentile(0.50), m_histogram.percentile(0.90),
+            m_histogram.percentile(0.99), m_histogram.percentile(0.999)};
+}
+
+void StatsAccumulator::compact(const std::shared_ptr<ColdStore> &store)
+{
+    if (m_histogram.isCompact())
+        return;
+    m_compactPercentiles = percentiles();
+    m_histogram.compact(store);
+}
+
 void StatsAccumulator::addInterbenchLatency(int64_t us)
 {
     ++m_ibSamples;
@@ -88,10 +103,11 @@ ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd, int
     r.maxUs = m_max;
     r.meanUs = m_mean;
     r.stddevUs = r.samples ? std::sqrt(m_m2 / static_cast<double>(r.samples)) : 0;
-    r.p50Us = m_histogram.percentile(0.50);
-    r.p90Us = m_histogram.percentile(0.90);
-    r.p99Us = m_histogram.percentile(0.99);
-    r.p999Us = m_histogram.percentile(0.999);
+    const Percentiles p = m_compactPercentiles ? *m_compactPercentiles : percentiles();
+    r.p50Us = p.p50;
+    r.p90Us = p.p90;
+    r.p99Us = p.p99;
+    r.p999Us = p.p999;
     r.over1ms = m_over1ms;
     r.over5ms = m_over5ms;
     r.failures = m_failures;

@@ -5,6 +5,9 @@
 #include "histogram.h"
 #include "sample.h"
 
+#include <memory>
+#include <optional>
+
 namespace latprobe {
 
 // Folds the Samples of one consumer in one phase into ConsumerStats.
@@ -22,16 +25,24 @@ public:
                          bool withHistogram = true) const;
 
     uint64_t samples() const { return m_histogram.count(); }
-    // For a finished phase: see Histogram::compact().
-    void compact() { m_histogram.compact(); }
+    // For a finished phase: see Histogram::compact(). Its percentiles are
+    // kept, so that the window's poll of every phase each second reads
+    // nothing back from `store`.
+    void compact(const std::shared_ptr<ColdStore> &store = nullptr);
     const Histogram &histogram() const { return m_histogram; }
 
 private:
+    struct Percentiles
+    {
+        int64_t p50 = 0, p90 = 0, p99 = 0, p999 = 0;
+    };
+    Percentiles percentiles() const;
     void addInterbenchLatency(int64_t us);
 
     ConsumerConfig m_config;
     Histogram m_histogram;
-    double m_mean = 0, m_m2 = 0; // Welford
+    std::optional<Percentiles> m_compactPercentiles; // while m_histogram is compact
+    double m_mean = 0, m_m2 = 0;                     // Welford
     int64_t m_min = 0, m_max = 0;
     uint64_t m_over1ms = 0, m_over5ms = 0;
     uint64_t m_failures = 0;

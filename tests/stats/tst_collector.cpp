@@ -232,6 +232,50 @@ private slots:
         QCOMPARE(misses.front().consumer, std::string("audio"));
     }
 
+    void finishedPhasesReadTheSameFromTheStore()
+    {
+        // Finished phases' histograms and blocks, and full miss-log chunks,
+        // live in the run's temp file: the run reads as if all were in memory.
+        const ConsumerConfig audio = audioConsumer();
+        const int64_t p = audio.periodNs;
+        const std::shared_ptr<ColdStore> store = ColdStore::open();
+        QVERIFY(store);
+        Collector parked({audio}, kStart, store), inMemory({audio}, kStart, nullptr);
+        int64_t t = kStart;
+        for (int step = 0; step < 4; ++step) {
+            if (step > 0) {
+                parked.beginPhase("step " + std::to_string(step), {}, t);
+                inMemory.beginPhase("step " + std::to_string(step), {}, t);
+            }
+            for (int64_t k = 0; k < 8000; ++k, t += p) {
+                const bool missed = k % 3 == 0;
+                const Sample s = sample(t, (k * 7919) % 9000 * 1000, missed, missed ? 1 : 0);
+                parked.add(0, s);
+                inMemory.add(0, s);
+            }
+        }
+        QVERIFY(store->bytes() > 0);
+        const auto a = parked.phases(t), b = inMemory.phases(t);
+        QCOMPARE(a.size(), size_t{4});
+        for (size_t i = 0; i < a.size(); ++i) {
+            const ConsumerStats &x = a[i].consumers[0], &y = b[i].consumers[0];
+            QCOMPARE(x.histogram, y.histogram);
+            QCOMPARE(x.p99Us, y.p99Us);
+            QCOMPARE(x.blocks.size(), y.blocks.size());
+            QVERIFY(!x.blocks.empty());
+            for (size_t k = 0; k < x.blocks.size(); ++k) {
+                QCOMPARE(x.blocks[k].startS, y.blocks[k].startS);
+                QCOMPARE(x.blocks[k].p99Us, y.blocks[k].p99Us);
+                QCOMPARE(x.blocks[k].misses, y.blocks[k].misses);
+            }
+        }
+        const auto ma = parked.missLog(), mb = inMemory.missLog();
+        QCOMPARE(ma.size(), mb.size());
+        QVERIFY(ma.size() > 10'000); // more than one chunk
+        QCOMPARE(ma.back().timeS, mb.back().timeS);
+        QCOMPARE(ma.back().phase, std::string("step 3"));
+    }
+
     void captureRequestsStopAtTheLimit()
     {
         const ConsumerConfig audio = audioConsumer();

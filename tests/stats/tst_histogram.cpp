@@ -62,6 +62,7 @@ private slots:
     void singleValue();
     void sparseListsEveryValueOnce();
     void addingToACompactedHistogramCountsAsBefore();
+    void aParkedHistogramAnswersFromItsStore();
     void aBucketPastThirtyTwoBitsIsRefused();
     void aTailBucketPastThirtyTwoBitsIsRefused();
     void aLoadedPhaseKeepsItsTailSparse();
@@ -210,6 +211,54 @@ void TestHistogram::addingToACompactedHistogramCountsAsBefore()
     compacted.clear();
     QCOMPARE(compacted.count(), 0u);
     QCOMPARE(compacted.sparse().size(), 0u);
+}
+
+void TestHistogram::aParkedHistogramAnswersFromItsStore()
+{
+    // A finished phase's buckets go to the run's temp file: every query
+    // reads them back, and a straggler brings them into memory again.
+    const std::shared_ptr<ColdStore> store = ColdStore::open();
+    QVERIFY(store);
+    const std::vector<int64_t> values = latencies(20000, 33, 150000);
+    Histogram plain, parked;
+    for (int64_t v : values) {
+        plain.add(v);
+        parked.add(v);
+    }
+    parked.compact(store);
+    QVERIFY(parked.isParked());
+    QVERIFY(store->bytes() > 0);
+    // What stays in memory is the overflow values only.
+    QCOMPARE(parked.bucketBytes(), parked.overflow() * sizeof(int64_t));
+    QCOMPARE(parked.sparse(), plain.sparse());
+    for (int64_t permille : kPermilles)
+        QCOMPARE(parked.percentile(permille / 1000.0), referencePercentile(values, permille));
+
+    parked.add(42);
+    plain.add(42);
+    QVERIFY(!parked.isParked());
+    QVERIFY(!parked.isCompact());
+    QCOMPARE(parked.sparse(), plain.sparse());
+
+    // The accumulator keeps a parked phase's percentiles: the same figures.
+    StatsAccumulator live(wakeupConsumer());
+    StatsAccumulator done = live;
+    for (int64_t v : values) {
+        Sample s;
+        s.periodStart = 0;
+        s.woke = v * 1000;
+        s.done = s.woke;
+        live.add(s);
+        done.add(s);
+    }
+    done.compact(store);
+    const ConsumerStats a = live.result(0, 20'000'000'000, 0),
+                        b = done.result(0, 20'000'000'000, 0);
+    QCOMPARE(b.p50Us, a.p50Us);
+    QCOMPARE(b.p90Us, a.p90Us);
+    QCOMPARE(b.p99Us, a.p99Us);
+    QCOMPARE(b.p999Us, a.p999Us);
+    QCOMPARE(b.histogram, a.histogram);
 }
 
 void TestHistogram::aBucketPastThirtyTwoBitsIsRefused()

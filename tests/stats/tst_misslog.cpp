@@ -37,6 +37,7 @@ private slots:
     void entriesComeBackInOrder();
     void extremesSurvive();
     void aFullLogHoldsAboutAMegabyte();
+    void fullChunksGoToTheStore();
 };
 
 void TestMissLog::entriesComeBackInOrder()
@@ -94,6 +95,36 @@ void TestMissLog::aFullLogHoldsAboutAMegabyte()
     QCOMPARE(log.size(), Collector::kMissLogLimit);
     QVERIFY2(log.bytes() <= 12 * Collector::kMissLogLimit,
              qPrintable(QString("%1 bytes for %2 misses").arg(log.bytes()).arg(log.size())));
+}
+
+void TestMissLog::fullChunksGoToTheStore()
+{
+    // An hour's misses in memory were a fifth of the window's growth: full
+    // chunks go to the run's temp file, and read back the same.
+    const std::shared_ptr<ColdStore> store = ColdStore::open();
+    QVERIFY(store);
+    MissLog inMemory, parked(store);
+    std::mt19937_64 random(5);
+    std::vector<MissLog::Entry> in;
+    int64_t t = 0;
+    for (size_t i = 0; i < 50'000; ++i) {
+        t += static_cast<int64_t>(random() % 60'000'000);
+        in.push_back({t, static_cast<uint32_t>(random() % 50'000),
+                      static_cast<uint32_t>(random() % 3), static_cast<uint32_t>(i / 1000),
+                      static_cast<uint32_t>(random() % 4)});
+        inMemory.append(in.back());
+        parked.append(in.back());
+    }
+    const std::vector<MissLog::Entry> out = readBack(parked);
+    QCOMPARE(out.size(), in.size());
+    for (size_t i = 0; i < in.size(); ++i)
+        QVERIFY2(same(out[i], in[i]), qPrintable(QString("entry %1").arg(i)));
+    // Only the chunk being written stays in memory.
+    QVERIFY2(inMemory.bytes() > 3 * 64 * 1024,
+             qPrintable(QString("%1 bytes in memory").arg(inMemory.bytes())));
+    QVERIFY2(parked.bytes() <= 64 * 1024 + 1024,
+             qPrintable(QString("%1 bytes parked").arg(parked.bytes())));
+    QVERIFY(store->bytes() >= inMemory.bytes() - 2 * 64 * 1024);
 }
 
 QTEST_GUILESS_MAIN(TestMissLog)
