@@ -389,7 +389,11 @@ void TestMainWindow::screenshotHasItsCaption()
     QVERIFY(!path.isEmpty());
     QVERIFY(path.endsWith(QStringLiteral(".png")));
     const QImage saved(path);
-    QCOMPARE(saved.size(), image.size());
+    // The window and a caption strip of its own: the run goes on between
+    // the two shots, and on a busy machine a miss explained meanwhile adds
+    // the caption's "who delayed" line.
+    QCOMPARE(saved.width(), image.width());
+    QVERIFY(qRound(saved.height() / dpr) >= m_window->height() + 20);
     QVERIFY(!QGuiApplication::clipboard()->image().isNull());
     QCOMPARE(m_window->screenshotAction()->shortcut(),
              QKeySequence(QStringLiteral("Ctrl+Shift+S")));
