@@ -72,6 +72,7 @@ private:
     tep_handle *m_tep = nullptr;
     size_t m_bufferKb = 0;
     int m_cpuCount = 0;
+    size_t m_lastRead = 0; // events the last read kept: the next one's reservation
     std::vector<int> m_cpus;
     std::unique_ptr<Parsers> m_parsers;
 };
