@@ -100,12 +100,21 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
     // opened) to its work done, and the misses not yet asked about: under
     // hackbench x4 the first were asked about 4 s late, and the ones after
     // them had found their trace consumed by that read.
-    const int64_t neededFrom =
-        context.explainableFrom == INT64_MAX ? INT64_MAX : context.explainableFrom - kLookbackNs;
+    auto lookback = [&](size_t consumer) {
+        return lookbackNs(consumer < context.periods.size() ? context.periods[consumer]
+                                                            : kMaxLookbackNs);
+    };
+    int64_t longestLookback = kMinLookbackNs;
+    for (size_t c = 0; c < context.periods.size(); ++c)
+        longestLookback = std::max(longestLookback, lookback(c));
+    const int64_t neededFrom = context.explainableFrom == INT64_MAX
+                                   ? INT64_MAX
+                                   : context.explainableFrom - longestLookback;
     std::vector<TraceRecorder::TimeRange> wanted;
     int64_t keepFrom = neededFrom;
     for (const Collector::ExplainRequest &r : requests) {
-        wanted.push_back({r.sample.periodStart - kLookbackNs, r.sample.done + kPastDoneNs});
+        wanted.push_back(
+            {r.sample.periodStart - lookback(r.consumer), r.sample.done + kPastDoneNs});
         keepFrom = std::min(keepFrom, wanted.back().from);
     }
     if (neededFrom != INT64_MAX)
@@ -125,7 +134,7 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
     for (const Collector::ExplainRequest &r : requests) {
         const Sample &s = r.sample;
         const auto first =
-            std::lower_bound(m_kept.begin(), m_kept.end(), s.periodStart - kLookbackNs,
+            std::lower_bound(m_kept.begin(), m_kept.end(), s.periodStart - lookback(r.consumer),
                              [](const SchedEvent &e, int64_t t) { return e.ts < t; });
         // Past the work done: the replay stops there, and sees the trace went on.
         const auto last = std::upper_bound(first, m_kept.end(), s.done + kPastDoneNs,

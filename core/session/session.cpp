@@ -447,6 +447,7 @@ void Session::takeExplainRequests()
     for (const ConsumerSetup &s : m_probe->setups()) {
         context.tids.push_back(s.tid);
         context.consumers.push_back(s.config.name);
+        context.periods.push_back(s.config.periodNs);
     }
     if (m_loads)
         for (const GroupStatus &g : m_loads->status()) {
