@@ -6,6 +6,7 @@
 #include <string>
 #include <system_error>
 #include <unistd.h>
+#include <vector>
 
 namespace latprobe {
 
@@ -30,15 +31,21 @@ int openNameless(const std::string &dir)
 
 std::shared_ptr<ColdStore> ColdStore::open(const char *dir)
 {
-    std::string folder = dir && *dir ? dir : "";
-    if (folder.empty()) {
-        const char *tmp = std::getenv("TMPDIR");
-        folder = tmp && *tmp ? tmp : "/tmp";
+    std::vector<std::string> folders;
+    if (dir && *dir) {
+        folders.emplace_back(dir);
+    } else {
+        if (const char *tmp = std::getenv("TMPDIR"); tmp && *tmp)
+            folders.emplace_back(tmp);
+        // /var/tmp is on disk where /tmp may be a tmpfs (Debian 13's
+        // default), whose pages would be RAM all the same.
+        folders.emplace_back("/var/tmp");
+        folders.emplace_back("/tmp");
     }
-    const int fd = openNameless(folder);
-    if (fd < 0)
-        return nullptr;
-    return std::shared_ptr<ColdStore>(new ColdStore(fd));
+    for (const std::string &folder : folders)
+        if (const int fd = openNameless(folder); fd >= 0)
+            return std::shared_ptr<ColdStore>(new ColdStore(fd));
+    return nullptr;
 }
 
 ColdStore::~ColdStore()

@@ -28,7 +28,7 @@ public:
         uint64_t size = 0;
     };
 
-    // In `dir`, or in $TMPDIR (else /tmp) when empty.
+    // In `dir`; when none is given, in $TMPDIR, else /var/tmp, else /tmp.
     static std::shared_ptr<ColdStore> open(const char *dir = nullptr);
     ~ColdStore();
     ColdStore(const ColdStore &) = delete;
