@@ -123,7 +123,7 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
                  std::lower_bound(m_kept.begin(), m_kept.end(), keepFrom,
                                   [](const SchedEvent &e, int64_t t) { return e.ts < t; }));
     const size_t old = m_kept.size();
-    const size_t read = m_recorder->readInto(m_kept, std::move(wanted));
+    const size_t read = m_recorder->readInto(m_kept, std::move(wanted), kKeepEvents / 4);
     // A read's events follow those kept, unless a CPU committed one stamped
     // before another CPU's last.
     const auto fresh = m_kept.begin() + static_cast<std::ptrdiff_t>(old);

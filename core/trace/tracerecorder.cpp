@@ -47,6 +47,9 @@ struct ReadContext
     const std::unordered_map<int, Parser> *parsers;
     const std::vector<TraceRecorder::TimeRange> *wanted; // sorted, disjoint
     std::vector<SchedEvent> *out;
+    int64_t start = 0; // CLOCK_MONOTONIC, as the trace's "mono" clock
+    size_t maxPastStart = SIZE_MAX;
+    size_t pastStart = 0; // events kept stamped after `start`
 };
 
 bool isWanted(const std::vector<TraceRecorder::TimeRange> &wanted, int64_t ts)
@@ -92,6 +95,8 @@ int onEvent(tep_event *event, tep_record *record, int cpu, void *context)
     const auto ts = static_cast<int64_t>(record->ts);
     if (!isWanted(*c->wanted, ts))
         return 0;
+    if (ts > c->start && c->pastStart++ >= c->maxPastStart)
+        return 1; // stops the iteration
     auto it = c->parsers->find(event->id);
     if (it == c->parsers->end())
         return 0;
@@ -422,8 +427,11 @@ std::vector<SchedEvent> TraceRecorder::read(int64_t from, int64_t to)
     return events;
 }
 
-size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted)
+size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
+                               size_t maxPastStart)
 {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
     std::sort(wanted.begin(), wanted.end(),
               [](const TimeRange &a, const TimeRange &b) { return a.from < b.from; });
     std::vector<TimeRange> merged;
@@ -440,7 +448,8 @@ size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<Time
     // (an event takes at least 32 bytes of it).
     const size_t mostInBuffer = m_bufferKb * 1024 / 32 * static_cast<size_t>(m_cpuCount);
     events.reserve(before + std::min(m_lastRead + m_lastRead / 4, mostInBuffer));
-    ReadContext context{&m_parsers->byId, &merged, &events};
+    ReadContext context{&m_parsers->byId, &merged, &events,
+                        int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec, maxPastStart};
     cpu_set_t set;
     CPU_ZERO(&set);
     for (int c : m_cpus)

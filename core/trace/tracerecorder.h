@@ -2,6 +2,7 @@
 
 #include "schedevent.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -55,7 +56,12 @@ public:
     // to `events` in time order; returns how many. The rest is read and
     // dropped: under hackbench most of a read is the seconds between the
     // misses asked about and the consumers' present, which no one needs.
-    size_t readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted);
+    // A read goes on while the kernel writes as fast as it is read (a
+    // starved reader under hackbench held 104 MB of events in one read):
+    // it stops once it has kept `maxPastStart` events stamped after it
+    // began, which the next read will not find (the rest of that page).
+    size_t readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
+                    size_t maxPastStart = SIZE_MAX);
 
     const std::string &instanceName() const { return m_name; }
     size_t bufferKbPerCpu() const { return m_bufferKb; }
