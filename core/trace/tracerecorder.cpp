@@ -428,10 +428,13 @@ std::vector<SchedEvent> TraceRecorder::read(int64_t from, int64_t to)
 }
 
 size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
-                               size_t maxPastStart)
+                               size_t maxPastStart, int64_t startNs)
 {
-    timespec now{};
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (startNs == 0) {
+        timespec now{};
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        startNs = int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+    }
     std::sort(wanted.begin(), wanted.end(),
               [](const TimeRange &a, const TimeRange &b) { return a.from < b.from; });
     std::vector<TimeRange> merged;
@@ -448,8 +451,7 @@ size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<Time
     // (an event takes at least 32 bytes of it).
     const size_t mostInBuffer = m_bufferKb * 1024 / 32 * static_cast<size_t>(m_cpuCount);
     events.reserve(before + std::min(m_lastRead + m_lastRead / 4, mostInBuffer));
-    ReadContext context{&m_parsers->byId, &merged, &events,
-                        int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec, maxPastStart};
+    ReadContext context{&m_parsers->byId, &merged, &events, startNs, maxPastStart};
     cpu_set_t set;
     CPU_ZERO(&set);
     for (int c : m_cpus)

@@ -59,9 +59,10 @@ public:
     // A read goes on while the kernel writes as fast as it is read (a
     // starved reader under hackbench held 104 MB of events in one read):
     // it stops once it has kept `maxPastStart` events stamped after it
-    // began, which the next read will not find (the rest of that page).
+    // began (or after `startNs`, when given), which the next read will not
+    // find (the rest of that page).
     size_t readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
-                    size_t maxPastStart = SIZE_MAX);
+                    size_t maxPastStart = SIZE_MAX, int64_t startNs = 0);
 
     const std::string &instanceName() const { return m_name; }
     size_t bufferKbPerCpu() const { return m_bufferKb; }
