@@ -11,9 +11,12 @@ namespace latprobe {
 Collector::Collector(std::vector<ConsumerConfig> configs, int64_t runStart,
                      std::shared_ptr<ColdStore> store)
     : m_configs(std::move(configs)), m_runStart(runStart), m_store(std::move(store)),
-      m_series(m_configs.size()), m_fine(m_configs.size()), m_seenOverflows(m_configs.size(), 0),
+      m_fine(m_configs.size()), m_seenOverflows(m_configs.size(), 0),
       m_lastPeriodStart(m_configs.size(), runStart), m_missLog(m_store)
 {
+    m_series.reserve(m_configs.size());
+    for (size_t i = 0; i < m_configs.size(); ++i)
+        m_series.emplace_back(m_store);
     m_rings.reserve(m_configs.size());
     for (const ConsumerConfig &config : m_configs)
         m_rings.push_back(std::make_unique<SpscRing<Sample>>(ringCapacity(config)));
@@ -188,16 +191,15 @@ void Collector::addLocked(size_t consumer, const Sample &s)
         return static_cast<size_t>(std::max<int64_t>(0, (t - m_runStart) / 1000000000));
     };
     const size_t last = secondOf(spreadsLost ? std::max(s.woke, lastLost) : s.woke);
-    if (series.size() <= last)
-        series.resize(last + 1);
-    SecondBucket &bucket = series[secondOf(s.woke)];
+    series.grow(last + 1);
+    SecondBucket &bucket = series.at(secondOf(s.woke));
     bucket.maxUs = std::max(bucket.maxUs, latencyUs(s));
     ++bucket.samples;
     if (config.hasDeadline())
         bucket.misses += s.missedDeadline;
     if (spreadsLost)
         for (int64_t k = 1; k <= s.periodsSkipped; ++k)
-            ++series[secondOf(std::max(s.woke, s.periodStart + k * config.periodNs))].misses;
+            ++series.at(secondOf(std::max(s.woke, s.periodStart + k * config.periodNs))).misses;
 
     auto &fine = m_fine[consumer];
     const int64_t tenth = std::max<int64_t>(0, (s.woke - m_runStart) / kFineNs);
@@ -349,7 +351,11 @@ std::vector<PhaseResult> Collector::phases(int64_t now, size_t histogramsFrom, B
 std::vector<std::vector<SecondBucket>> Collector::series() const
 {
     std::lock_guard lock(m_mutex);
-    return m_series;
+    std::vector<std::vector<SecondBucket>> out;
+    out.reserve(m_series.size());
+    for (const SecondSeries &one : m_series)
+        out.push_back(one.all());
+    return out;
 }
 
 std::vector<FineBucket> Collector::fineSeries(size_t consumer, int64_t fromIndex) const

@@ -5,6 +5,7 @@
 #include "misslog.h"
 #include "phase.h"
 #include "sample.h"
+#include "secondseries.h"
 #include "spscring.h"
 #include "statsaccumulator.h"
 
@@ -179,7 +180,7 @@ private:
     std::vector<std::unique_ptr<SpscRing<Sample>>> m_rings;
     mutable std::mutex m_mutex;
     std::vector<Phase> m_phases;
-    std::vector<std::vector<SecondBucket>> m_series;
+    std::vector<SecondSeries> m_series;
     std::vector<std::deque<FineBucket>> m_fine;
     std::vector<uint64_t> m_seenOverflows;
     std::vector<int64_t> m_lastPeriodStart; // per consumer, of the samples added
