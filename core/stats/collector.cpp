@@ -115,6 +115,7 @@ bool Collector::openPhase(const std::string &asked, const std::vector<std::strin
     p.place = place;
     p.measured = measuredBy(place);
     p.start = at;
+    p.stats.reserve(m_configs.size());
     for (const ConsumerConfig &c : m_configs)
         p.stats.emplace_back(c);
     p.blocks.resize(m_configs.size());

@@ -7,6 +7,10 @@ namespace latprobe {
 void keepRecent(std::vector<SchedEvent> &events, int64_t spanNs, int64_t neededFrom,
                 size_t maxEvents)
 {
+    if (neededFrom == INT64_MAX) {
+        std::vector<SchedEvent>().swap(events);
+        return;
+    }
     if (events.empty())
         return;
     const int64_t from = std::min(events.back().ts - spanNs, neededFrom);
