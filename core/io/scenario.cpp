@@ -164,10 +164,12 @@ Scenario parseScenario(const std::string &text, const std::string &file)
                                "expected a consumer's name, e.g. \"audio\"");
                     st.consumers.push_back(value[k].get<std::string>());
                 }
+            } else if (key == "trace" && value.is_boolean()) {
+                st.trace = value.get<bool>();
             } else {
                 r.fail(where + "." + key,
                        "unknown or malformed (a step has name: text, duration_s: seconds, "
-                       "loads: [\"KIND:N\"], consumers: [\"audio\"])");
+                       "loads: [\"KIND:N\"], consumers: [\"audio\"], trace: true/false)");
             }
         }
         if (st.durationS <= 0)

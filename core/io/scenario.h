@@ -17,7 +17,8 @@ namespace latprobe {
 //    "stop_when": {"consumers": ["audio", "video"], "above_baseline": true},
 //    "steps": [{"name": "idle", "duration_s": 10, "loads": []},
 //              {"duration_s": 30, "loads": ["massive_intr:10"],
-//               "consumers": ["audio"]}]}           optional: measure only these
+//               "consumers": ["audio"],           optional: measure only these
+//               "trace": false}]}                 optional: no flight recorder
 struct ScenarioStep
 {
     std::string name; // defaults to the loads' labels, or "idle"
@@ -26,6 +27,10 @@ struct ScenarioStep
     // The consumers this step measures, the others paused meanwhile
     // (interbench benchmarks one at a time); empty: every consumer.
     std::vector<std::string> consumers = {};
+    // false: the flight recorder pauses for the step and explains none of
+    // its misses (tests/bench/trace_overhead.py alternates the two in one
+    // run to tell the recorder's cost from a load's run-to-run spread).
+    bool trace = true;
 };
 
 struct StopCondition

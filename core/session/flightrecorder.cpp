@@ -182,6 +182,12 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
         m_explanations.push_back(std::move(x));
 }
 
+void FlightRecorder::setRecording(bool on)
+{
+    if (m_recorder)
+        m_thread.post([this, on] { m_recorder->setRecording(on); });
+}
+
 std::vector<MissExplanation> FlightRecorder::explanations() const
 {
     std::lock_guard lock(m_mutex);

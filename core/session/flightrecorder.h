@@ -48,6 +48,9 @@ public:
     void follow(const std::vector<int> &tids);
     // Posts the requests to lp-explain.
     void explain(std::vector<Collector::ExplainRequest> requests, Context context);
+    // A scenario step without the recorder (ScenarioStep::trace), in turn
+    // with reads: posted to lp-explain.
+    void setRecording(bool on);
     void waitIdle() { m_thread.waitIdle(); }
     std::vector<MissExplanation> explanations() const;
     TraceSummary summary() const;

@@ -182,6 +182,8 @@ private:
     bool beginStep(int index, bool again = false);
     void tickScenario(int64_t now);
     void endScenario(RunEnd end);
+    // A step with or without the flight recorder (ScenarioStep::trace).
+    void recordStep(bool trace);
     Run cutScenarioRun(const Playing &p, RunEnd end, int64_t endedAt) const;
 
     SessionOptions m_options;
@@ -191,6 +193,7 @@ private:
     std::unique_ptr<Probe> m_probe;
     std::unique_ptr<LoadManager> m_loads;
     std::unique_ptr<FlightRecorder> m_flight;
+    bool m_recording = true;                // control thread: a scenario step may pause m_flight
     std::map<int, std::string> m_loadOfPid; // every load process seen (control thread, finish)
     NoiseCheck m_noise;
     std::string m_startTime;

@@ -4,6 +4,7 @@
 #include "session.h"
 
 #include "collector.h"
+#include "flightrecorder.h"
 #include "isotime.h"
 #include "probe.h"
 #include "realclock.h"
@@ -154,6 +155,7 @@ bool Session::beginStep(int index, bool again)
               {index, p.round, step.consumers});
     if (first)
         p.firstStepS = static_cast<double>(currentPhase().start - runStart()) / 1e9;
+    recordStep(step.trace);
     if (m_observer)
         m_observer->loadsChanged();
     tickScenario(p.stepStart);
@@ -215,6 +217,15 @@ void Session::tickScenario(int64_t now)
         m_observer->scenarioProgressed(progress);
 }
 
+void Session::recordStep(bool trace)
+{
+    if (!m_flight || !m_flight->on() || trace == m_recording)
+        return;
+    m_recording = trace;
+    m_flight->setRecording(trace);
+    m_probe->collector().setExplainPerPhase(trace ? m_options.explainPerPhase : 0);
+}
+
 void Session::endScenario(RunEnd end)
 {
     const Playing &p = *m_playing;
@@ -223,6 +234,7 @@ void Session::endScenario(RunEnd end)
     // What follows is a phase of its own: the last step's numbers end here.
     if (!p.play.endsRun)
         openPhase("idle", {}, endedAt);
+    recordStep(true);
 
     ScenarioOutcome outcome;
     outcome.name = p.scenario.name;

@@ -64,6 +64,10 @@ public:
     size_t readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
                     size_t maxPastStart = SIZE_MAX, int64_t startNs = 0);
 
+    // Pauses or resumes the kernel's recording (the instance's tracing_on).
+    bool setRecording(bool on);
+    bool recording() const;
+
     const std::string &instanceName() const { return m_name; }
     size_t bufferKbPerCpu() const { return m_bufferKb; }
     int cpuCount() const { return m_cpuCount; }

@@ -69,6 +69,17 @@ private slots:
         QCOMPARE(s.steps[1].consumers, std::vector<std::string>{"audio"});
     }
 
+    void aStepMayGoWithoutTheFlightRecorder()
+    {
+        const Scenario s = parseScenario(
+            R"({"scenario_version": 1, "steps": [{"duration_s": 2},
+                {"duration_s": 2, "trace": false}, {"duration_s": 2, "trace": true}]})",
+            "t.json");
+        QVERIFY(s.steps[0].trace); // recorded, when the run records at all
+        QVERIFY(!s.steps[1].trace);
+        QVERIFY(s.steps[2].trace);
+    }
+
     void interbenchIsInterbenchsExperiment()
     {
         // Each consumer alone against each load, the loads in the probe's
@@ -132,6 +143,9 @@ private slots:
         QTest::newRow("a step measuring no consumer")
             << R"({"scenario_version": 1, "steps": [{"duration_s": 1, "consumers": []}]})"
             << "s.json: steps[0].consumers: unknown or malformed";
+        QTest::newRow("a step's trace not true or false")
+            << R"({"scenario_version": 1, "steps": [{"duration_s": 1, "trace": "off"}]})"
+            << "s.json: steps[0].trace: unknown or malformed";
         QTest::newRow("step without duration")
             << R"({"scenario_version": 1, "steps": [{"loads": []}]})"
             << "s.json: steps[0].duration_s: missing";

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <csignal>
 #include <ctime>
+#include <map>
 #include <numeric>
 #include <sched.h>
 #include <sys/prctl.h>
@@ -125,6 +126,7 @@ private slots:
     void onlyTheConsumersWakeupsAreRecorded();
     void onlyTheWantedTimesAreKept();
     void aReadStopsAfterItsShareOfThePresent();
+    void aStepWithoutTheRecorderExplainsNone();
 };
 
 void TestAttribution::initTestCase()
@@ -466,6 +468,56 @@ void TestAttribution::aReadStopsAfterItsShareOfThePresent()
     QVERIFY2(earlier >= 200, qPrintable(QString("%1 events before the start").arg(earlier)));
     QVERIFY2(past == kCap,
              qPrintable(QString("%1 events after the start, cap %2").arg(past).arg(kCap)));
+}
+
+void TestAttribution::aStepWithoutTheRecorderExplainsNone()
+{
+    // trace_overhead.py alternates steps with and without the recorder in
+    // one run: a step with "trace": false records nothing and explains none
+    // of its misses, and the recorder comes back for the next step.
+    if (const QString why = cannotAttribute(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    QTemporaryDir dir;
+    const QString out = dir.filePath("run.json");
+    const QString scenario = dir.filePath("onoff.json");
+    {
+        QFile f(scenario);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"scenario_version": 1, "name": "on-off", "steps": [
+            {"name": "traced", "duration_s": 3},
+            {"name": "untraced", "duration_s": 3, "trace": false},
+            {"name": "traced again", "duration_s": 3}]})");
+    }
+    const pid_t culprit = startCulprit("lp-culprit", true);
+    const Outcome o = runProgram(latprobeBinary(),
+                                 {"run", "--scenario", scenario, "--cpus", "0", "--policy", "fifo",
+                                  "--priority", "5", "--consumers", "audio", "--no-noise-check",
+                                  "--no-library", "--no-auto-capture", "--out", out});
+    int status = 0;
+    const bool culpritRan = waitpid(culprit, &status, WNOHANG) == 0;
+    stopCulprit(culprit);
+    QVERIFY2(culpritRan, "the culprit could not take SCHED_FIFO on CPU 0");
+    QVERIFY2(o.finished && o.exitCode == 0, qPrintable(o.describe()));
+    const Run run = readRunFile(out.toStdString());
+    QVERIFY2(run.trace.on, run.trace.message.c_str());
+    std::map<std::string, uint64_t> misses;
+    for (const PhaseResult &p : run.phases)
+        for (const ConsumerStats &c : p.consumers)
+            misses[p.name] += c.misses;
+    std::map<std::string, int> explained;
+    for (const MissExplanation &x : run.explanations)
+        ++explained[x.phase];
+    const QString seen = QString("misses: traced %1, untraced %2, again %3; explained: %4, %5, %6")
+                             .arg(misses["traced"])
+                             .arg(misses["untraced"])
+                             .arg(misses["traced again"])
+                             .arg(explained["traced"])
+                             .arg(explained["untraced"])
+                             .arg(explained["traced again"]);
+    // The culprit made every step miss: none explained is the recorder's pause.
+    QVERIFY2(misses["untraced"] > 0, qPrintable(seen));
+    QVERIFY2(explained["untraced"] == 0, qPrintable(seen));
+    QVERIFY2(explained["traced"] > 0 && explained["traced again"] > 0, qPrintable(seen));
 }
 
 QTEST_GUILESS_MAIN(TestAttribution)
