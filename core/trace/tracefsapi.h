@@ -27,7 +27,6 @@ int tracefs_instance_destroy(struct tracefs_instance *instance);
 void tracefs_instance_free(struct tracefs_instance *instance);
 int tracefs_trace_on(struct tracefs_instance *instance);
 int tracefs_trace_off(struct tracefs_instance *instance);
-int tracefs_trace_is_on(struct tracefs_instance *instance);
 int tracefs_instance_file_write(struct tracefs_instance *instance, const char *file,
                                 const char *str);
 int tracefs_instance_set_affinity(struct tracefs_instance *instance, const char *cpu_str);

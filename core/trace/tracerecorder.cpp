@@ -406,11 +406,6 @@ bool TraceRecorder::setRecording(bool on)
     return (on ? tracefs_trace_on(m_instance) : tracefs_trace_off(m_instance)) == 0;
 }
 
-bool TraceRecorder::recording() const
-{
-    return tracefs_trace_is_on(m_instance) == 1;
-}
-
 bool TraceRecorder::followOnly(const std::vector<int> &tids)
 {
     std::string filter;

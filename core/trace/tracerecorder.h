@@ -66,7 +66,6 @@ public:
 
     // Pauses or resumes the kernel's recording (the instance's tracing_on).
     bool setRecording(bool on);
-    bool recording() const;
 
     const std::string &instanceName() const { return m_name; }
     size_t bufferKbPerCpu() const { return m_bufferKb; }
