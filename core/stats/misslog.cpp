@@ -12,13 +12,13 @@ constexpr size_t kMaxEntryBytes = 5 * kMaxVarintBytes;
 
 void MissLog::append(const Entry &entry)
 {
-    if (m_chunks.empty() || m_chunks.back().bytes.size() + kMaxEntryBytes > kChunkBytes) {
+    if (m_chunks.empty() || m_chunks.back().items.size() + kMaxEntryBytes > kChunkBytes) {
         if (!m_chunks.empty())
-            park(m_chunks.back());
+            m_chunks.back().park(m_store.get());
         m_chunks.emplace_back();
-        m_chunks.back().bytes.reserve(kChunkBytes);
+        m_chunks.back().items.reserve(kChunkBytes);
     }
-    std::vector<uint8_t> &out = m_chunks.back().bytes;
+    std::vector<uint8_t> &out = m_chunks.back().items;
     // Consumers drain one after another: a miss may be older than the last.
     appendVarint(out, zigzag(entry.doneNs - m_previousNs));
     appendVarint(out, entry.latenessUs);
@@ -29,21 +29,11 @@ void MissLog::append(const Entry &entry)
     ++m_size;
 }
 
-void MissLog::park(Chunk &full)
-{
-    if (!m_store)
-        return;
-    if (const std::optional<ColdStore::Ref> ref = m_store->put(full.bytes)) {
-        full.parked = ref;
-        std::vector<uint8_t>().swap(full.bytes);
-    }
-}
-
 size_t MissLog::bytes() const
 {
     size_t total = m_chunks.capacity() * sizeof(Chunk);
     for (const Chunk &chunk : m_chunks)
-        total += chunk.bytes.capacity();
+        total += chunk.heapBytes();
     return total;
 }
 

@@ -1,11 +1,11 @@
 #pragma once
 
 #include "coldstore.h"
+#include "parkablechunk.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <vector>
 
 namespace latprobe {
@@ -39,12 +39,15 @@ public:
     template <typename Visit> void forEach(Visit visit) const
     {
         Reader reader;
-        std::vector<uint8_t> parked;
+        std::vector<uint8_t> readBack;
         for (const Chunk &chunk : m_chunks) {
-            if (chunk.parked)
-                parked = m_store->get(*chunk.parked);
-            const std::vector<uint8_t> &bytes = chunk.parked ? parked : chunk.bytes;
-            for (const uint8_t *at = bytes.data(), *end = at + bytes.size(); at != end;)
+            const std::vector<uint8_t> *bytes = &chunk.items;
+            if (chunk.parked) {
+                readBack.resize(chunk.count());
+                chunk.readInto(m_store.get(), readBack.data());
+                bytes = &readBack;
+            }
+            for (const uint8_t *at = bytes->data(), *end = at + bytes->size(); at != end;)
                 visit(reader.next(at));
         }
     }
@@ -58,12 +61,7 @@ private:
         Entry next(const uint8_t *&at);
     };
 
-    struct Chunk
-    {
-        std::vector<uint8_t> bytes; // empty once parked
-        std::optional<ColdStore::Ref> parked;
-    };
-    void park(Chunk &full);
+    using Chunk = ParkableChunk<uint8_t>;
 
     std::shared_ptr<ColdStore> m_store;
     std::vector<Chunk> m_chunks;

@@ -1,11 +1,11 @@
 #pragma once
 
 #include "coldstore.h"
+#include "parkablechunk.h"
 #include "phase.h"
 
 #include <cstddef>
 #include <memory>
-#include <optional>
 #include <vector>
 
 namespace latprobe {
@@ -36,12 +36,7 @@ public:
     size_t bytes() const;
 
 private:
-    struct Chunk
-    {
-        std::vector<SecondBucket> buckets; // empty while parked
-        std::optional<ColdStore::Ref> parked;
-    };
-    void park(Chunk &chunk);
+    using Chunk = ParkableChunk<SecondBucket>;
 
     std::shared_ptr<ColdStore> m_store;
     std::vector<Chunk> m_chunks;

@@ -173,13 +173,10 @@ def report_interleaved(binary, load, pairs, step, tmp):
         ratios = [a / b for a, b in pairs_ if b > 0]
         if not ratios:
             continue
-        ratio, low, high = bootstrap_median(ratios)
-        v = verdict(low, high, 1.10) if len(ratios) >= 5 else "few pairs"
+        v = print_ratio_row(name, statistics.median(a for a, _ in pairs_),
+                            statistics.median(b for _, b in pairs_), ratios, "few pairs")
         missed |= v == "MISSED"
-        undecided |= v in ("noise", "few pairs")
-        print(f"{name:10} {statistics.median(a for a, _ in pairs_):10.0f} "
-              f"{statistics.median(b for _, b in pairs_):10.0f} {ratio:6.2f} "
-              f"{f'{low:.2f} - {high:.2f}':>15}  {v}")
+        undecided |= v != "met"
     explain_pct = t.get("cpu_s", 0) / on_s * 100 if on_s else 0
     cpu_verdict = "met" if explain_pct <= 1.0 else "MISSED"
     missed |= cpu_verdict == "MISSED"
@@ -187,6 +184,17 @@ def report_interleaved(binary, load, pairs, step, tmp):
           f"{t.get('reads', 0)} reads, {t.get('events', 0)} events, {t.get('cpu_s', 0):.3f} s CPU "
           f"explaining in {on_s:.0f} s recorded, {explain_pct:.2f} % of a CPU: {cpu_verdict}")
     return missed, undecided
+
+
+def print_ratio_row(name, p_on, p_off, ratios, few):
+    """One consumer's line: its p99s, the median ratio and its interval, and
+    the verdict, which is returned ("few rounds"/"few pairs" under 5)."""
+    ratio, low, high = bootstrap_median(ratios)
+    # Fewer make an interval of the few values themselves.
+    v = verdict(low, high, 1.10) if len(ratios) >= 5 else few
+    print(f"{name:10} {p_on:10.0f} {p_off:10.0f} {ratio:6.2f} "
+          f"{f'{low:.2f} - {high:.2f}':>15}  {v}")
+    return v
 
 
 def bootstrap_median(values, resamples=2000, seed=17):
@@ -246,13 +254,9 @@ def main():
                           for a, b in zip(on, off) if b["p99"].get(name)]
                 if not ratios:
                     continue
-                ratio, low, high = bootstrap_median(ratios)
-                # Fewer rounds make an interval of the few values themselves.
-                v = verdict(low, high, 1.10) if len(ratios) >= 5 else "few rounds"
+                v = print_ratio_row(name, p_on, p_off, ratios, "few rounds")
                 missed |= v == "MISSED"
-                undecided |= v in ("noise", "few rounds")
-                print(f"{name:10} {p_on:10.0f} {p_off:10.0f} {ratio:6.2f} "
-                      f"{f'{low:.2f} - {high:.2f}':>15}  {v}")
+                undecided |= v != "met"
             cpw_on = statistics.median(x["cpu_per_wakeup_us"] for x in on)
             cpw_off = statistics.median(x["cpu_per_wakeup_us"] for x in off)
             cpu_on = statistics.median(x["cpu_pct"] for x in on)

@@ -91,6 +91,40 @@ void stopCulprit(pid_t pid)
     waitpid(pid, nullptr, 0);
 }
 
+// `latprobe run` with `args` beside a SCHED_FIFO culprit on CPU 0 (see
+// fifoCulpritIsNamed() for why the probe runs at SCHED_FIFO 5, audio
+// alone); `error` says what went wrong, or is empty.
+struct CulpritRun
+{
+    pid_t culprit = 0;
+    Outcome outcome;
+    Run run;
+    QString error;
+};
+
+CulpritRun runBesideFifoCulprit(const QStringList &args, const QString &out)
+{
+    CulpritRun r;
+    r.culprit = startCulprit("lp-culprit", true);
+    r.outcome = runProgram(latprobeBinary(),
+                           args + QStringList{"--cpus", "0", "--policy", "fifo", "--priority", "5",
+                                              "--consumers", "audio", "--no-noise-check",
+                                              "--no-library", "--no-auto-capture", "--out", out});
+    int status = 0;
+    const bool culpritRan = waitpid(r.culprit, &status, WNOHANG) == 0;
+    stopCulprit(r.culprit);
+    if (!culpritRan) {
+        r.error = "the culprit could not take SCHED_FIFO on CPU 0";
+    } else if (!r.outcome.finished || r.outcome.exitCode != 0) {
+        r.error = r.outcome.describe();
+    } else {
+        r.run = readRunFile(out.toStdString());
+        if (!r.run.trace.on)
+            r.error = QString::fromStdString(r.run.trace.message);
+    }
+    return r;
+}
+
 // Why an attribution test cannot run here, or "".
 QString cannotAttribute()
 {
@@ -145,7 +179,6 @@ void TestAttribution::fifoCulpritIsNamed()
         QSKIP(qPrintable(why));
     QTemporaryDir dir;
     const QString out = dir.filePath("run.json");
-    const pid_t culprit = startCulprit("lp-culprit", true);
     // The probe at SCHED_FIFO 5, below the culprit: on a machine saturated
     // by other work (the tests of others, a build) only the culprit and
     // interrupts can then delay it, so the misses are the culprit's to
@@ -153,17 +186,11 @@ void TestAttribution::fifoCulpritIsNamed()
     // no deadline to miss, and its thread, at the same priority on the same
     // CPU, would share audio's waits (CI's sanitizer build left 11 % of the
     // late time to others with it there).
-    const Outcome o =
-        runProgram(latprobeBinary(), {"run", "-d", "6", "--cpus", "0", "--policy", "fifo",
-                                      "--priority", "5", "--consumers", "audio", "--no-noise-check",
-                                      "--no-library", "--no-auto-capture", "--out", out});
-    int status = 0;
-    const bool culpritRan = waitpid(culprit, &status, WNOHANG) == 0;
-    stopCulprit(culprit);
-    QVERIFY2(culpritRan, "the culprit could not take SCHED_FIFO on CPU 0");
-    QVERIFY2(o.finished && o.exitCode == 0, qPrintable(o.describe()));
-    const Run run = readRunFile(out.toStdString());
-    QVERIFY2(run.trace.on, run.trace.message.c_str());
+    const CulpritRun r = runBesideFifoCulprit({"run", "-d", "6"}, out);
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    const pid_t culprit = r.culprit;
+    const Outcome &o = r.outcome;
+    const Run &run = r.run;
 
     int64_t late = 0, byCulprit = 0, byTasks = 0, byInterrupts = 0;
     std::vector<int64_t> timerNs;
@@ -488,18 +515,9 @@ void TestAttribution::aStepWithoutTheRecorderExplainsNone()
             {"name": "untraced", "duration_s": 3, "trace": false},
             {"name": "traced again", "duration_s": 3}]})");
     }
-    const pid_t culprit = startCulprit("lp-culprit", true);
-    const Outcome o = runProgram(latprobeBinary(),
-                                 {"run", "--scenario", scenario, "--cpus", "0", "--policy", "fifo",
-                                  "--priority", "5", "--consumers", "audio", "--no-noise-check",
-                                  "--no-library", "--no-auto-capture", "--out", out});
-    int status = 0;
-    const bool culpritRan = waitpid(culprit, &status, WNOHANG) == 0;
-    stopCulprit(culprit);
-    QVERIFY2(culpritRan, "the culprit could not take SCHED_FIFO on CPU 0");
-    QVERIFY2(o.finished && o.exitCode == 0, qPrintable(o.describe()));
-    const Run run = readRunFile(out.toStdString());
-    QVERIFY2(run.trace.on, run.trace.message.c_str());
+    const CulpritRun r = runBesideFifoCulprit({"run", "--scenario", scenario}, out);
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    const Run &run = r.run;
     std::map<std::string, uint64_t> misses;
     for (const PhaseResult &p : run.phases)
         for (const ConsumerStats &c : p.consumers)
