@@ -360,8 +360,11 @@ std::unique_ptr<TraceRecorder> TraceRecorder::open(const std::vector<int> &cpus,
     // takes regexes and stats every system's directory per call (6,700 stats
     // of eventfs, most of the recorder's start-up CPU).
     auto enable = [&](const char *system, const std::string &event) {
-        const std::string file = fmt::format("events/{}/{}/enable", system, event);
-        return tracefs_instance_file_write(r->m_instance, file.c_str(), "1") >= 0;
+        std::string file = fmt::format("events/{}/{}/enable", system, event);
+        if (tracefs_instance_file_write(r->m_instance, file.c_str(), "1") < 0)
+            return false;
+        r->m_enabledEvents.push_back(std::move(file));
+        return true;
     };
     struct Wanted
     {
@@ -403,7 +406,17 @@ TraceRecorder::~TraceRecorder()
 
 bool TraceRecorder::setRecording(bool on)
 {
-    return (on ? tracefs_trace_on(m_instance) : tracefs_trace_off(m_instance)) == 0;
+    // Off, the events too: with tracing_on alone, each tracepoint still
+    // entered the tracer to find the buffer off, a part of the cost that
+    // trace_overhead.py's paused steps would then have kept.
+    if (!on) {
+        const bool stopped = tracefs_trace_off(m_instance) == 0;
+        return tracefs_instance_file_write(m_instance, "events/enable", "0") >= 0 && stopped;
+    }
+    bool enabled = true;
+    for (const std::string &file : m_enabledEvents)
+        enabled &= tracefs_instance_file_write(m_instance, file.c_str(), "1") >= 0;
+    return tracefs_trace_on(m_instance) == 0 && enabled;
 }
 
 bool TraceRecorder::followOnly(const std::vector<int> &tids)

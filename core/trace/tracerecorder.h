@@ -64,7 +64,8 @@ public:
     size_t readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
                     size_t maxPastStart = SIZE_MAX, int64_t startNs = 0);
 
-    // Pauses or resumes the kernel's recording (the instance's tracing_on).
+    // Pauses the kernel's recording (tracing_on, and the events disabled)
+    // or resumes it.
     bool setRecording(bool on);
 
     const std::string &instanceName() const { return m_name; }
@@ -79,6 +80,7 @@ private:
 
     std::string m_name;
     tracefs_instance *m_instance = nullptr;
+    std::vector<std::string> m_enabledEvents; // their enable files, for setRecording()
     tep_handle *m_tep = nullptr;
     size_t m_bufferKb = 0;
     int m_cpuCount = 0;

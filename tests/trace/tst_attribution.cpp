@@ -161,6 +161,7 @@ private slots:
     void onlyTheWantedTimesAreKept();
     void aReadStopsAfterItsShareOfThePresent();
     void aStepWithoutTheRecorderExplainsNone();
+    void pausedTheEventsAreOffToo();
 };
 
 void TestAttribution::initTestCase()
@@ -536,6 +537,33 @@ void TestAttribution::aStepWithoutTheRecorderExplainsNone()
     QVERIFY2(misses["untraced"] > 0, qPrintable(seen));
     QVERIFY2(explained["untraced"] == 0, qPrintable(seen));
     QVERIFY2(explained["traced"] > 0 && explained["traced again"] > 0, qPrintable(seen));
+}
+
+void TestAttribution::pausedTheEventsAreOffToo()
+{
+    // A paused step is trace_overhead.py's baseline: with only tracing_on
+    // off, every tracepoint still entered the tracer to find the buffer off.
+    if (const QString why = cannotAttribute(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    std::string error;
+    std::unique_ptr<TraceRecorder> recorder = TraceRecorder::open({0}, error);
+    QVERIFY2(recorder, error.c_str());
+    const QString dir =
+        "/sys/kernel/tracing/instances/" + QString::fromStdString(recorder->instanceName()) + "/";
+    auto read = [&dir](const char *file) {
+        QFile f(dir + file);
+        return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray("unreadable");
+    };
+    QCOMPARE(read("tracing_on"), QByteArray("1"));
+    QCOMPARE(read("events/sched/sched_switch/enable"), QByteArray("1"));
+    QVERIFY(recorder->setRecording(false));
+    QCOMPARE(read("tracing_on"), QByteArray("0"));
+    QCOMPARE(read("events/sched/sched_switch/enable"), QByteArray("0"));
+    QCOMPARE(read("events/irq/softirq_entry/enable"), QByteArray("0"));
+    QVERIFY(recorder->setRecording(true));
+    QCOMPARE(read("tracing_on"), QByteArray("1"));
+    QCOMPARE(read("events/sched/sched_switch/enable"), QByteArray("1"));
+    QCOMPARE(read("events/irq/softirq_entry/enable"), QByteArray("1"));
 }
 
 QTEST_GUILESS_MAIN(TestAttribution)
