@@ -728,7 +728,9 @@ void MainWindow::explainMoreMisses()
                 .arg(kExplainMoreMisses),
             8000);
     else
-        statusBar()->showMessage(tr("No measurement running with the flight recorder on"), 5000);
+        statusBar()->showMessage(tr("Nothing to explain: no measurement is running with the "
+                                    "flight recorder on, or this scenario step pauses it"),
+                                 5000);
 }
 
 } // namespace latprobe

@@ -183,6 +183,11 @@ std::string delayerTables(const Run &run, const PhaseResult &phase)
     for (const MissExplanation &x : run.explanations)
         if (x.phase == phase.name)
             mine.push_back(&x);
+    if (mine.empty() && !phase.traced && phase.misses() > 0)
+        return "\n" + wrapText(fmt::format("none of its {} misses explained: the scenario step "
+                                           "paused the flight recorder (\"trace\": false)",
+                                           phase.misses()),
+                               kReportWidth, "  ");
     if (mine.empty())
         return {};
     std::string out = "\n" + fit(fmt::format("top delayers ({} of {} misses explained)",

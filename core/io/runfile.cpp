@@ -310,9 +310,9 @@ json toJson(const PhaseResult &p)
     json stats = json::array();
     for (const ConsumerStats &s : p.consumers)
         stats.push_back(toJson(s));
-    return {{"name", p.name},    {"start_s", p.startS}, {"duration_s", p.durationS},
-            {"loads", p.loads},  {"step", p.step},      {"round", p.round},
-            {"consumers", stats}};
+    return {{"name", p.name},     {"start_s", p.startS}, {"duration_s", p.durationS},
+            {"loads", p.loads},   {"step", p.step},      {"round", p.round},
+            {"traced", p.traced}, {"consumers", stats}};
 }
 
 json toJson(const MissEvent &m)
@@ -659,6 +659,7 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         // Before 1.2: a phase begun by hand, as far as anyone knows.
         phase.step = r.get<int>(p, path, "step", -1);
         phase.round = r.get<int>(p, path, "round", 0);
+        phase.traced = r.get<bool>(p, path, "traced", true); // 1.5
         if (phase.step < -1 || phase.round < 0)
             r.fail(path, "step is -1 or more and round 0 or more");
         const json &stats = r.array(p, path, "consumers");

@@ -22,7 +22,7 @@ inline constexpr int kRunFileMajor = 1;
 // "has_cpu_target" (older files: has_deadline), "trace" (the flight
 // recorder) and "explanations" of misses (older files: no recorder,
 // nothing explained)
-inline constexpr int kRunFileMinor = 4;
+inline constexpr int kRunFileMinor = 5;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".
 class RunFileError : public std::runtime_error

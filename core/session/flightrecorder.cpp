@@ -184,8 +184,12 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
 
 void FlightRecorder::setRecording(bool on)
 {
+    // At once, from the caller's thread: lp-explain is SCHED_IDLE and, on a
+    // saturated machine, took a paused step's first seconds to get to it.
+    // Only the instance's files are written; a read under way meanwhile
+    // sees the buffer stop or start, as it would at any time.
     if (m_recorder)
-        m_thread.post([this, on] { m_recorder->setRecording(on); });
+        m_recorder->setRecording(on);
 }
 
 std::vector<MissExplanation> FlightRecorder::explanations() const

@@ -48,8 +48,8 @@ public:
     void follow(const std::vector<int> &tids);
     // Posts the requests to lp-explain.
     void explain(std::vector<Collector::ExplainRequest> requests, Context context);
-    // A scenario step without the recorder (ScenarioStep::trace), in turn
-    // with reads: posted to lp-explain.
+    // A scenario step without the recorder (ScenarioStep::trace): stops or
+    // starts the kernel's recording before it returns.
     void setRecording(bool on);
     void waitIdle() { m_thread.waitIdle(); }
     std::vector<MissExplanation> explanations() const;

@@ -527,8 +527,7 @@ bool Session::explainMore(size_t count)
 {
     if (!m_running || !m_flight || !m_flight->on())
         return false;
-    m_probe->collector().explainMore(count);
-    return true;
+    return m_probe->collector().explainMore(count);
 }
 
 TraceSummary Session::traceSummary() const

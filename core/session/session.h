@@ -153,7 +153,8 @@ public:
     std::vector<MissExplanation> explanations() const;
     TraceSummary traceSummary() const;
     // Explains the next `count` misses of each consumer in the phase now
-    // open (Collector::explainMore()). False when the flight recorder is off.
+    // open (Collector::explainMore()). False when the flight recorder is off
+    // or the scenario step that is playing pauses it.
     bool explainMore(size_t count);
     // Ends the measurement (a scenario still playing, captures, loads, then
     // the probe) and returns the finished run.

@@ -150,12 +150,17 @@ bool Session::beginStep(int index, bool again)
     p.stepEnd = p.stepStart + static_cast<int64_t>(step.durationS * 1e9);
     m_stepEnd = p.stepEnd;
     const bool first = index == 0 && p.round == 1;
+    // The recorder is on before a traced step begins and off only once a
+    // paused one has: a miss of a traced step always finds its trace.
+    if (step.trace)
+        recordStep(true);
     openPhase(again ? step.name + " (again)" : step.name, specs,
               first && p.joinsRunStart ? runStart() : p.stepStart,
-              {index, p.round, step.consumers});
+              {index, p.round, step.consumers, step.trace});
     if (first)
         p.firstStepS = static_cast<double>(currentPhase().start - runStart()) / 1e9;
-    recordStep(step.trace);
+    if (!step.trace)
+        recordStep(false);
     if (m_observer)
         m_observer->loadsChanged();
     tickScenario(p.stepStart);
@@ -219,11 +224,13 @@ void Session::tickScenario(int64_t now)
 
 void Session::recordStep(bool trace)
 {
+    // Which misses are asked about is the phase's own (PhasePlace::traced),
+    // so that no thread's timing decides it; this only spares the kernel the
+    // tracing while a step does not want it.
     if (!m_flight || !m_flight->on() || trace == m_recording)
         return;
     m_recording = trace;
     m_flight->setRecording(trace);
-    m_probe->collector().setExplainPerPhase(trace ? m_options.explainPerPhase : 0);
 }
 
 void Session::endScenario(RunEnd end)
@@ -232,9 +239,9 @@ void Session::endScenario(RunEnd end)
     stopEveryLoad();
     const int64_t endedAt = RealClock::monotonicNow();
     // What follows is a phase of its own: the last step's numbers end here.
+    recordStep(true);
     if (!p.play.endsRun)
         openPhase("idle", {}, endedAt);
-    recordStep(true);
 
     ScenarioOutcome outcome;
     outcome.name = p.scenario.name;

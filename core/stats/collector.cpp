@@ -225,7 +225,7 @@ void Collector::addLocked(size_t consumer, const Sample &s)
     // Only a periodic consumer's window is its own thread's, from its
     // timer to its work done: a start waits on a child, the gui on Qt.
     if (config.kind == ConsumerKind::Periodic &&
-        phase.explainAsked[consumer] < m_explainPerPhase + phase.explainMore &&
+        phase.explainAsked[consumer] < explainQuota(phase) &&
         m_explainRequestsMade < m_explainLimit) {
         ++phase.explainAsked[consumer];
         ++m_explainRequestsMade;
@@ -333,6 +333,7 @@ std::vector<PhaseResult> Collector::phases(int64_t now, size_t histogramsFrom, B
         r.loads = p.loads;
         r.step = p.place.step;
         r.round = p.place.round;
+        r.traced = p.place.traced;
         r.startS = static_cast<double>(p.start - m_runStart) / 1e9;
         r.durationS = static_cast<double>(end - p.start) / 1e9;
         for (size_t i = 0; i < p.stats.size(); ++i) {
@@ -384,13 +385,19 @@ void Collector::setExplainPerPhase(size_t perPhase)
     m_explainPerPhase = perPhase;
 }
 
-void Collector::explainMore(size_t count)
+size_t Collector::explainQuota(const Phase &phase) const
+{
+    return phase.place.traced ? m_explainPerPhase + phase.explainMore : 0;
+}
+
+bool Collector::explainMore(size_t count)
 {
     std::lock_guard lock(m_mutex);
-    if (m_phases.empty())
-        return;
+    if (m_phases.empty() || !m_phases.back().place.traced)
+        return false;
     m_phases.back().explainMore += count;
     m_explainLimit = std::max(m_explainLimit, m_explainRequestsMade) + count * m_configs.size();
+    return true;
 }
 
 std::string Collector::phaseName(size_t index) const
@@ -413,7 +420,7 @@ std::vector<Collector::ExplainRequest> Collector::takeExplainRequests(int64_t *e
         return out;
     for (size_t c = 0; c < m_configs.size(); ++c)
         if (m_configs[c].kind == ConsumerKind::Periodic && open.measured[c] &&
-            open.explainAsked[c] < m_explainPerPhase + open.explainMore)
+            open.explainAsked[c] < explainQuota(open))
             *explainableFrom = std::min(*explainableFrom, m_lastPeriodStart[c]);
     return out;
 }

@@ -111,7 +111,8 @@ public:
     // More on demand (the window's "Explain the next misses"): the next
     // `count` misses of each periodic consumer in the phase now open, past
     // the per-phase number and, as the user asked, past kExplainLimit.
-    void explainMore(size_t count);
+    // False when the open phase is one the recorder does not record.
+    bool explainMore(size_t count);
     struct ExplainRequest
     {
         size_t consumer = 0;
@@ -166,6 +167,8 @@ private:
         size_t explainMore = 0;           // asked on demand, per consumer
     };
     std::vector<bool> measuredBy(const PhasePlace &place) const;
+    // Misses to ask about per consumer in `phase`: none in an untraced one.
+    size_t explainQuota(const Phase &phase) const;
 
     void addLocked(size_t consumer, const Sample &sample);
     void addToBlock(Phase &phase, size_t consumer, const Sample &sample);

@@ -15,6 +15,10 @@ struct PhasePlace
     // The consumers the step measures (interbench's one at a time); empty:
     // every consumer. The others are paused and left out of the phase.
     std::vector<std::string> consumers = {};
+    // Whether the flight recorder records it (ScenarioStep::trace): the
+    // misses of a phase it does not record are never asked about, whatever
+    // the thread that drains them, or when.
+    bool traced = true;
 };
 
 // A stretch of a run with one set of loads: "idle", "massive_intr x8", ...
@@ -28,6 +32,7 @@ struct PhaseResult
     // -1 and 0 for a phase begun by hand.
     int step = -1;
     int round = 0;
+    bool traced = true; // false: a step that paused the flight recorder
     std::vector<ConsumerStats> consumers;
 
     // The consumer named so, or nullptr when this phase did not measure it.

@@ -116,6 +116,7 @@ private slots:
     void xIsDueByTheEndOfItsWindow();
     void topDelayersNameWhoDelayedEachPhase();
     void recorderOffIsOneWarning();
+    void aPausedStepSaysWhyItsMissesAreNotExplained();
 };
 
 void TestReport::everyLineFitsAnEmail_data()
@@ -720,6 +721,24 @@ void TestReport::recorderOffIsOneWarning()
     QCOMPARE(report.count("flight recorder off"), 1);
     QVERIFY(report.contains("WARNING: flight recorder off: no write access"));
     QVERIFY(!report.contains("top delayers"));
+}
+
+void TestReport::aPausedStepSaysWhyItsMissesAreNotExplained()
+{
+    Run run = test::realisticRun();
+    PhaseResult &paused = run.phases[1];
+    paused.traced = false;
+    std::erase_if(run.explanations,
+                  [&](const MissExplanation &x) { return x.phase == paused.name; });
+    const QString loaded =
+        QString::fromStdString(formatTextReport(run)).section("phase 2/2", 1).simplified();
+    QVERIFY2(loaded.contains("none of its 14 misses explained: the scenario step paused the "
+                             "flight recorder (\"trace\": false)"),
+             qPrintable(loaded));
+    QVERIFY(!loaded.contains("top delayers"));
+    // Traced, the same phase without explanations says nothing of the recorder.
+    paused.traced = true;
+    QVERIFY(!QString::fromStdString(formatTextReport(run)).contains("paused the flight recorder"));
 }
 
 QTEST_GUILESS_MAIN(TestReport)

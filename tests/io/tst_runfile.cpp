@@ -223,6 +223,7 @@ void compareRuns(const Run &a, const Run &b)
         QCOMPARE(p.loads, q.loads);
         QCOMPARE(p.step, q.step);
         QCOMPARE(p.round, q.round);
+        QCOMPARE(p.traced, q.traced);
         QCOMPARE(p.consumers.size(), q.consumers.size());
         for (size_t k = 0; k < p.consumers.size(); ++k) {
             compareStats(p.consumers[k], q.consumers[k]);
@@ -389,7 +390,8 @@ void TestRunFile::init()
 
 void TestRunFile::roundTripKeepsEveryField()
 {
-    const Run run = test::realisticRun();
+    Run run = test::realisticRun();
+    run.phases[0].traced = false; // a step that paused the flight recorder
     const QString path = m_dir->filePath("run.json");
     writeRunFile(run, path.toStdString());
     const Run back = readRunFile(path.toStdString());
@@ -481,6 +483,7 @@ void TestRunFile::aFileBefore12ReadsAsOneRoundWithoutBlocks()
     for (auto &p : j["phases"]) {
         p.erase("step");
         p.erase("round");
+        p.erase("traced");
         for (auto &c : p["consumers"])
             c.erase("blocks");
     }
@@ -488,6 +491,7 @@ void TestRunFile::aFileBefore12ReadsAsOneRoundWithoutBlocks()
     for (const PhaseResult &p : old.phases) {
         QCOMPARE(p.step, -1);
         QCOMPARE(p.round, 0);
+        QVERIFY(p.traced); // before 1.5 no step paused the recorder
         for (const ConsumerStats &c : p.consumers)
             QVERIFY(c.blocks.empty());
     }
@@ -573,7 +577,7 @@ void TestRunFile::interbenchsMethodAndConsumersSurviveARoundTrip()
     }
     const std::string text = runToJson(run);
     const json j = json::parse(text);
-    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.4"));
+    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.5"));
     QCOMPARE(j["consumers"][0]["wake"].get<std::string>(), std::string("timekeeper"));
     QCOMPARE(j["consumers"][0]["latency"].get<std::string>(), std::string("interbench"));
     QCOMPARE(j["consumers"][1]["wake"].get<std::string>(), std::string("timer"));

@@ -402,6 +402,36 @@ private slots:
         QVERIFY(c.takeExplainRequests().empty());
     }
 
+    void anUntracedPhaseAsksNothingWhenItsMissesArrive()
+    {
+        // A step that pauses the recorder (trace_overhead.py's "off") asks
+        // about none of its misses, even those drained after the next,
+        // traced, step began: the phase decides, not when the drain runs.
+        const ConsumerConfig audio = audioConsumer();
+        const int64_t p = audio.periodNs;
+        Collector c({audio}, kStart);
+        c.setExplainPerPhase(4);
+        const int64_t off = kStart + 100 * p, on = kStart + 200 * p;
+        c.add(0, sample(kStart + p, 100'000)); // "idle" was measured: it stays
+        c.takeExplainRequests();
+        c.beginPhase("off", {}, off, {0, 1, {}, false});
+        c.add(0, sample(off + p, 20 * kMs, true));
+        QVERIFY(!c.explainMore(8)); // nothing to read back in it either
+        int64_t from = 0;
+        QVERIFY(c.takeExplainRequests(&from).empty());
+        QCOMPARE(from, std::numeric_limits<int64_t>::max()); // lp-explain keeps nothing
+        c.beginPhase("on", {}, on, {1, 1, {}, true});
+        c.add(0, sample(off + 50 * p, 20 * kMs, true)); // late, of "off"
+        c.add(0, sample(on + p, 20 * kMs, true));
+        const auto requests = c.takeExplainRequests();
+        QCOMPARE(requests.size(), size_t{1});
+        QCOMPARE(requests[0].phase, std::string("on"));
+        QVERIFY(c.explainMore(8));
+        const auto phases = c.phases(on + 10 * p);
+        QVERIFY(!phases[1].traced);
+        QVERIFY(phases[2].traced);
+    }
+
     void liveSeriesHasTenthsAndSeconds()
     {
         Collector c({wakeupConsumer(1000)}, kStart);

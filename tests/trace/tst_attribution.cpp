@@ -537,6 +537,9 @@ void TestAttribution::aStepWithoutTheRecorderExplainsNone()
     QVERIFY2(misses["untraced"] > 0, qPrintable(seen));
     QVERIFY2(explained["untraced"] == 0, qPrintable(seen));
     QVERIFY2(explained["traced"] > 0 && explained["traced again"] > 0, qPrintable(seen));
+    // The saved run says which step was not traced.
+    for (const PhaseResult &p : run.phases)
+        QVERIFY2(p.traced == (p.name != "untraced"), p.name.c_str());
 }
 
 void TestAttribution::pausedTheEventsAreOffToo()
