@@ -218,8 +218,14 @@ std::string traceLine(const TraceSummary &t)
 {
     if (!t.on)
         return t.message.empty() ? std::string() : fit("WARNING: " + t.message);
-    return fit(fmt::format("trace {} KiB x {} CPUs, {} reads, {} events, {:.3f} s CPU",
-                           t.bufferKbPerCpu, t.cpus, t.reads, t.events, t.cpuS));
+    std::string line = fit(fmt::format("trace {} KiB x {} CPUs, {} reads, {} events, {:.3f} s CPU",
+                                       t.bufferKbPerCpu, t.cpus, t.reads, t.events, t.cpuS));
+    if (t.overBudget > 0)
+        line += wrapText(fmt::format("  {} misses left unexplained: the recorder keeps to {:.1f} % "
+                                     "of a CPU",
+                                     t.overBudget, t.cpuBudgetPct),
+                         kReportWidth, "    ");
+    return line;
 }
 
 } // namespace

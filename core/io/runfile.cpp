@@ -466,7 +466,9 @@ json runHead(const Run &run)
           {"cpus", t.cpus},
           {"reads", t.reads},
           {"events", t.events},
-          {"cpu_s", t.cpuS}}},
+          {"cpu_s", t.cpuS},
+          {"cpu_budget_pct", t.cpuBudgetPct},
+          {"over_budget", t.overBudget}}},
         {"explanations", explanations},
     };
 }
@@ -811,6 +813,8 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         run.trace.reads = r.get<uint64_t>(t, "trace", "reads");
         run.trace.events = r.get<uint64_t>(t, "trace", "events");
         run.trace.cpuS = r.get<double>(t, "trace", "cpu_s");
+        run.trace.cpuBudgetPct = r.get<double>(t, "trace", "cpu_budget_pct", 0.0); // 1.5
+        run.trace.overBudget = r.get<uint64_t>(t, "trace", "over_budget", uint64_t{0});
     }
     if (j.contains("explanations")) {
         const json &explanations = r.array(j, "", "explanations");

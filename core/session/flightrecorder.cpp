@@ -17,11 +17,16 @@ namespace latprobe {
 
 namespace {
 
-double threadCpuS()
+double clockS(clockid_t clock)
 {
     timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    clock_gettime(clock, &ts);
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+double threadCpuS()
+{
+    return clockS(CLOCK_THREAD_CPUTIME_ID);
 }
 
 bool earlier(const SchedEvent &a, const SchedEvent &b)
@@ -54,6 +59,7 @@ FlightRecorder::FlightRecorder(const std::vector<int> &cpus)
         m_summary.on = true;
         m_summary.bufferKbPerCpu = m_recorder->bufferKbPerCpu();
         m_summary.cpus = m_recorder->cpuCount();
+        m_summary.cpuBudgetPct = kCpuShare * 100;
         // Reading the trace back takes tens of ms at a time under hackbench
         // (a wrapped 4 MiB buffer a CPU). At nice 0, in the consumers' own
         // autogroup, that burst came right after a miss and delayed the
@@ -95,6 +101,13 @@ void FlightRecorder::explain(std::vector<Collector::ExplainRequest> requests, Co
 void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
                          const Context &context)
 {
+    // Spent: the kernel goes on recording, and the next read skips the
+    // pages no one asks about, so waiting costs nothing.
+    if (!m_budget.allows(clockS(CLOCK_MONOTONIC))) {
+        std::lock_guard lock(m_mutex);
+        m_summary.overBudget += requests.size();
+        return;
+    }
     const double cpuBefore = threadCpuS();
     // Each window from a little before its start (who ran on each CPU as it
     // opened) to its work done, and the misses not yet asked about: under
@@ -127,6 +140,7 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
     // A read's events follow those kept, unless a CPU committed one stamped
     // before another CPU's last.
     const auto fresh = m_kept.begin() + static_cast<std::ptrdiff_t>(old);
+    const int64_t readSpan = read > 0 ? m_kept.back().ts - fresh->ts : 0;
     if (old > 0 && read > 0 && fresh->ts < (fresh - 1)->ts)
         std::inplace_merge(m_kept.begin(), fresh, m_kept.end(), earlier);
 
@@ -168,8 +182,13 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
     }
     // For a window open at this read, and the misses not yet asked about; a
     // burst beyond kKeepEvents is not worth the memory.
-    keepRecent(m_kept, kKeepNs, neededFrom, kKeepEvents);
+    keepRecent(m_kept, kKeepNs, neededFrom, kKeepEvents, kReuseEvents);
     const double spent = threadCpuS() - cpuBefore;
+    m_budget.spend(spent);
+    spdlog::debug("flight recorder: {} misses, {} events read over {:.1f} ms, {} kept, "
+                  "{:.1f} ms CPU",
+                  requests.size(), read, static_cast<double>(readSpan) / 1e6, m_kept.size(),
+                  spent * 1e3);
     std::lock_guard lock(m_mutex);
     ++m_summary.reads;
     m_summary.events += read;

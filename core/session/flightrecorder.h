@@ -1,6 +1,7 @@
 #pragma once
 
 #include "collector.h"
+#include "cpubudget.h"
 #include "missexplanation.h"
 #include "schedevent.h"
 #include "taskthread.h"
@@ -30,7 +31,7 @@ public:
     {
         std::vector<int> tids;                // by consumer
         std::vector<std::string> consumers;   // names, by consumer
-        std::vector<int64_t> periods;         // ns, by consumer
+        std::vector<int64_t> periods;         // ns, by consumer; 0: never explained
         std::map<int, std::string> loadOfPid; // latprobe's load workers and leaders
         std::string preemption;               // the kernel's model
         int64_t runStart = 0;
@@ -74,12 +75,23 @@ public:
     // How far past its work done the replay goes (to see that the trace went on).
     static constexpr int64_t kPastDoneNs = 1'000'000;
     static constexpr size_t kKeepEvents = 200'000;
+    // Room kept from one read to the next while misses may still be asked
+    // about: fresh memory costs a page fault per 4 KiB, tens of us each on
+    // these VMs, and re-faulting 37,000 kept events at a read was 40 ms of
+    // lp-explain's CPU under hackbench x4. It holds what the largest read
+    // needed (5 to 9 MB there), and all goes back once none will be asked.
+    static constexpr size_t kReuseEvents = kKeepEvents;
+    // lp-explain's share of a CPU (CpuBudget): misses asked about while it
+    // is spent are left unexplained, and counted (TraceSummary::overBudget).
+    static constexpr double kCpuShare = 0.008;
+    static constexpr double kCpuBurstS = 0.05;
 
 private:
     void run(const std::vector<Collector::ExplainRequest> &requests, const Context &context);
 
     std::unique_ptr<TraceRecorder> m_recorder;
-    std::vector<SchedEvent> m_kept; // lp-explain only
+    std::vector<SchedEvent> m_kept;            // lp-explain only
+    CpuBudget m_budget{kCpuShare, kCpuBurstS}; // lp-explain only
     mutable std::mutex m_mutex;
     std::vector<MissExplanation> m_explanations;
     TraceSummary m_summary;

@@ -447,7 +447,10 @@ void Session::takeExplainRequests()
     for (const ConsumerSetup &s : m_probe->setups()) {
         context.tids.push_back(s.tid);
         context.consumers.push_back(s.config.name);
-        context.periods.push_back(s.config.periodNs);
+        // Only a periodic consumer's misses are explained: start's 1-s
+        // period set a 100-ms lookback for every read, half the events that
+        // lp-explain parsed under hackbench.
+        context.periods.push_back(s.config.kind == ConsumerKind::Periodic ? s.config.periodNs : 0);
     }
     if (m_loads)
         for (const GroupStatus &g : m_loads->status()) {

@@ -63,10 +63,12 @@ struct TraceSummary
     bool on = false;
     std::string message; // why it was off, one line; "" when on or not asked for
     size_t bufferKbPerCpu = 0;
-    int cpus = 0;        // CPUs recorded
-    uint64_t reads = 0;  // times the buffer was read back
-    uint64_t events = 0; // events read back
-    double cpuS = 0;     // CPU time reading and explaining (the recording is the kernel's)
+    int cpus = 0;            // CPUs recorded
+    uint64_t reads = 0;      // times the buffer was read back
+    uint64_t events = 0;     // events read back
+    double cpuS = 0;         // CPU time reading and explaining (the recording is the kernel's)
+    double cpuBudgetPct = 0; // lp-explain's share of a CPU, 0 unbounded
+    uint64_t overBudget = 0; // misses asked about while that share was spent: not explained
 };
 
 } // namespace latprobe

@@ -5,7 +5,7 @@
 namespace latprobe {
 
 void keepRecent(std::vector<SchedEvent> &events, int64_t spanNs, int64_t neededFrom,
-                size_t maxEvents)
+                size_t maxEvents, size_t reuseEvents)
 {
     if (neededFrom == INT64_MAX) {
         std::vector<SchedEvent>().swap(events);
@@ -20,7 +20,7 @@ void keepRecent(std::vector<SchedEvent> &events, int64_t spanNs, int64_t neededF
         first = events.end() - static_cast<std::ptrdiff_t>(maxEvents);
     events.erase(events.begin(), first);
     // Large blocks are the system's again once freed (heappolicy.h).
-    if (events.capacity() > 2 * events.size() + 4096)
+    if (events.capacity() > std::max(2 * events.size() + 4096, reuseEvents))
         events.shrink_to_fit();
 }
 

@@ -6,6 +6,7 @@
 // compiler checks that every declaration here matches the library's.
 
 #include <event-parse.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,6 +15,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+// libtraceevent's reader of a ring buffer's page; its header has no
+// extern "C" of its own.
+#include <kbuffer.h>
 
 struct tracefs_instance;
 
@@ -37,9 +42,7 @@ char *tracefs_instance_file_read(struct tracefs_instance *instance, const char *
 char **tracefs_system_events(const char *tracing_dir, const char *system);
 char *tracefs_event_file_read(struct tracefs_instance *instance, const char *system,
                               const char *event, const char *file, int *psize);
-int tracefs_iterate_raw_events(
-    struct tep_handle *tep, struct tracefs_instance *instance, cpu_set_t *cpus, int cpu_size,
-    int (*callback)(struct tep_event *, struct tep_record *, int, void *), void *callback_context);
+int tracefs_instance_file_open(struct tracefs_instance *instance, const char *file, int mode);
 
 // tracefs_option_enable(instance, TRACEFS_OPTION_OVERWRITE): the enum is tracefs.h's.
 int latprobe_tracefs_overwrite(struct tracefs_instance *instance);

@@ -30,8 +30,9 @@ struct Parser
     tep_format_field *prevPid = nullptr, *prevPrio = nullptr, *prevState = nullptr,
                      *prevComm = nullptr;
     tep_format_field *target = nullptr, *orig = nullptr, *vec = nullptr;
-    bool dynamicName = false; // irq_handler_entry's __string name
-    std::string name = {};    // an irq_vectors event's vector
+    bool dynamicName = false;   // irq_handler_entry's __string name
+    tep_event *event = nullptr; // for the dynamic name
+    std::string name = {};      // an irq_vectors event's vector
 };
 
 } // namespace tracerecorder_detail
@@ -44,20 +45,17 @@ constexpr const char *kPrefix = "latprobe-";
 
 struct ReadContext
 {
+    tep_handle *tep;
     const std::unordered_map<int, Parser> *parsers;
     const std::vector<TraceRecorder::TimeRange> *wanted; // sorted, disjoint
     std::vector<SchedEvent> *out;
-    int64_t start = 0; // CLOCK_MONOTONIC, as the trace's "mono" clock
-    size_t maxPastStart = SIZE_MAX;
-    size_t pastStart = 0; // events kept stamped after `start`
+    int64_t start = 0;              // CLOCK_MONOTONIC, as the trace's "mono" clock
+    size_t maxPastStart = SIZE_MAX; // of each CPU
 };
 
 bool isWanted(const std::vector<TraceRecorder::TimeRange> &wanted, int64_t ts)
 {
-    auto after =
-        std::upper_bound(wanted.begin(), wanted.end(), ts,
-                         [](int64_t t, const TraceRecorder::TimeRange &r) { return t < r.from; });
-    return after != wanted.begin() && ts <= std::prev(after)->to;
+    return meetsWanted(wanted, ts, ts);
 }
 
 int64_t number(tep_format_field *field, const tep_record *record)
@@ -89,17 +87,19 @@ const char *softirqName(int64_t vec)
     return vec >= 0 && vec < 10 ? names[vec] : "?";
 }
 
-int onEvent(tep_event *event, tep_record *record, int cpu, void *context)
+// Keeps `record` if it is wanted; false once its CPU's share of the
+// present is kept (`pastStart`, that CPU's count): the read of it stops.
+bool keepEvent(ReadContext *c, tep_record *record, int cpu, size_t &pastStart)
 {
-    auto *c = static_cast<ReadContext *>(context);
     const auto ts = static_cast<int64_t>(record->ts);
     if (!isWanted(*c->wanted, ts))
-        return 0;
-    if (ts > c->start && c->pastStart++ >= c->maxPastStart)
-        return 1; // stops the iteration
-    auto it = c->parsers->find(event->id);
+        return true;
+    if (ts > c->start && pastStart++ >= c->maxPastStart)
+        return false;
+    const int id = tep_data_type(c->tep, record);
+    auto it = c->parsers->find(id);
     if (it == c->parsers->end())
-        return 0;
+        return true;
     const Parser &p = it->second;
     SchedEvent &e = c->out->emplace_back(); // filled in place: no copy of its 96 bytes
     e.ts = ts;
@@ -126,7 +126,7 @@ int onEvent(tep_event *event, tep_record *record, int cpu, void *context)
     case SchedEvent::Type::IrqEntry:
         if (p.dynamicName) {
             int len = 0;
-            const void *raw = tep_get_field_raw(nullptr, event, "name", record, &len, 0);
+            const void *raw = tep_get_field_raw(nullptr, p.event, "name", record, &len, 0);
             if (raw)
                 copyText(e.name, sizeof e.name, raw, static_cast<size_t>(len));
         } else {
@@ -141,7 +141,7 @@ int onEvent(tep_event *event, tep_record *record, int cpu, void *context)
     default:
         break;
     }
-    return 0;
+    return true;
 }
 
 std::unordered_map<int, Parser> parsersFor(tep_handle *tep)
@@ -152,6 +152,7 @@ std::unordered_map<int, Parser> parsersFor(tep_handle *tep)
         if (!ev)
             return nullptr;
         Parser p{type};
+        p.event = ev;
         auto f = [&](const char *field) { return tep_find_field(ev, field); };
         switch (type) {
         case SchedEvent::Type::Switch:
@@ -388,6 +389,21 @@ std::unique_ptr<TraceRecorder> TraceRecorder::open(const std::vector<int> &cpus,
     if (!r->m_tep)
         return fail("reading the events' formats");
     r->m_parsers = std::make_unique<Parsers>(Parsers{parsersFor(r->m_tep)});
+    const int subBuffer = tep_get_sub_buffer_size(r->m_tep);
+    const auto pageSize =
+        static_cast<size_t>(subBuffer > 0 ? subBuffer : static_cast<int>(sysconf(_SC_PAGESIZE)));
+    std::vector<int> recorded = cpus;
+    if (recorded.empty())
+        for (int c = 0; c < r->m_cpuCount; ++c)
+            recorded.push_back(c);
+    for (int cpu : recorded) {
+        const std::string pipe = fmt::format("per_cpu/cpu{}/trace_pipe_raw", cpu);
+        const int fd =
+            tracefs_instance_file_open(r->m_instance, pipe.c_str(), O_RDONLY | O_NONBLOCK);
+        if (fd < 0)
+            return fail("opening " + pipe);
+        r->m_readers.emplace_back(cpu, fd, pageSize);
+    }
     if (tracefs_trace_on(r->m_instance) < 0)
         return fail("turning tracing on");
     return r;
@@ -395,6 +411,8 @@ std::unique_ptr<TraceRecorder> TraceRecorder::open(const std::vector<int> &cpus,
 
 TraceRecorder::~TraceRecorder()
 {
+    // Before the instance goes: tracefs refuses to remove one still open.
+    m_readers.clear();
     if (m_tep)
         tep_free(m_tep);
     if (m_instance) {
@@ -468,21 +486,39 @@ size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<Time
     // CPU. The read before is the best guess, within what the buffer holds
     // (an event takes at least 32 bytes of it).
     const size_t mostInBuffer = m_bufferKb * 1024 / 32 * static_cast<size_t>(m_cpuCount);
-    events.reserve(before + std::min(m_lastRead + m_lastRead / 4, mostInBuffer));
-    ReadContext context{&m_parsers->byId, &merged, &events, startNs, maxPastStart};
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    for (int c : m_cpus)
-        CPU_SET(c, &set);
-    tracefs_iterate_raw_events(m_tep, m_instance, m_cpus.empty() ? nullptr : &set, sizeof set,
-                               onEvent, &context);
-    // libtracefs hands the CPUs' events over merged by time: sorting them
-    // again, 100,000 events of 96 bytes a read under hackbench, was most of
-    // lp-explain's CPU.
-    const auto earlier = [](const SchedEvent &a, const SchedEvent &b) { return a.ts < b.ts; };
-    const auto added = events.begin() + static_cast<std::ptrdiff_t>(before);
-    if (!std::is_sorted(added, events.end(), earlier))
-        std::stable_sort(added, events.end(), earlier);
+    const size_t expected = before + std::min(m_lastRead + m_lastRead / 4, mostInBuffer);
+    // Geometrically, as a push would, but before the read fills it: a
+    // vector sized to each read's guess was grown again at most reads.
+    if (expected > events.capacity())
+        events.reserve(std::max(expected, 2 * events.capacity()));
+    const size_t cpus = std::max<size_t>(1, m_readers.size());
+    ReadContext context{
+        m_tep,   &m_parsers->byId,
+        &merged, &events,
+        startNs, maxPastStart == SIZE_MAX ? SIZE_MAX : (maxPastStart + cpus - 1) / cpus};
+    // The CPUs' events merged by time as they are walked, the earliest
+    // first: sorting or merging them afterwards, 100,000 events of 96 bytes
+    // a read under hackbench, was most of lp-explain's CPU.
+    struct Walk
+    {
+        CpuPageReader *reader;
+        size_t pastStart = 0;
+    };
+    std::vector<Walk> walks;
+    for (CpuPageReader &reader : m_readers)
+        if (reader.begin(&merged))
+            walks.push_back({&reader});
+    tep_record record{};
+    while (!walks.empty()) {
+        const auto next =
+            std::min_element(walks.begin(), walks.end(), [](const Walk &a, const Walk &b) {
+                return a.reader->ts() < b.reader->ts();
+            });
+        next->reader->fill(record);
+        if (!keepEvent(&context, &record, next->reader->cpu(), next->pastStart) ||
+            !next->reader->advance())
+            walks.erase(next);
+    }
     m_lastRead = events.size() - before;
     return m_lastRead;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cpupagereader.h"
 #include "schedevent.h"
 
 #include <cstddef>
@@ -47,20 +48,17 @@ public:
     // Every event recorded from `from` to `to` (CLOCK_MONOTONIC ns), in
     // time order. Reading consumes: what is read is gone from the buffer.
     std::vector<SchedEvent> read(int64_t from, int64_t to);
-    // Inclusive, CLOCK_MONOTONIC ns.
-    struct TimeRange
-    {
-        int64_t from = 0, to = 0;
-    };
+    using TimeRange = latprobe::TimeRange;
     // The events in any of `wanted` (any order, overlaps allowed), appended
     // to `events` in time order; returns how many. The rest is read and
     // dropped: under hackbench most of a read is the seconds between the
     // misses asked about and the consumers' present, which no one needs.
+    // A page none of `wanted` meets is dropped unparsed (CpuPageReader).
     // A read goes on while the kernel writes as fast as it is read (a
     // starved reader under hackbench held 104 MB of events in one read):
-    // it stops once it has kept `maxPastStart` events stamped after it
-    // began (or after `startNs`, when given), which the next read will not
-    // find (the rest of that page).
+    // it stops reading a CPU once it has kept that CPU's share of
+    // `maxPastStart` events stamped after it began (or after `startNs`,
+    // when given); the next read will not find the rest of that page.
     size_t readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
                     size_t maxPastStart = SIZE_MAX, int64_t startNs = 0);
 
@@ -86,6 +84,7 @@ private:
     int m_cpuCount = 0;
     size_t m_lastRead = 0; // events the last read kept: the next one's reservation
     std::vector<int> m_cpus;
+    std::vector<CpuPageReader> m_readers; // each recorded CPU's, open from start to end
     std::unique_ptr<Parsers> m_parsers;
 };
 

@@ -238,6 +238,8 @@ inline Run realisticRun()
     run.trace.reads = 3;
     run.trace.events = 48213;
     run.trace.cpuS = 0.125;
+    run.trace.cpuBudgetPct = 0.8;
+    run.trace.overBudget = 5;
     MissExplanation x;
     x.timeS = 12.5;
     x.consumer = "audio";

@@ -698,6 +698,10 @@ void TestReport::topDelayersNameWhoDelayedEachPhase()
     QVERIFY(loaded.simplified().contains(
         "wait ended: tick-bound: preempt=lazy (latprobe:massiv[4242] had the CPU)"));
     QVERIFY(report.contains("trace 4096 KiB x 24 CPUs, 3 reads, 48213 events, 0.125 s CPU"));
+    // Misses the recorder's CPU share left unexplained are counted, not hidden.
+    QVERIFY2(report.simplified().contains(
+                 "5 misses left unexplained: the recorder keeps to 0.8 % of a CPU"),
+             qPrintable(report));
     // The screenshot caption's line says the same in one line, the largest
     // delayers first; a phase with no miss explained has none.
     QCOMPARE(delayersLine(run.explanations, run.phases[1].name, 14, 2),

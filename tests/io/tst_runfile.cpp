@@ -304,6 +304,8 @@ void compareRuns(const Run &a, const Run &b)
     QCOMPARE(a.trace.bufferKbPerCpu, b.trace.bufferKbPerCpu);
     QCOMPARE(a.trace.events, b.trace.events);
     QCOMPARE(a.trace.cpuS, b.trace.cpuS);
+    QCOMPARE(a.trace.cpuBudgetPct, b.trace.cpuBudgetPct);
+    QCOMPARE(a.trace.overBudget, b.trace.overBudget);
     QCOMPARE(a.explanations.size(), b.explanations.size());
     for (size_t i = 0; i < a.explanations.size(); ++i) {
         const MissExplanation &xa = a.explanations[i], &xb = b.explanations[i];

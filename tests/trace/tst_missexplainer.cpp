@@ -249,26 +249,34 @@ void TestMissExplainer::keptBetweenReadsIsTheLastSpanOnly()
     for (size_t i = 0; i < events.size(); ++i)
         events[i].ts = kStart + static_cast<int64_t>(i) * 10 * us;
     const int64_t later = kStart + 100'000 * 10 * us;
-    keepRecent(events, 300'000 * us, later, 200'000);
+    const size_t reuse = 50'000;
+    keepRecent(events, 300'000 * us, later, 200'000, reuse);
     QCOMPARE(events.size(), size_t{30'001});
     QCOMPARE(events.front().ts, kStart + 69'999 * 10 * us);
     QCOMPARE(events.back().ts, kStart + 99'999 * 10 * us);
-    // The memory of the seven tenths dropped goes back.
+    // A burst past the room kept for the next read: the memory of the
+    // seven tenths dropped goes back.
     QVERIFY2(events.capacity() <= 2 * events.size() + 4096,
              qPrintable(QString::number(events.capacity())));
     // A miss still to be asked about keeps its trace, however old.
-    keepRecent(events, 100'000 * us, kStart + 80'000 * 10 * us, 200'000);
+    keepRecent(events, 100'000 * us, kStart + 80'000 * 10 * us, 200'000, reuse);
     QCOMPARE(events.size(), size_t{20'000});
     QCOMPARE(events.front().ts, kStart + 80'000 * 10 * us);
+    // Within the room kept, the next read finds it already there.
+    events.reserve(reuse);
+    const SchedEvent *room = events.data();
+    keepRecent(events, 300'000 * us, later, 200'000, reuse);
+    QCOMPARE(events.capacity(), reuse);
+    QCOMPARE(events.data(), room);
     // A burst denser than the bound: the newest kept.
-    keepRecent(events, 300'000 * us, later, 1000);
+    keepRecent(events, 300'000 * us, later, 1000, reuse);
     QCOMPARE(events.size(), size_t{1000});
     QCOMPARE(events.back().ts, kStart + 99'999 * 10 * us);
     std::vector<SchedEvent> none;
-    keepRecent(none, 300'000 * us, later, 1000);
+    keepRecent(none, 300'000 * us, later, 1000, reuse);
     QVERIFY(none.empty());
     // No miss will be asked about: nothing kept, and its memory goes back.
-    keepRecent(events, 300'000 * us, INT64_MAX, 200'000);
+    keepRecent(events, 300'000 * us, INT64_MAX, 200'000, reuse);
     QVERIFY(events.empty());
     QCOMPARE(events.capacity(), size_t{0});
 }
