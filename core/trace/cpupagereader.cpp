@@ -45,6 +45,7 @@ bool CpuPageReader::begin(const std::vector<TimeRange> *wanted)
     m_wanted = wanted;
     m_haveAhead = false;
     m_event = nullptr;
+    m_pagesRead = m_pagesWalked = 0;
     return m_kbuf && nextWantedPage();
 }
 
@@ -59,8 +60,10 @@ bool CpuPageReader::nextWantedPage()
     for (;;) {
         if (!m_haveAhead && ::read(m_fd, m_ahead, m_pageSize) <= 0)
             return false;
+        m_pagesRead += !m_haveAhead;
         std::swap(m_walked, m_ahead);
         m_haveAhead = ::read(m_fd, m_ahead, m_pageSize) > 0;
+        m_pagesRead += m_haveAhead;
         // A page's events are stamped from its own stamp to the next page's.
         const auto from = static_cast<int64_t>(kbuffer_subbuf_timestamp(m_kbuf, m_walked));
         const int64_t to = m_haveAhead
@@ -68,6 +71,7 @@ bool CpuPageReader::nextWantedPage()
                                : INT64_MAX;
         if (!meetsWanted(*m_wanted, from, to) || kbuffer_load_subbuffer(m_kbuf, m_walked) < 0)
             continue;
+        ++m_pagesWalked;
         m_event = kbuffer_read_event(m_kbuf, &m_ts);
         if (m_event)
             return true;

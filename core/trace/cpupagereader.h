@@ -42,6 +42,9 @@ public:
     bool advance();
 
     int cpu() const { return m_cpu; }
+    // Pages this read took from the kernel, and those of them walked.
+    size_t pagesRead() const { return m_pagesRead; }
+    size_t pagesWalked() const { return m_pagesWalked; }
     int64_t ts() const { return static_cast<int64_t>(m_ts); }
     // The current event, as libtraceevent's field readers take it.
     void fill(tep_record &record) const;
@@ -59,6 +62,7 @@ private:
     const std::vector<TimeRange> *m_wanted = nullptr;
     void *m_event = nullptr;
     unsigned long long m_ts = 0;
+    size_t m_pagesRead = 0, m_pagesWalked = 0;
 };
 
 } // namespace latprobe

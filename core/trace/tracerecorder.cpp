@@ -463,6 +463,16 @@ std::vector<SchedEvent> TraceRecorder::read(int64_t from, int64_t to)
     return events;
 }
 
+TraceRecorder::PageCount TraceRecorder::lastReadPages() const
+{
+    PageCount count;
+    for (const CpuPageReader &reader : m_readers) {
+        count.read += reader.pagesRead();
+        count.walked += reader.pagesWalked();
+    }
+    return count;
+}
+
 size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
                                size_t maxPastStart, int64_t startNs)
 {

@@ -62,6 +62,13 @@ public:
     size_t readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
                     size_t maxPastStart = SIZE_MAX, int64_t startNs = 0);
 
+    // What the last read took from the kernel and how much of it it walked.
+    struct PageCount
+    {
+        size_t read = 0, walked = 0;
+    };
+    PageCount lastReadPages() const;
+
     // Pauses the kernel's recording (tracing_on, and the events disabled)
     // or resumes it.
     bool setRecording(bool on);

@@ -159,6 +159,7 @@ private slots:
     void noInstanceLeftBehind();
     void onlyTheConsumersWakeupsAreRecorded();
     void onlyTheWantedTimesAreKept();
+    void pagesBeforeTheWantedTimesAreNotWalked();
     void aReadStopsAfterItsShareOfThePresent();
     void aStepWithoutTheRecorderExplainsNone();
     void pausedTheEventsAreOffToo();
@@ -456,6 +457,48 @@ void TestAttribution::onlyTheWantedTimesAreKept()
     }
     // 30 naps each: a switch out of the napper and one back, at least.
     QVERIFY2(first >= 30 && last >= 30, qPrintable(QString("%1 %2").arg(first).arg(last)));
+}
+
+void TestAttribution::pagesBeforeTheWantedTimesAreNotWalked()
+{
+    // lp-explain's read consumes the whole buffer, seconds of hackbench,
+    // for a few windows: a page before them is dropped without walking its
+    // events, and none of the window's events is lost at the page edges.
+    if (const QString why = cannotAttribute(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    std::string error;
+    std::unique_ptr<TraceRecorder> recorder = TraceRecorder::open({0}, error);
+    QVERIFY2(recorder, error.c_str());
+    int64_t from = 0, to = 0;
+    std::thread napper([&] {
+        pinToCpu0();
+        // A hundred pages or so of switches before the window (about 60 a page).
+        for (int i = 0; i < 3000; ++i) {
+            const timespec nap{0, 20'000};
+            nanosleep(&nap, nullptr);
+        }
+        from = monotonicNs();
+        for (int i = 0; i < 30; ++i) {
+            const timespec nap{0, 20'000};
+            nanosleep(&nap, nullptr);
+        }
+        to = monotonicNs();
+    });
+    napper.join();
+    std::vector<SchedEvent> events;
+    recorder->readInto(events, {{from, to}});
+    const TraceRecorder::PageCount pages = recorder->lastReadPages();
+    const auto switches = std::count_if(events.begin(), events.end(), [](const SchedEvent &e) {
+        return e.type == SchedEvent::Type::Switch;
+    });
+    const QString seen = QString("%1 pages read, %2 walked, %3 switches in the window")
+                             .arg(pages.read)
+                             .arg(pages.walked)
+                             .arg(switches);
+    // 30 naps: a switch out of the napper and one back, at least.
+    QVERIFY2(switches >= 60, qPrintable(seen));
+    QVERIFY2(pages.read >= 50, qPrintable(seen));
+    QVERIFY2(pages.walked * 10 <= pages.read, qPrintable(seen));
 }
 
 void TestAttribution::aReadStopsAfterItsShareOfThePresent()
