@@ -59,6 +59,11 @@ DelayBar::DelayBar(const MissExplanation &x, QWidget *parent) : QWidget(parent)
         m_parts.push_back({shareLabel(s), s.ns, shareColor(s)});
         shared += s.ns;
     }
+    if (x.otherShares > 0) {
+        m_parts.push_back(
+            {tr("%n others", nullptr, x.otherShares), x.otherSharesNs, QColor(0x99, 0x99, 0x99)});
+        shared += x.otherSharesNs;
+    }
     // Waiting the trace did not pin on anyone, and what it did not record.
     if (const int64_t rest = x.delayNs() - x.timerNs - shared - x.unknownNs; rest > 0)
         m_parts.push_back({tr("waiting"), rest, QColor(0xbb, 0xbb, 0xbb)});

@@ -412,7 +412,9 @@ json runHead(const Run &run)
                                 {"wait_end", x.waitEnd},
                                 {"wait_end_task", x.waitEndTask},
                                 {"note", x.note},
-                                {"shares", shares}});
+                                {"shares", shares},
+                                {"other_shares", x.otherShares},
+                                {"other_shares_ns", x.otherSharesNs}});
     }
     const TraceSummary &t = run.trace;
     return {
@@ -861,6 +863,9 @@ Run runFromJson(const std::string &text, const std::string &fileName)
                 d.ns = r.get<int64_t>(shares[k], spath, "ns");
                 x.shares.push_back(std::move(d));
             }
+            // Since 1.5: before, every share was kept.
+            x.otherShares = r.get<int>(e, path, "other_shares", 0);
+            x.otherSharesNs = r.get<int64_t>(e, path, "other_shares_ns", int64_t{0});
             run.explanations.push_back(std::move(x));
         }
     }

@@ -112,6 +112,10 @@ std::string formatExplanation(const MissExplanation &x, size_t width)
             line += ", " + describeLoad(s.load);
         out += wrapText(line, width, "    ");
     }
+    if (x.otherShares > 0)
+        out += wrapText(
+            fmt::format("  {} ms {} others, each less", ms(x.otherSharesNs), x.otherShares), width,
+            "    ");
     if (!x.waitEnd.empty())
         out += wrapText("  wait ended: " + x.waitEnd.str() +
                             (x.waitEndTask.empty() ? "" : " (" + x.waitEndTask + " had the CPU)"),

@@ -269,9 +269,8 @@ MissExplanation explainMiss(std::span<const SchedEvent> events, const MissWindow
         }
     }
     out.cpu = lastCpu;
-    // Exactly: a run keeps up to Collector::kExplainLimit explanations, and
-    // push_back's doubling left a quarter of their shares' slots unused.
-    out.shares.reserve(shares.size());
+    std::vector<DelayShare> all;
+    all.reserve(shares.size());
     for (const auto &[key, charged] : shares) {
         DelayShare share;
         share.kind = std::get<0>(key);
@@ -279,10 +278,20 @@ MissExplanation explainMiss(std::span<const SchedEvent> events, const MissWindow
         share.name = std::get<2>(key);
         share.prio = charged.prio;
         share.ns = charged.ns;
-        out.shares.push_back(std::move(share));
+        all.push_back(std::move(share));
     }
-    std::stable_sort(out.shares.begin(), out.shares.end(),
+    std::stable_sort(all.begin(), all.end(),
                      [](const DelayShare &a, const DelayShare &b) { return a.ns > b.ns; });
+    const size_t kept = std::min(all.size(), MissExplanation::kMaxShares);
+    for (size_t i = kept; i < all.size(); ++i) {
+        ++out.otherShares;
+        out.otherSharesNs += all[i].ns;
+    }
+    // Exactly: a run keeps up to Collector::kExplainLimit explanations, and
+    // push_back's doubling left a quarter of their shares' slots unused.
+    out.shares.reserve(kept);
+    std::move(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(kept),
+              std::back_inserter(out.shares));
     return out;
 }
 

@@ -272,6 +272,8 @@ inline Run realisticRun()
     idleCpu.ns = 100'000;
     x.shares = {worker, idleCpu, tick};
     run.explanations = {x};
+    x.otherShares = 14; // the second explanation's smallest shares, summed
+    x.otherSharesNs = 230'000;
     x.timeS = 30.25;
     x.consumer = "video";
     x.note = "the trace begins 120 us into the window (its buffer was overwritten)";

@@ -694,6 +694,11 @@ void TestReport::topDelayersNameWhoDelayedEachPhase()
              qPrintable(loaded));
     // Its worst miss in full, as a tester pastes it.
     QVERIFY(loaded.contains("worst explained miss:\naudio miss at 12.500 s"));
+    // The smallest shares of a window summed in one line (the other miss's).
+    QVERIFY(!loaded.contains("others, each less"));
+    QVERIFY2(QString::fromStdString(formatExplanation(run.explanations[1], 72))
+                 .contains("  0.230 ms 14 others, each less\n"),
+             formatExplanation(run.explanations[1], 72).c_str());
     // Wrapped at 72 columns: read as one line.
     QVERIFY(loaded.simplified().contains(
         "wait ended: tick-bound: preempt=lazy (latprobe:massiv[4242] had the CPU)"));

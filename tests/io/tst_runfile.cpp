@@ -317,6 +317,8 @@ void compareRuns(const Run &a, const Run &b)
         QCOMPARE(xa.waitEnd, xb.waitEnd);
         QCOMPARE(xa.waitEndTask, xb.waitEndTask);
         QCOMPARE(xa.note, xb.note);
+        QCOMPARE(xa.otherShares, xb.otherShares);
+        QCOMPARE(xa.otherSharesNs, xb.otherSharesNs);
         QCOMPARE(xa.shares.size(), xb.shares.size());
         for (size_t k = 0; k < xa.shares.size(); ++k) {
             QCOMPARE(xa.shares[k].kind, xb.shares[k].kind);

@@ -98,6 +98,7 @@ private slots:
     void traceOverwrittenIsSaid();
     void blockingAfterTheWakeupIsNotTheTimers();
     void keptBetweenReadsIsTheLastSpanOnly();
+    void theSmallestSharesAreSummed();
 };
 
 void TestMissExplainer::fifoCulpritTakesTheWait()
@@ -279,6 +280,41 @@ void TestMissExplainer::keptBetweenReadsIsTheLastSpanOnly()
     keepRecent(events, 300'000 * us, INT64_MAX, 200'000, reuse);
     QVERIFY(events.empty());
     QCOMPARE(events.capacity(), size_t{0});
+}
+
+void TestMissExplainer::theSmallestSharesAreSummed()
+{
+    // Twenty tasks take the CPU in turn after the wakeup, task k for k+1
+    // ms (hackbench's senders): the twelve largest are named, the other
+    // eight and the timer interrupt's 10 us summed, and nothing is lost.
+    auto events = timerWakes({sw(-500, kTid, "lp-audio", kSleeping, 1000, "t0")});
+    int64_t at = 1000;
+    for (int k = 0; k < 20; ++k) {
+        const std::string prev = "t" + std::to_string(k), next = "t" + std::to_string(k + 1);
+        at += (k + 1) * 1000;
+        if (k + 1 < 20)
+            events.push_back(sw(at, 1000 + k, prev.c_str(), kPreempted, 1001 + k, next.c_str()));
+        else
+            events.push_back(sw(at, 1000 + k, prev.c_str(), kPreempted, kTid, "lp-audio"));
+    }
+    const MissExplanation x =
+        explainMiss(events, {kTid, kStart, kStart + at * us, kStart + (at + 100) * us}, "none");
+    QCOMPARE(x.shares.size(), MissExplanation::kMaxShares);
+    QCOMPARE(x.otherShares, 9);
+    QCOMPARE(x.shares.front().name, std::string("t19")); // 20 ms, the largest
+    int64_t named = 0;
+    for (const DelayShare &s : x.shares)
+        if (s.kind == DelayShare::Kind::Task) {
+            QVERIFY(s.ns >= 9000 * us); // t8 to t19: 9 ms and more
+            named += s.ns;
+        }
+    // t0 from the timer interrupt's exit to 2 ms, t1 to t7 2 to 8 ms, the
+    // interrupt's 10 us.
+    QCOMPARE(x.otherSharesNs, (2000 - 40 + 35'000 + 10) * us);
+    int64_t irq = 0;
+    for (const DelayShare &s : x.shares)
+        irq += s.kind == DelayShare::Kind::Task ? 0 : s.ns;
+    QCOMPARE(named + irq + x.otherSharesNs, x.waitNs + x.irqNs);
 }
 
 QTEST_APPLESS_MAIN(TestMissExplainer)
