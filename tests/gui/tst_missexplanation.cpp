@@ -73,6 +73,26 @@ private slots:
         QCOMPARE(labels, (QStringList{"timer", "culprit[4242]", "irq virtio0-input", "itself"}));
     }
 
+    void theSmallestSharesAreOnePart()
+    {
+        // Past its twelve largest, a window's shares come summed: one grey
+        // part, and the bar still adds up to the whole window.
+        MissExplanation x = culpritMiss(3);
+        x.shares.front().ns -= 600'000;
+        x.otherShares = 14;
+        x.otherSharesNs = 600'000;
+        const DelayBar bar(x);
+        int64_t sum = 0;
+        QStringList labels;
+        for (const DelayBar::Part &p : bar.parts()) {
+            sum += p.ns;
+            labels << p.label;
+        }
+        QCOMPARE(sum, int64_t{12'000'000});
+        QCOMPARE(labels, (QStringList{"timer", "culprit[4242]", "irq virtio0-input", "14 others",
+                                      "itself"}));
+    }
+
     void aClickShowsTheNearestMissesChain()
     {
         MissExplanationDialog dialog;
