@@ -53,6 +53,17 @@ MissExplanation culpritMiss(double timeS)
     return x;
 }
 
+// The bar's parts' labels, and their time summed into `sum`.
+QStringList partsOf(const DelayBar &bar, int64_t &sum)
+{
+    QStringList labels;
+    for (const DelayBar::Part &p : bar.parts()) {
+        sum += p.ns;
+        labels << p.label;
+    }
+    return labels;
+}
+
 } // namespace
 
 class TestMissExplanation : public QObject
@@ -62,13 +73,8 @@ class TestMissExplanation : public QObject
 private slots:
     void theBarSplitsTheWholeWindow()
     {
-        const DelayBar bar(culpritMiss(3));
         int64_t sum = 0;
-        QStringList labels;
-        for (const DelayBar::Part &p : bar.parts()) {
-            sum += p.ns;
-            labels << p.label;
-        }
+        const QStringList labels = partsOf(DelayBar(culpritMiss(3)), sum);
         QCOMPARE(sum, int64_t{12'000'000});
         QCOMPARE(labels, (QStringList{"timer", "culprit[4242]", "irq virtio0-input", "itself"}));
     }
@@ -81,13 +87,8 @@ private slots:
         x.shares.front().ns -= 600'000;
         x.otherShares = 14;
         x.otherSharesNs = 600'000;
-        const DelayBar bar(x);
         int64_t sum = 0;
-        QStringList labels;
-        for (const DelayBar::Part &p : bar.parts()) {
-            sum += p.ns;
-            labels << p.label;
-        }
+        const QStringList labels = partsOf(DelayBar(x), sum);
         QCOMPARE(sum, int64_t{12'000'000});
         QCOMPARE(labels, (QStringList{"timer", "culprit[4242]", "irq virtio0-input", "14 others",
                                       "itself"}));
