@@ -103,7 +103,7 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
 {
     // Spent: the kernel goes on recording, and the next read skips the
     // pages no one asks about, so waiting costs nothing.
-    if (!m_budget.allows(clockS(CLOCK_MONOTONIC))) {
+    if (!m_budget.allows(recordedS())) {
         std::lock_guard lock(m_mutex);
         m_summary.overBudget += requests.size();
         return;
@@ -207,8 +207,26 @@ void FlightRecorder::setRecording(bool on)
     // saturated machine, took a paused step's first seconds to get to it.
     // Only the instance's files are written; a read under way meanwhile
     // sees the buffer stop or start, as it would at any time.
-    if (m_recorder)
-        m_recorder->setRecording(on);
+    if (!m_recorder)
+        return;
+    m_recorder->setRecording(on);
+    const auto now = static_cast<int64_t>(clockS(CLOCK_MONOTONIC) * 1e9);
+    if (!on && m_pausedAt < 0) {
+        m_pausedAt = now;
+    } else if (on && m_pausedAt >= 0) {
+        m_pausedNs += now - m_pausedAt;
+        m_pausedAt = -1;
+    }
+}
+
+double FlightRecorder::recordedS() const
+{
+    // Read apart from its resume, a pause may be counted twice for a
+    // moment: the bucket then fills a little later, never sooner.
+    const double now = clockS(CLOCK_MONOTONIC);
+    const int64_t pausedAt = m_pausedAt.load();
+    const double pausing = pausedAt >= 0 ? now - static_cast<double>(pausedAt) / 1e9 : 0;
+    return now - static_cast<double>(m_pausedNs.load()) / 1e9 - pausing;
 }
 
 std::vector<MissExplanation> FlightRecorder::explanations() const

@@ -8,6 +8,7 @@
 #include "tracerecorder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -92,6 +93,11 @@ private:
     std::unique_ptr<TraceRecorder> m_recorder;
     std::vector<SchedEvent> m_kept;            // lp-explain only
     CpuBudget m_budget{kCpuShare, kCpuBurstS}; // lp-explain only
+    // The budget fills with recorded time only: paused steps (trace_overhead.py
+    // alternates them) would otherwise save a full bucket for each recorded one.
+    std::atomic<int64_t> m_pausedNs{0};  // paused so far, ended pauses
+    std::atomic<int64_t> m_pausedAt{-1}; // when the pause under way began; -1 none
+    double recordedS() const;            // CLOCK_MONOTONIC less the pauses
     mutable std::mutex m_mutex;
     std::vector<MissExplanation> m_explanations;
     TraceSummary m_summary;
