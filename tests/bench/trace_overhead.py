@@ -159,7 +159,9 @@ def run_interleaved(binary, load, pairs, step, tmp):
                 p99.setdefault(c["name"], {}).setdefault(int(pair), {})[arm == "on"] = c["p99_us"]
     pairs_of = {name: [(v[True], v[False]) for _, v in sorted(by.items()) if len(v) == 2]
                 for name, by in p99.items()}
-    return pairs_of, run.get("trace", {}), on_s
+    trace = dict(run.get("trace", {}))
+    trace["explained"] = len(run.get("explanations", []))
+    return pairs_of, trace, on_s
 
 
 def report_interleaved(binary, load, pairs, step, tmp):
@@ -183,6 +185,8 @@ def report_interleaved(binary, load, pairs, step, tmp):
     print(f"recorder: {t.get('buffer_kb_per_cpu')} KiB x {t.get('cpus')} CPUs, "
           f"{t.get('reads', 0)} reads, {t.get('events', 0)} events, {t.get('cpu_s', 0):.3f} s CPU "
           f"explaining in {on_s:.0f} s recorded, {explain_pct:.2f} % of a CPU: {cpu_verdict}")
+    print(f"          {t['explained']} misses explained, {t.get('over_budget', 0)} left "
+          f"unexplained by its {t.get('cpu_budget_pct', 0):g} % CPU budget")
     return missed, undecided
 
 
