@@ -43,11 +43,16 @@ void StatsAccumulator::add(const Sample &s)
     m_met += s.missedDeadline || s.noDeadline ? 0 : 1;
     m_currentMissRun = lost ? m_currentMissRun + lost : 0;
     m_longestMissRun = std::max(m_longestMissRun, m_currentMissRun);
-    if (m_config.rampStepNs > 0) {
-        // X's burns differ in length: interbench counts burns, and a burn
-        // is skipped only when its window had passed before it began.
-        m_workAsked += 1 + s.periodsSkipped;
-        m_workDone += s.missedDeadline && s.done == s.woke ? 0 : 1;
+    if (m_config.rampStepNs > 0 || m_config.wake == WakeMethod::Timekeeper) {
+        // interbench's own count (periodic_schedule()), for X, whose burns
+        // differ in length, and wherever its method was asked for: burns, not
+        // time. A burn skipped because its window had passed misses every
+        // window lost; a burn done late is done, and when it ran past more
+        // than one window each of them is missed besides.
+        const bool burned = !(s.missedDeadline && s.done == s.woke);
+        const uint64_t windowsLost = s.missedDeadline ? 1 + s.periodsSkipped : 0;
+        m_workDone += burned ? 1 : 0;
+        m_workAsked += burned ? 1 + (windowsLost > 1 ? windowsLost : 0) : windowsLost;
     } else {
         m_workAsked += static_cast<double>(m_config.workNs) * (1 + s.periodsSkipped);
         // Spinning overshoots by a clock read; interbench never reports over 100 %.
