@@ -136,6 +136,11 @@ bool Session::beginStep(int index, bool again)
     const ScenarioStep &step = p.scenario.steps[static_cast<size_t>(index)];
     if (p.step >= 0)
         p.playedS += p.scenario.steps[static_cast<size_t>(p.step)].durationS;
+    // The step before ends here, while its own loads still run: neither it
+    // nor this step counts its loads stopping or this step's starting
+    // (interbench, too, starts a benchmark only once its load runs).
+    if (p.step >= 0)
+        m_probe->collector().endPhase(RealClock::monotonicNow());
     p.step = index;
     stopEveryLoad();
     std::vector<std::string> specs;
@@ -236,6 +241,9 @@ void Session::recordStep(bool trace)
 void Session::endScenario(RunEnd end)
 {
     const Playing &p = *m_playing;
+    // The last step's numbers end before its loads stop, as each step's do.
+    if (p.step >= 0)
+        m_probe->collector().endPhase(RealClock::monotonicNow());
     stopEveryLoad();
     const int64_t endedAt = RealClock::monotonicNow();
     // What follows is a phase of its own: the last step's numbers end here.

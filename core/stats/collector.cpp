@@ -92,7 +92,7 @@ bool Collector::openPhase(const std::string &asked, const std::vector<std::strin
         // that never got a sample is renamed rather than left empty.
         const bool unused = std::all_of(last.stats.begin(), last.stats.end(),
                                         [](const StatsAccumulator &a) { return a.samples() == 0; });
-        if (at <= last.start || unused) {
+        if (!last.endedBeforeNext && (at <= last.start || unused)) {
             last.name = named(m_phases.size() - 1);
             last.loads = loads;
             last.place = place;
@@ -100,8 +100,10 @@ bool Collector::openPhase(const std::string &asked, const std::vector<std::strin
             start = last.start;
             return false;
         }
-        last.end = at;
-        closeBlocks(last);
+        if (!last.endedBeforeNext) {
+            last.end = at;
+            closeBlocks(last);
+        }
         // Finished phases only answer queries from now on; a straggler
         // sample makes one dense again, so look at all of them.
         for (Phase &done : m_phases)
@@ -144,6 +146,18 @@ size_t Collector::phaseAt(int64_t t) const
     return 0;
 }
 
+void Collector::endPhase(int64_t at)
+{
+    std::lock_guard lock(m_mutex);
+    drainLocked();
+    Phase &last = m_phases.back();
+    if (last.endedBeforeNext)
+        return;
+    last.end = std::max(at, last.start);
+    last.endedBeforeNext = true;
+    closeBlocks(last);
+}
+
 size_t Collector::drain()
 {
     std::lock_guard lock(m_mutex);
@@ -176,8 +190,13 @@ void Collector::addLocked(size_t consumer, const Sample &s)
     // measured another one: not this phase's.
     if (!phase.measured[consumer])
         return;
-    phase.stats[consumer].add(s);
-    addToBlock(phase, consumer, s);
+    // Between a phase ended by endPhase and the next: the live series see
+    // it, no phase counts it.
+    const bool inGap = phase.endedBeforeNext && s.periodStart >= phase.end;
+    if (!inGap) {
+        phase.stats[consumer].add(s);
+        addToBlock(phase, consumer, s);
+    }
     m_lastPeriodStart[consumer] = std::max(m_lastPeriodStart[consumer], s.periodStart);
 
     const ConsumerConfig &config = m_configs[consumer];
@@ -214,7 +233,7 @@ void Collector::addLocked(size_t consumer, const Sample &s)
     fb.maxUs = std::max(fb.maxUs, latencyUs(s));
     fb.misses += lost;
 
-    if (lost == 0)
+    if (lost == 0 || inGap)
         return;
     if (!phase.missSeen && m_captureRequestsMade < kCaptureRequestLimit) {
         phase.missSeen = true;
@@ -316,8 +335,11 @@ void Collector::finish(int64_t end)
 {
     drain();
     std::lock_guard lock(m_mutex);
-    m_phases.back().end = end;
-    closeBlocks(m_phases.back());
+    Phase &last = m_phases.back();
+    if (last.endedBeforeNext)
+        return;
+    last.end = end;
+    closeBlocks(last);
 }
 
 std::vector<PhaseResult> Collector::phases(int64_t now, size_t histogramsFrom, Blocks blocks) const

@@ -58,8 +58,13 @@ public:
     // name it was given.
     int64_t beginPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at,
                        PhasePlace place = {}, std::string *givenName = nullptr);
+    // Ends the open phase at `at` without beginning the next: until the next
+    // beginPhase, samples count in no phase (the live series still show
+    // them). A scenario's step ends so before its loads stop and the next
+    // step's start, so that neither phase counts the changeover.
+    void endPhase(int64_t at);
     size_t drain();
-    // Closes the last phase at `end`.
+    // Closes the last phase at `end` (or where endPhase ended it).
     void finish(int64_t end);
 
     // Snapshots: `now` closes the open phase for the expected-sample count.
@@ -157,7 +162,8 @@ private:
         std::vector<std::string> loads;
         PhasePlace place;
         int64_t start = 0;
-        int64_t end = 0; // 0 while open
+        int64_t end = 0;              // 0 while open
+        bool endedBeforeNext = false; // endPhase: a gap follows it
         std::vector<StatsAccumulator> stats;
         std::vector<BlockTrack> blocks;
         std::vector<uint64_t> ringOverflows;

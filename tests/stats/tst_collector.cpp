@@ -432,6 +432,45 @@ private slots:
         QVERIFY(phases[2].traced);
     }
 
+    void theChangeoverBetweenStepsCountsInNoPhase()
+    {
+        // A scenario ends a step's phase before it stops the step's loads,
+        // and begins the next once the next loads run: a miss in between
+        // (loads stopping, 976 MiB being written for a read load) is in no
+        // phase, its misses asked about by none, yet the live series has it.
+        const ConsumerConfig audio = audioConsumer();
+        const int64_t p = audio.periodNs;
+        Collector c({audio}, kStart);
+        c.setExplainPerPhase(4);
+        const int64_t ended = kStart + 100 * p, next = kStart + 150 * p;
+        c.beginPhase("Audio: Burn", {"burn:1"}, kStart, {0, 1});
+        c.add(0, sample(kStart + p, 100'000));
+        c.add(0, sample(kStart + 2 * p, 20 * kMs, true));
+        c.endPhase(ended);
+        c.add(0, sample(ended + p, 30 * kMs, true)); // the changeover
+        c.finish(ended + 10 * p);                    // no later than its end
+        c.add(0, sample(ended + 20 * p, 30 * kMs, true));
+        c.beginPhase("Audio: Read", {"io_read:1"}, next, {1, 1});
+        c.add(0, sample(next + p, 100'000));
+        c.finish(next + 10 * p);
+
+        const auto phases = c.phases(next + 10 * p);
+        QCOMPARE(phases.size(), size_t{2});
+        QCOMPARE(phases[0].name, std::string("Audio: Burn"));
+        QCOMPARE(phases[0].startS + phases[0].durationS, static_cast<double>(ended - kStart) / 1e9);
+        QCOMPARE(phases[0].consumers[0].samples, uint64_t{2});
+        QCOMPARE(phases[0].consumers[0].misses, uint64_t{1});
+        QCOMPARE(phases[1].startS, static_cast<double>(next - kStart) / 1e9);
+        QCOMPARE(phases[1].consumers[0].samples, uint64_t{1});
+        QCOMPARE(phases[1].consumers[0].misses, uint64_t{0});
+        QCOMPARE(c.takeExplainRequests().size(), size_t{1}); // the step's own miss only
+        uint64_t seriesMisses = 0;
+        const auto series = c.series();
+        for (const SecondBucket &b : series[0])
+            seriesMisses += b.misses;
+        QCOMPARE(seriesMisses, uint64_t{3});
+    }
+
     void liveSeriesHasTenthsAndSeconds()
     {
         Collector c({wakeupConsumer(1000)}, kStart);
