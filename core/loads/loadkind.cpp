@@ -67,6 +67,9 @@ const std::vector<LoadKind> &loadKinds()
                        "file size per worker, MiB, or interbench: RAM, at most 1000000 kB",
                        "interbench", interbenchFileMbValue},
                       {"sync_mb", 8, 0, 65536, "fsync after this many MiB (0: only at the end)"},
+                      {"sync_end", 1, 0, 1,
+                       "1: fsync at the end of each pass; 0: never, the kernel writes back "
+                       "(interbench's Write)"},
                       {"block_kb", 1024, 4, 16384, "write size, KiB"}},
                      runIoWrite,
                      nullptr,
@@ -74,15 +77,18 @@ const std::vector<LoadKind> &loadKinds()
                      nullptr,
                      true});
         k.push_back({"io_read",
-                     "read an unnamed temp file of mb MiB sequentially, dropped from the page "
-                     "cache each pass (contest read_load)",
+                     "read a temp file of mb MiB, written before the workers start, "
+                     "sequentially, dropped from the page cache each pass (contest read_load)",
                      "MiB",
                      {{"mb", 64, 1, 65536,
                        "file size per worker, MiB, or interbench: RAM, at most 1000000 kB",
                        "interbench", interbenchFileMbValue},
-                      {"block_kb", 1024, 4, 16384, "read size, KiB"}},
+                      {"block_kb", 1024, 4, 16384, "read size, KiB"},
+                      {"drop", 1, 0, 1,
+                       "1: drop the file from the page cache each pass; 0: keep it there "
+                       "(interbench's Read)"}},
                      runIoRead,
-                     nullptr,
+                     prepareIoRead,
                      nullptr,
                      nullptr,
                      true});

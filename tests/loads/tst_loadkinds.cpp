@@ -17,6 +17,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -111,6 +112,7 @@ private slots:
     void defaultsFitTheCaps();
     void workersRunAndStop_data();
     void workersRunAndStop();
+    void theReadLoadsFileIsWrittenBeforeItStarts();
     void stopAllEmptiesEveryGroup();
     void compilerFailureIsOneLine();
     void aWorkerFailingAtOnceIsARunTimeErrorNotARefusal();
@@ -571,6 +573,28 @@ void TestLoadKinds::wordsParseResolveAndRoundTrip()
     const std::string refusal =
         checkLoadLimits(spec("io_write:1:mb=interbench"), LoadLimits{.ioMaxBytes = 1ull << 20}, {});
     QVERIFY2(refusal.find("io cap: lower mb= or the count") != std::string::npos, refusal.c_str());
+}
+
+void TestLoadKinds::theReadLoadsFileIsWrittenBeforeItStarts()
+{
+    // interbench makes its read file before it measures; io_read's leader
+    // writes it before the group counts as started, so that a scenario
+    // step, whose phase begins once its loads have started, does not count
+    // the writing. The file goes with the group.
+    LoadManager manager(LoadLimits{}, m_binary);
+    std::string error;
+    const int id = manager.start(spec("io_read:1:mb=8:drop=0"), error);
+    QVERIFY2(id > 0, error.c_str());
+    const pid_t leader = manager.status().at(0).leader;
+    QFile cmdline(QString("/proc/%1/cmdline").arg(leader));
+    QVERIFY(cmdline.open(QIODevice::ReadOnly));
+    const QList<QByteArray> args = cmdline.readAll().split('\0');
+    QVERIFY(args.size() > 3);
+    const QString dir = QString::fromLocal8Bit(args[3]); // the leader's temp dir
+    QVERIFY2(dir.startsWith('/'), qPrintable(dir));
+    QCOMPARE(QFileInfo(dir + "/read-0").size(), qint64{8} << 20);
+    manager.stopAll();
+    QVERIFY(!QFileInfo::exists(dir));
 }
 
 void TestLoadKinds::badWordsAreOneLineErrors_data()

@@ -1,6 +1,7 @@
 // contest's io_load: stream writes into a file of `mb` MiB, fsync every
-// `sync_mb`, rewind at the end, forever. The file has no name (O_TMPFILE),
-// so nothing is left on disk whatever kills the worker.
+// `sync_mb` and at the end, rewind, forever; with sync_end=0 and sync_mb=0,
+// interbench's Write, which never syncs and leaves writeback to the kernel. The file has no name
+// (O_TMPFILE), so nothing is left on disk whatever kills the worker.
 #include "workerkinds.h"
 
 #include "../loadspec.h"
@@ -31,6 +32,7 @@ int runIoWrite(WorkerContext &ctx)
     const uint64_t fileBytes = static_cast<uint64_t>(loadParam(ctx.spec, "mb")) << 20;
     const uint64_t syncBytes = static_cast<uint64_t>(loadParam(ctx.spec, "sync_mb") * 1048576);
     const size_t block = static_cast<size_t>(loadParam(ctx.spec, "block_kb")) << 10;
+    const bool syncAtEnd = loadParam(ctx.spec, "sync_end") != 0;
     const int fd = openAnonymousFile(ctx.tempDir);
     if (fd < 0) {
         const int err = errno;
@@ -61,7 +63,7 @@ int runIoWrite(WorkerContext &ctx)
         sinceSync += static_cast<uint64_t>(done);
         pending += static_cast<uint64_t>(done);
         const bool atEnd = offset >= fileBytes;
-        if ((syncBytes > 0 && sinceSync >= syncBytes) || atEnd) {
+        if ((syncBytes > 0 && sinceSync >= syncBytes) || (atEnd && syncAtEnd)) {
             if (fsync(fd) != 0) {
                 const int err = errno;
                 reportWorkerError(ctx,

@@ -22,6 +22,7 @@ int compileProcesses(const LoadSpec &spec);
 // io_write.cpp, io_read.cpp
 int runIoWrite(WorkerContext &ctx);
 int runIoRead(WorkerContext &ctx);
+std::string prepareIoRead(const LoadSpec &spec, const std::string &tempDir);
 
 // memload.cpp
 int runMemload(WorkerContext &ctx);
