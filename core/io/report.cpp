@@ -46,10 +46,18 @@ std::string loopSpeedLines(const ConsumerSetup &c)
                                  speed->loopsPerMs, loopSpeedChangePct(start, *speed));
     if (!later.empty())
         out += wrapText(later, kReportWidth, "  ");
-    if (const std::string w =
-            loopWanderWarning(c.config.name, start, c.workLoopSpeed, c.endLoopSpeed);
-        !w.empty())
-        out += wrapText("WARNING: " + w, kReportWidth, "  ");
+    if (start.perCpu.size() > 1) {
+        std::string cpus = "  by CPU";
+        for (const LoopCalibration::OnCpu &cpu : start.perCpu)
+            cpus += fmt::format("{} cpu {} {:.0f}", cpus.size() > 8 ? "," : "", cpu.cpu,
+                                cpu.loopsPerMs);
+        out += wrapText(cpus, kReportWidth, "  ");
+    }
+    for (const std::string &w :
+         {cpuSpeedGapWarning(c.config.name, start),
+          loopWanderWarning(c.config.name, start, c.workLoopSpeed, c.endLoopSpeed)})
+        if (!w.empty())
+            out += wrapText("WARNING: " + w, kReportWidth, "  ");
     return out;
 }
 

@@ -27,13 +27,21 @@ json toJson(const ThreadParams &p)
 
 json toJson(const LoopCalibration &l)
 {
-    return {{"loops_per_ms", l.loopsPerMs},
-            {"min_loops_per_ms", l.minLoopsPerMs},
-            {"max_loops_per_ms", l.maxLoopsPerMs},
-            {"spread_pct", l.spreadPct()},
-            {"trials", l.trials},
-            {"spent_ns", l.spentNs},
-            {"settled", l.settled}};
+    json out = {{"loops_per_ms", l.loopsPerMs},
+                {"min_loops_per_ms", l.minLoopsPerMs},
+                {"max_loops_per_ms", l.maxLoopsPerMs},
+                {"spread_pct", l.spreadPct()},
+                {"trials", l.trials},
+                {"spent_ns", l.spentNs},
+                {"settled", l.settled}};
+    // 1.6: each CPU's own speed, when more than one was measured.
+    if (!l.perCpu.empty()) {
+        json cpus = json::array();
+        for (const LoopCalibration::OnCpu &c : l.perCpu)
+            cpus.push_back({{"cpu", c.cpu}, {"loops_per_ms", c.loopsPerMs}});
+        out["per_cpu"] = std::move(cpus);
+    }
+    return out;
 }
 
 // spread_pct is written for other tools; it follows from the rest.
@@ -46,6 +54,16 @@ LoopCalibration loopSpeedFromJson(const JsonReader &r, const json &j, const std:
     l.trials = r.get<int>(j, path, "trials");
     l.spentNs = r.get<int64_t>(j, path, "spent_ns");
     l.settled = r.get<bool>(j, path, "settled");
+    if (j.contains("per_cpu")) {
+        const json &cpus = j["per_cpu"];
+        if (!cpus.is_array())
+            r.fail(path + ".per_cpu", "must be an array");
+        for (size_t i = 0; i < cpus.size(); ++i) {
+            const std::string at = fmt::format("{}.per_cpu[{}]", path, i);
+            l.perCpu.push_back(
+                {r.get<int>(cpus[i], at, "cpu"), r.get<double>(cpus[i], at, "loops_per_ms")});
+        }
+    }
     return l;
 }
 

@@ -84,6 +84,60 @@ LoopCalibration LoopCalibrator::run()
     return out;
 }
 
+LoopCalibration combineCpuSpeeds(const std::vector<std::pair<int, LoopCalibration>> &onCpus)
+{
+    LoopCalibration out;
+    if (onCpus.empty())
+        return out;
+    if (onCpus.size() == 1)
+        return onCpus.front().second;
+    double inverseSum = 0;
+    out.settled = true;
+    out.minLoopsPerMs = onCpus.front().second.minLoopsPerMs;
+    for (const auto &[cpu, c] : onCpus) {
+        if (!c.measured())
+            continue;
+        inverseSum += 1.0 / c.loopsPerMs;
+        out.trials += c.trials;
+        out.spentNs += c.spentNs;
+        out.settled = out.settled && c.settled;
+        out.minLoopsPerMs = std::min(out.minLoopsPerMs, c.minLoopsPerMs);
+        out.maxLoopsPerMs = std::max(out.maxLoopsPerMs, c.maxLoopsPerMs);
+        out.perCpu.push_back({cpu, c.loopsPerMs});
+    }
+    if (inverseSum > 0)
+        out.loopsPerMs = static_cast<double>(out.perCpu.size()) / inverseSum;
+    return out;
+}
+
+double cpuSpeedGapPct(const LoopCalibration &calibration)
+{
+    if (calibration.perCpu.size() < 2)
+        return 0;
+    const auto [slowest, fastest] =
+        std::minmax_element(calibration.perCpu.begin(), calibration.perCpu.end(),
+                            [](const LoopCalibration::OnCpu &a, const LoopCalibration::OnCpu &b) {
+                                return a.loopsPerMs < b.loopsPerMs;
+                            });
+    return slowest->loopsPerMs > 0
+               ? (fastest->loopsPerMs - slowest->loopsPerMs) / slowest->loopsPerMs * 100.0
+               : 0;
+}
+
+std::string cpuSpeedGapWarning(const std::string &consumer, const LoopCalibration &calibration)
+{
+    const double gap = cpuSpeedGapPct(calibration);
+    if (gap <= kLoopWanderPct)
+        return {};
+    std::string speeds;
+    for (const LoopCalibration::OnCpu &c : calibration.perCpu)
+        speeds += fmt::format("{}cpu {} {:.0f}", speeds.empty() ? "" : ", ", c.cpu, c.loopsPerMs);
+    return fmt::format("{}: the CPUs run the loop at different speeds ({} loops/ms, {:.0f} % "
+                       "apart): its loop work lasts longer on the slower ones; cpu-time work "
+                       "(--work-mode cpu, the default) lasts the same",
+                       consumer, speeds, gap);
+}
+
 double loopSpeedChangePct(const LoopCalibration &start, const LoopCalibration &end)
 {
     if (!start.measured() || !end.measured())

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace latprobe {
 
@@ -16,6 +18,14 @@ struct LoopCalibration
     int trials = 0;       // all of them, the sizing and unsettled ones included
     int64_t spentNs = 0;  // their time, summed
     bool settled = false; // false: the time ran out before two rounds agreed
+    // Measured on each CPU the thread may run on, when more than one: a
+    // VM's vCPUs, hybrid cores or SMT siblings need not run a loop alike.
+    struct OnCpu
+    {
+        int cpu = 0;
+        double loopsPerMs = 0;
+    };
+    std::vector<OnCpu> perCpu = {};
 
     bool measured() const { return loopsPerMs > 0; }
     // (max - min) / median of the settled trials, in percent.
@@ -59,6 +69,20 @@ private:
     Trial m_trial;
     Limits m_limits;
 };
+
+// One speed from each CPU's calibration: the harmonic mean, the speed at
+// which loop work sized for T lasts T on average over the CPUs (2 and 4 M
+// loops/ms give 2.67: work sized for 1 ms lasts 1.33 and 0.67 ms). Trials
+// and time add up; settled when every CPU settled; min and max span all.
+LoopCalibration combineCpuSpeeds(const std::vector<std::pair<int, LoopCalibration>> &onCpus);
+
+// How far apart the fastest and the slowest CPU run the loop, in percent of
+// the slowest; 0 with fewer than two CPUs measured.
+double cpuSpeedGapPct(const LoopCalibration &calibration);
+
+// "video: the CPUs run the loop at different speeds (...)" past
+// kLoopWanderPct between the fastest and the slowest CPU; else empty.
+std::string cpuSpeedGapWarning(const std::string &consumer, const LoopCalibration &calibration);
 
 // How much faster (+) or slower (-) the loop ran at `end` than at `start`,
 // in percent; 0 when either was not measured.

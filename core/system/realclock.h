@@ -17,8 +17,9 @@ public:
     int64_t sleepUntil(int64_t deadline) override;
     int64_t work(int64_t ns) override;
 
-    // Loop mode only: measures this CPU's loop speed and works at it from
-    // then on. Call from the thread that will work.
+    // Loop mode only: measures the loop's speed on each CPU the calling
+    // thread may use (combineCpuSpeeds) and works at it from then on. Call
+    // from the thread that will work.
     LoopCalibration calibrate();
     // The same measure, for comparing at the end of a run; the speed worked
     // at stays.

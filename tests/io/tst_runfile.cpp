@@ -164,6 +164,11 @@ void compareSetups(const ConsumerSetup &a, const ConsumerSetup &b)
         QCOMPARE(x.trials, y.trials);
         QCOMPARE(x.spentNs, y.spentNs);
         QCOMPARE(x.settled, y.settled);
+        QCOMPARE(x.perCpu.size(), y.perCpu.size());
+        for (size_t i = 0; i < x.perCpu.size(); ++i) {
+            QCOMPARE(x.perCpu[i].cpu, y.perCpu[i].cpu);
+            QCOMPARE(x.perCpu[i].loopsPerMs, y.perCpu[i].loopsPerMs);
+        }
     }
     QCOMPARE(a.grant.policy, b.grant.policy);
     QCOMPARE(a.grant.priority, b.grant.priority);
@@ -581,7 +586,7 @@ void TestRunFile::interbenchsMethodAndConsumersSurviveARoundTrip()
     }
     const std::string text = runToJson(run);
     const json j = json::parse(text);
-    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.5"));
+    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.6"));
     QCOMPARE(j["consumers"][0]["wake"].get<std::string>(), std::string("timekeeper"));
     QCOMPARE(j["consumers"][0]["latency"].get<std::string>(), std::string("interbench"));
     QCOMPARE(j["consumers"][1]["wake"].get<std::string>(), std::string("timer"));
@@ -760,6 +765,10 @@ void TestRunFile::rejectsNamingFileAndField_data()
     QTest::newRow("loop speed as a string") << "/consumers/0/loop_speed/loops_per_ms"
                                             << "\"fast\""
                                             << "consumers[0].loop_speed.loops_per_ms";
+    QTest::newRow("a CPU's loop speed as a string")
+        << "/consumers/0/loop_speed/per_cpu/1/loops_per_ms"
+        << "\"fast\""
+        << "consumers[0].loop_speed.per_cpu[1].loops_per_ms";
     QTest::newRow("end loop speed without its trials") << "/consumers/0/end_loop_speed/trials"
                                                        << ""
                                                        << "consumers[0].end_loop_speed.trials";

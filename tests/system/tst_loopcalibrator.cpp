@@ -5,11 +5,13 @@
 // about.
 
 #include "loopcalibrator.h"
+#include "realclock.h"
 
 #include <QTest>
 
 #include <cmath>
 #include <functional>
+#include <sched.h>
 
 using namespace latprobe;
 
@@ -62,6 +64,9 @@ private slots:
     void wanderWarningFiresPastTheStatedChange_data();
     void wanderWarningFiresPastTheStatedChange();
     void endCalibrationOnASlowerMachineIsWarnedAbout();
+    void cpusThatDifferGiveTheSpeedWorkAveragesAt();
+    void cpusThatDifferAreWarnedAbout();
+    void everyUsableCpuIsMeasuredAndTheAffinityKept();
 };
 
 void TestLoopCalibrator::keepsTheMedianNotTheFastest()
@@ -215,6 +220,73 @@ void TestLoopCalibrator::endCalibrationOnASlowerMachineIsWarnedAbout()
     // And none when it held.
     speed = 1.5e6;
     QCOMPARE(loopWanderWarning("audio", start, {}, calibrate(machine)), std::string());
+}
+
+void TestLoopCalibrator::cpusThatDifferGiveTheSpeedWorkAveragesAt()
+{
+    // This VM's vCPUs ran the loop at 2.26 and 3.25 M/ms in the same minute.
+    // Calibrated on the fast one, work lasted 44 % longer on the slow one;
+    // on either alone, the other's work was off. Work sized at the combined
+    // speed lasts, averaged over both, the time asked.
+    FakeMachine slow{[](int, int64_t) { return 2.0e6; }};
+    FakeMachine fast{[](int, int64_t) { return 4.0e6; }};
+    const LoopCalibration c = combineCpuSpeeds({{0, calibrate(slow)}, {1, calibrate(fast)}});
+    const double loopsFor1Ms = c.loopsPerMs;
+    const double meanMs = (loopsFor1Ms / 2.0e6 + loopsFor1Ms / 4.0e6) / 2;
+    QVERIFY2(near(meanMs, 1.0), qPrintable(QString::number(meanMs)));
+    QVERIFY(near(c.loopsPerMs, 2.0e6 * 4.0e6 * 2 / (2.0e6 + 4.0e6)));
+    QCOMPARE(c.perCpu.size(), size_t{2});
+    QCOMPARE(c.perCpu[1].cpu, 1);
+    QVERIFY(near(c.perCpu[1].loopsPerMs, 4.0e6));
+    QVERIFY(near(c.minLoopsPerMs, 2.0e6) && near(c.maxLoopsPerMs, 4.0e6));
+    QCOMPARE(c.trials, slow.trials + fast.trials);
+    QCOMPARE(c.spentNs, slow.t + fast.t);
+    QVERIFY(c.settled);
+    QVERIFY(near(cpuSpeedGapPct(c), 100));
+    // One CPU: its own calibration, no per-CPU list.
+    FakeMachine alone{[](int, int64_t) { return 3.0e6; }};
+    const LoopCalibration one = combineCpuSpeeds({{5, calibrate(alone)}});
+    QVERIFY(near(one.loopsPerMs, 3.0e6));
+    QVERIFY(one.perCpu.empty());
+    QCOMPARE(cpuSpeedGapPct(one), 0.0);
+}
+
+void TestLoopCalibrator::cpusThatDifferAreWarnedAbout()
+{
+    auto onTwo = [](double a, double b) {
+        FakeMachine x{[a](int, int64_t) { return a; }};
+        FakeMachine y{[b](int, int64_t) { return b; }};
+        return combineCpuSpeeds({{0, calibrate(x)}, {1, calibrate(y)}});
+    };
+    QCOMPARE(cpuSpeedGapWarning("video", onTwo(3.0e6, 3.2e6)), std::string());
+    const std::string warning = cpuSpeedGapWarning("video", onTwo(2.26e6, 3.25e6));
+    QVERIFY2(QString::fromStdString(warning).startsWith(
+                 "video: the CPUs run the loop at different speeds (cpu 0 2260000, cpu 1 "
+                 "3250000 loops/ms, 44 % apart)"),
+             warning.c_str());
+}
+
+void TestLoopCalibrator::everyUsableCpuIsMeasuredAndTheAffinityKept()
+{
+    // The real measure pins the thread to each CPU it may use in turn, then
+    // gives it back all of them.
+    cpu_set_t before;
+    QCOMPARE(sched_getaffinity(0, sizeof before, &before), 0);
+    const int usable = CPU_COUNT(&before);
+    const LoopCalibration c = RealClock::measureLoopSpeed();
+    QVERIFY(c.measured());
+    if (usable < 2) {
+        QVERIFY(c.perCpu.empty());
+    } else {
+        QCOMPARE(c.perCpu.size(), static_cast<size_t>(std::min(usable, 8)));
+        for (const LoopCalibration::OnCpu &cpu : c.perCpu) {
+            QVERIFY(CPU_ISSET(cpu.cpu, &before));
+            QVERIFY(cpu.loopsPerMs > 0);
+        }
+    }
+    cpu_set_t after;
+    QCOMPARE(sched_getaffinity(0, sizeof after, &after), 0);
+    QVERIFY(CPU_EQUAL(&before, &after));
 }
 
 QTEST_GUILESS_MAIN(TestLoopCalibrator)
