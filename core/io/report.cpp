@@ -46,13 +46,8 @@ std::string loopSpeedLines(const ConsumerSetup &c)
                                  speed->loopsPerMs, loopSpeedChangePct(start, *speed));
     if (!later.empty())
         out += wrapText(later, kReportWidth, "  ");
-    if (start.perCpu.size() > 1) {
-        std::string cpus = "  by CPU";
-        for (const LoopCalibration::OnCpu &cpu : start.perCpu)
-            cpus += fmt::format("{} cpu {} {:.0f}", cpus.size() > 8 ? "," : "", cpu.cpu,
-                                cpu.loopsPerMs);
-        out += wrapText(cpus, kReportWidth, "  ");
-    }
+    if (start.perCpu.size() > 1)
+        out += wrapText("  by CPU " + cpuSpeedsText(start), kReportWidth, "  ");
     for (const std::string &w :
          {cpuSpeedGapWarning(c.config.name, start),
           loopWanderWarning(c.config.name, start, c.workLoopSpeed, c.endLoopSpeed)})

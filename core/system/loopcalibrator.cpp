@@ -124,14 +124,20 @@ double cpuSpeedGapPct(const LoopCalibration &calibration)
                : 0;
 }
 
+std::string cpuSpeedsText(const LoopCalibration &calibration)
+{
+    std::string speeds;
+    for (const LoopCalibration::OnCpu &c : calibration.perCpu)
+        speeds += fmt::format("{}cpu {} {:.0f}", speeds.empty() ? "" : ", ", c.cpu, c.loopsPerMs);
+    return speeds;
+}
+
 std::string cpuSpeedGapWarning(const std::string &consumer, const LoopCalibration &calibration)
 {
     const double gap = cpuSpeedGapPct(calibration);
     if (gap <= kLoopWanderPct)
         return {};
-    std::string speeds;
-    for (const LoopCalibration::OnCpu &c : calibration.perCpu)
-        speeds += fmt::format("{}cpu {} {:.0f}", speeds.empty() ? "" : ", ", c.cpu, c.loopsPerMs);
+    const std::string speeds = cpuSpeedsText(calibration);
     return fmt::format("{}: the CPUs run the loop at different speeds ({} loops/ms, {:.0f} % "
                        "apart): its loop work lasts longer on the slower ones; cpu-time work "
                        "(--work-mode cpu, the default) lasts the same",

@@ -80,6 +80,9 @@ LoopCalibration combineCpuSpeeds(const std::vector<std::pair<int, LoopCalibratio
 // the slowest; 0 with fewer than two CPUs measured.
 double cpuSpeedGapPct(const LoopCalibration &calibration);
 
+// "cpu 0 2260000, cpu 1 3250000": each CPU's speed, in loops per ms.
+std::string cpuSpeedsText(const LoopCalibration &calibration);
+
 // "video: the CPUs run the loop at different speeds (...)" past
 // kLoopWanderPct between the fastest and the slowest CPU; else empty.
 std::string cpuSpeedGapWarning(const std::string &consumer, const LoopCalibration &calibration);
