@@ -29,12 +29,18 @@ quiet machine (tests/bench/README.md): another build on a 2-vCPU VM moves
 p99 far more than tracing does.
 
 Each round's on and off runs are a pair, a few seconds apart. Judged per
-consumer is the median of the rounds' ratios with a 95 % bootstrap interval
-(rounds resampled 2000 times, a fixed seed): "met" when the interval lies
-at or under 1.10, "missed" when it lies above, "noise" when it spans 1.10,
-and "few rounds" under 5 rounds. Under hackbench x4 audio's p99 with
-tracing off ran from 23 to 325 ms in four runs alike: no number of rounds
-this script can afford tells a 10 % cost from that. The CPU goal is judged
+consumer is the p99 of all the samples of the on runs against the p99 of
+all the off runs' samples (from the runs' histograms), their ratio, and its
+95 % bootstrap interval: the pairs resampled whole 2000 times (a fixed
+seed), so a pair's two arms, which met the load in the same state, stay
+together. "met" when the interval lies at or under 1.10, "missed" when it
+lies above, "noise" when it spans 1.10, and "few rounds" under 5 rounds.
+The median of the pairs' own p99 ratios is printed beside it; it was the
+verdict until 2026-12-02 evening and rests on too few samples: a 5-s step
+has 500 audio periods, whose p99 is their 5th-worst, and under hackbench x4
+audio's p99 with tracing off ran from 23 to 325 ms in four runs alike. The
+p99 of the pooled samples is what a user reads of a run that recorded
+throughout against one that never did. The CPU goal is judged
 on lp-explain's own CPU (the recorder reading and explaining; the median
 of the runs); latprobe's extra CPU, on - off, and its interval are printed
 beside it.
@@ -48,8 +54,8 @@ pairs of --step-second scenario steps (default 5), the recorder on in one
 and paused in the other ("trace": false, docs/scenarios.md), the order
 flipped every pair. A pair's two steps are seconds apart under the same
 load, where separate runs differ by which of hackbench's states each
-happened to catch. Judged as above, on the median of the pairs' p99
-ratios; the recorder's CPU is lp-explain's over the time it recorded
+happened to catch. Judged as above, on the pooled p99s of the on and the
+off steps; the recorder's CPU is lp-explain's over the time it recorded
 (every recorded step asks its misses explained, more reads than a run of
 long phases has). The load restarts with each step, alike for both arms;
 latprobe's whole CPU and the load's throughput are not split by step, and
@@ -62,6 +68,7 @@ tracing was off. Standard library only.
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -107,6 +114,7 @@ def run_once(binary, load, duration, trace, out):
     loads = run["loads"]
     return {
         "p99": {c["name"]: c["p99_us"] for c in phase["consumers"] if c["samples"] > 0},
+        "hist": {c["name"]: histogram_of(c) for c in phase["consumers"] if c["samples"] > 0},
         "cpu_per_wakeup_us": cpu_s / max(samples, 1) * 1e6,
         "cpu_pct": cpu_s / phase["duration_s"] * 100,
         "throughput": loads[0]["throughput_per_s"] if loads else 0.0,
@@ -129,8 +137,8 @@ def interleaved_scenario(load, pairs, step):
 
 
 def run_interleaved(binary, load, pairs, step, tmp):
-    """One run of `pairs` on/off step pairs; per consumer, the pairs' p99s
-    [(on, off)], and the recorder's figures with the time it recorded."""
+    """One run of `pairs` on/off step pairs; per consumer, the pairs'
+    histograms [(on, off)], and the recorder's figures with the time it recorded."""
     scen = os.path.join(tmp, "onoff.json")
     out = os.path.join(tmp, "onoff-run.json")
     with open(scen, "w") as f:
@@ -146,7 +154,7 @@ def run_interleaved(binary, load, pairs, step, tmp):
     if not run.get("trace", {}).get("on"):
         sys.exit("trace_overhead: the flight recorder is off: "
                  + run.get("trace", {}).get("message", "run as root with tracefs mounted"))
-    p99 = {}  # consumer -> {pair: {trace: p99}}
+    hists = {}  # consumer -> {pair: {trace: histogram}}
     on_s = 0.0
     for phase in run["phases"]:
         arm, _, pair = phase["name"].partition(" ")
@@ -156,9 +164,10 @@ def run_interleaved(binary, load, pairs, step, tmp):
             on_s += phase["duration_s"]
         for c in phase["consumers"]:
             if c["samples"] > 0:
-                p99.setdefault(c["name"], {}).setdefault(int(pair), {})[arm == "on"] = c["p99_us"]
+                hists.setdefault(c["name"], {}).setdefault(int(pair), {})[arm == "on"] = \
+                    histogram_of(c)
     pairs_of = {name: [(v[True], v[False]) for _, v in sorted(by.items()) if len(v) == 2]
-                for name, by in p99.items()}
+                for name, by in hists.items()}
     trace = dict(run.get("trace", {}))
     trace["explained"] = len(run.get("explanations", []))
     return pairs_of, trace, on_s
@@ -169,14 +178,11 @@ def report_interleaved(binary, load, pairs, step, tmp):
     pairs_of, t, on_s = run_interleaved(binary, load, pairs, step, tmp)
     missed = undecided = False
     print(f"\n{load}: one run, {pairs} pairs of {step:g}-s steps, recorder on and off in turn")
-    print(f"{'consumer':10} {'p99 on us':>10} {'p99 off us':>10} "
-          f"{'ratio':>6} {'95 % interval':>15}  verdict")
+    print(RATIO_HEADER)
     for name, pairs_ in pairs_of.items():
-        ratios = [a / b for a, b in pairs_ if b > 0]
-        if not ratios:
+        if not pairs_:
             continue
-        v = print_ratio_row(name, statistics.median(a for a, _ in pairs_),
-                            statistics.median(b for _, b in pairs_), ratios, "few pairs")
+        v = print_ratio_row(name, pairs_, "few pairs")
         missed |= v == "MISSED"
         undecided |= v != "met"
     explain_pct = t.get("cpu_s", 0) / on_s * 100 if on_s else 0
@@ -190,15 +196,93 @@ def report_interleaved(binary, load, pairs, step, tmp):
     return missed, undecided
 
 
-def print_ratio_row(name, p_on, p_off, ratios, few):
-    """One consumer's line: its p99s, the median ratio and its interval, and
-    the verdict, which is returned ("few rounds"/"few pairs" under 5)."""
-    ratio, low, high = bootstrap_median(ratios)
-    # Fewer make an interval of the few values themselves.
-    v = verdict(low, high, 1.10) if len(ratios) >= 5 else few
+def print_ratio_row(name, hist_pairs, few):
+    """One consumer's line: its pooled p99s on and off, their ratio with its
+    interval and verdict (returned; `few` under 5 pairs), and beside them
+    the median of the pairs' own p99 ratios."""
+    p_on, p_off, ratio, low, high = pooled_ratio(hist_pairs)
+    pair_ratios = [quantile(a, 0.99) / quantile(b, 0.99) for a, b in hist_pairs
+                   if quantile(b, 0.99) > 0]
+    # Fewer make an interval of the few pairs themselves.
+    v = verdict(low, high, 1.10) if len(hist_pairs) >= 5 else few
     print(f"{name:10} {p_on:10.0f} {p_off:10.0f} {ratio:6.2f} "
-          f"{f'{low:.2f} - {high:.2f}':>15}  {v}")
+          f"{f'{low:.2f} - {high:.2f}':>13}  {v:10} "
+          f"{statistics.median(pair_ratios) if pair_ratios else 0:6.2f}")
     return v
+
+
+RATIO_HEADER = (f"{'consumer':10} {'p99 on us':>10} {'p99 off us':>10} {'ratio':>6} "
+                f"{'95 % interval':>13}  {'verdict':10} {'pairs median':>6}")
+
+
+def histogram_of(consumer):
+    """A consumer's latencies from the run file as {us: samples}; the samples
+    over the histogram's limit count as one value just above it."""
+    h = consumer["histogram"]
+    counts = {int(us): int(n) for us, n in h["counts"]}
+    if h.get("overflow"):
+        over = int(h["limit_us"]) + 1
+        counts[over] = counts.get(over, 0) + int(h["overflow"])
+    return counts
+
+
+def quantile(hist, q):
+    return PooledQuantile([hist], q).of([1])
+
+
+class PooledQuantile:
+    """The q-quantile of the samples of any multiset of histograms, ranked as
+    latprobe's Histogram::percentile ranks (the ceil(q n)-th smallest).
+    Each histogram's cumulative counts over the union of values, searched by
+    bisection: a bootstrap resample costs a few hundred additions."""
+
+    def __init__(self, hists, q=0.99):
+        self.q = q
+        self.values = sorted(set().union(*hists))
+        self.cumulative = []
+        for h in hists:
+            seen, cum = 0, []
+            for v in self.values:
+                seen += h.get(v, 0)
+                cum.append(seen)
+            self.cumulative.append(cum)
+
+    def of(self, weights):
+        """The quantile of the histograms taken `weights[i]` times each."""
+        live = [(w, c) for w, c in zip(weights, self.cumulative) if w]
+        total = sum(w * c[-1] for w, c in live)
+        if total == 0:
+            return 0
+        rank = max(1, math.ceil(self.q * total))
+        lo, hi = 0, len(self.values) - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if sum(w * c[mid] for w, c in live) >= rank:
+                hi = mid
+            else:
+                lo = mid + 1
+        return self.values[lo]
+
+
+def pooled_ratio(hist_pairs, resamples=2000, seed=17):
+    """p99 of all the on samples, of all the off samples, their ratio and its
+    95 % bootstrap interval, resampling whole pairs so that a pair's two
+    arms, which met the same load seconds apart, stay together."""
+    on = PooledQuantile([a for a, _ in hist_pairs])
+    off = PooledQuantile([b for _, b in hist_pairs])
+    n = len(hist_pairs)
+    p_on, p_off = on.of([1] * n), off.of([1] * n)
+    rng = random.Random(seed)
+    ratios = []
+    for _ in range(resamples):
+        weights = [0] * n
+        for i in rng.choices(range(n), k=n):
+            weights[i] += 1
+        below = off.of(weights)
+        ratios.append(on.of(weights) / below if below else math.inf)
+    ratios.sort()
+    return (p_on, p_off, p_on / p_off if p_off else math.inf,
+            ratios[int(0.025 * resamples)], ratios[int(0.975 * resamples) - 1])
 
 
 def bootstrap_median(values, resamples=2000, seed=17):
@@ -249,16 +333,13 @@ def main():
                     results[trace].append(run_once(args.binary, load, args.duration, trace, out))
             on, off = results[True], results[False]
             print(f"\n{load}: {args.rounds} rounds x {args.duration:g} s, tracing on vs off")
-            print(f"{'consumer':10} {'p99 on us':>10} {'p99 off us':>10} "
-                  f"{'ratio':>6} {'95 % interval':>15}  verdict")
-            for name in on[0]["p99"]:
-                p_on = statistics.median(x["p99"].get(name, 0) for x in on)
-                p_off = statistics.median(x["p99"].get(name, 0) for x in off)
-                ratios = [a["p99"].get(name, 0) / b["p99"][name]
-                          for a, b in zip(on, off) if b["p99"].get(name)]
-                if not ratios:
+            print(RATIO_HEADER)
+            for name in on[0]["hist"]:
+                hist_pairs = [(a["hist"][name], b["hist"][name]) for a, b in zip(on, off)
+                              if name in a["hist"] and name in b["hist"]]
+                if not hist_pairs:
                     continue
-                v = print_ratio_row(name, p_on, p_off, ratios, "few rounds")
+                v = print_ratio_row(name, hist_pairs, "few rounds")
                 missed |= v == "MISSED"
                 undecided |= v != "met"
             cpw_on = statistics.median(x["cpu_per_wakeup_us"] for x in on)
