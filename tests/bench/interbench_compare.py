@@ -7,7 +7,7 @@ one after the other (interbench first in odd rounds, latprobe first in even
 ones):
 
     interbench -c -t T -L nproc -W each bench -w each load -x the others
-    latprobe run --scenario <interbench's steps, T s each> --out RUN
+    latprobe run --scenario <interbench's steps, T s each> --out RUN [--latprobe-args]
     latprobe report --format interbench RUN
 
 with the same privileges (this script's, or with --unprivileged, as nobody
@@ -38,6 +38,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -132,7 +133,7 @@ def run_latprobe(binary, work, scen, consumers, n):
     os.chmod(env["LATPROBE_LIBRARY"], 0o777)
     cmd = [binary, "--quiet", "run", "--scenario", scen, "--consumers",
            ",".join(c.lower() for c in sorted(consumers)), "--no-noise-check",
-           "--no-progress", "--out", out]
+           "--no-progress", "--out", out] + shlex.split(ARGS.latprobe_args)
     r = subprocess.run(as_user(cmd, ARGS.unprivileged), capture_output=True, text=True, env=env)
     if r.returncode != 0 or not os.path.exists(out):
         raise RuntimeError(f"latprobe run failed ({r.returncode}):\n{r.stderr[-2000:]}")
@@ -214,6 +215,8 @@ def main():
     ap.add_argument("--source", default=DEFAULT_SOURCE, help=f"default {DEFAULT_SOURCE}")
     ap.add_argument("--latprobe", default=os.path.join(REPO, "build", "app", "latprobe"),
                     help="default build/app/latprobe")
+    ap.add_argument("--latprobe-args", default="", metavar="ARGS",
+                    help="more options for latprobe run, e.g. '--work-mode loops'")
     ap.add_argument("--unprivileged", action="store_true",
                     help="run both tools as nobody (needs root to switch)")
     ARGS = args = ap.parse_args()

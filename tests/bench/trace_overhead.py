@@ -205,6 +205,12 @@ def print_ratio_row(name, hist_pairs, few):
                    if quantile(b, 0.99) > 0]
     # Fewer make an interval of the few pairs themselves.
     v = verdict(low, high, 1.10) if len(hist_pairs) >= 5 else few
+    if PAST_LIMIT_US in (p_on, p_off):
+        # Both past 100 ms would read as a ratio of 1: no verdict.
+        print(f"{name:10} {'> 100 ms' if p_on == PAST_LIMIT_US else f'{p_on:.0f}':>10} "
+              f"{'> 100 ms' if p_off == PAST_LIMIT_US else f'{p_off:.0f}':>10} "
+              f"{'-':>6} {'-':>13}  past limit")
+        return "past limit"
     print(f"{name:10} {p_on:10.0f} {p_off:10.0f} {ratio:6.2f} "
           f"{f'{low:.2f} - {high:.2f}':>13}  {v:10} "
           f"{statistics.median(pair_ratios) if pair_ratios else 0:6.2f}")
@@ -215,14 +221,17 @@ RATIO_HEADER = (f"{'consumer':10} {'p99 on us':>10} {'p99 off us':>10} {'ratio':
                 f"{'95 % interval':>13}  {'verdict':10} {'pairs median':>6}")
 
 
+# The run file keeps how many samples lay past its histogram's limit (100 ms),
+# not their values: they pool as this one value, above every other.
+PAST_LIMIT_US = 10**12
+
+
 def histogram_of(consumer):
-    """A consumer's latencies from the run file as {us: samples}; the samples
-    over the histogram's limit count as one value just above it."""
+    """A consumer's latencies from the run file as {us: samples}."""
     h = consumer["histogram"]
     counts = {int(us): int(n) for us, n in h["counts"]}
     if h.get("overflow"):
-        over = int(h["limit_us"]) + 1
-        counts[over] = counts.get(over, 0) + int(h["overflow"])
+        counts[PAST_LIMIT_US] = int(h["overflow"])
     return counts
 
 
