@@ -48,7 +48,8 @@ void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
                    "Wakeup consumer interval in us (default 1000)")
         ->check(CLI::Range(int64_t{50}, int64_t{10000000}));
     app.add_option("--work-mode", o.workMode,
-                   "cpu: spin on thread CPU time (default); loops: interbench's calibrated loop")
+                   "cpu: spin until the thread ran the time (default); loops: interbench's\n"
+                   "calibrated loop")
         ->check(CLI::IsMember({"cpu", "loops"}));
     app.add_option("--wake", o.wake,
                    "What wakes the periodic consumers: timer (their own, latency =\n"

@@ -6,7 +6,7 @@ namespace latprobe {
 
 // How a consumer's "work" is done.
 enum class WorkMode {
-    CpuTime, // spin on the thread's CPU clock: preemption shows as lateness
+    CpuTime, // spin until the thread has run the time: preemption shows as lateness
     Loops,   // interbench's loop-calibrated burn: drifts with the VM's speed
 };
 

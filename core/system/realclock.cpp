@@ -80,9 +80,10 @@ int64_t RealClock::work(int64_t ns)
         m_workedLoops += loops;
         return ns;
     }
-    // On the thread's own CPU clock: time spent preempted is not counted as
-    // work, so it surfaces as lateness instead of less work.
-    return busyForCpu(ns, &threadCpuNow);
+    // Time spent preempted is not counted as work, so it surfaces as
+    // lateness instead of less work; busyWhileRunning says why this is not
+    // the thread's CPU clock.
+    return busyWhileRunning(ns, &monotonicNow);
 }
 
 void RealClock::spinLoops(uint64_t loops)
