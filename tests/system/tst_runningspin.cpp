@@ -103,7 +103,7 @@ void TestRunningSpin::theRealWorkTakesTheCpuTimeAsked()
     // On the real clocks: whatever else runs, 20 ms of work takes at least
     // 20 ms of the thread's CPU time, and the wall time it took. Not at most:
     // the CPU clock also charges the thread the interrupts and host stalls
-    // over 10 us that the work leaves out (23 ms beside ctest -j2).
+    // over kRunningGapNs that the work leaves out (23 ms beside ctest -j2).
     RealClock clock(WorkMode::CpuTime);
     const int64_t cpu0 = RealClock::threadCpuNow();
     const int64_t wall0 = RealClock::monotonicNow();
