@@ -118,13 +118,17 @@ Scenario parseScenario(const std::string &text, const std::string &file)
                 value.get<uint64_t>() > kMaxRounds)
                 r.fail(key, fmt::format("expected a whole number from 1 to {}", kMaxRounds));
             s.rounds = static_cast<int>(value.get<uint64_t>());
+        } else if (key == "restart_consumers") {
+            if (!value.is_boolean())
+                r.fail(key, "expected true or false");
+            s.restartConsumers = value.get<bool>();
         } else if (key == "steps") {
             if (!value.is_array() || value.empty())
                 r.fail(key, "expected a non-empty array of steps");
         } else {
             r.fail(key,
                    "unknown field (a scenario has scenario_version, name, description, preset, "
-                   "rounds, stop_when, steps)");
+                   "rounds, restart_consumers, stop_when, steps)");
         }
     }
     if (!findPreset(s.preset))

@@ -14,6 +14,7 @@ namespace latprobe {
 //   {"scenario_version": 1, "name": "ramp", "description": "...",
 //    "preset": "default",                       optional consumer preset
 //    "rounds": 3,                               optional, default 1
+//    "restart_consumers": true,                 optional, default false
 //    "stop_when": {"consumers": ["audio", "video"], "above_baseline": true},
 //    "steps": [{"name": "idle", "duration_s": 10, "loads": []},
 //              {"duration_s": 30, "loads": ["massive_intr:10"],
@@ -57,6 +58,11 @@ struct Scenario
     // B, ...) so that slow drift hits every step alike: each step's phases
     // are the rounds a comparison draws its samples from.
     int rounds = 1;
+    // Each step pauses its consumers while its loads start and starts them
+    // afresh once they run: interbench forks a new benchmark process for
+    // each load, so X's ramp begins at 0 ms and no backlog carries over.
+    // Otherwise a consumer runs on across steps, as a desktop program does.
+    bool restartConsumers = false;
 
     double roundS() const;     // one round
     double totalS() const;     // every round

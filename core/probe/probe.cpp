@@ -19,8 +19,8 @@ namespace latprobe {
 
 Probe::Probe(std::vector<ConsumerConfig> consumers, ThreadParams params)
     : m_configs(std::move(consumers)), m_params(std::move(params)), m_setups(m_configs.size()),
-      m_loopSpeedsAtEnd(m_configs.size()), m_halt(m_configs.size()),
-      m_helperBinary(latprobeBinary())
+      m_loopSpeedsAtEnd(m_configs.size()), m_halt(m_configs.size()), m_measured(m_configs.size()),
+      m_pauses(m_configs.size()), m_periodStarts(m_configs.size()), m_helperBinary(latprobeBinary())
 {
     for (size_t i = 0; i < m_configs.size(); ++i)
         m_setups[i].config = m_configs[i];
@@ -36,8 +36,11 @@ void Probe::start()
     if (m_running)
         return;
     m_stop = false;
-    for (std::atomic<bool> &halt : m_halt)
-        halt = false;
+    for (size_t i = 0; i < m_configs.size(); ++i) {
+        m_halt[i] = false;
+        m_measured[i] = true;
+        m_periodStarts[i] = 0;
+    }
     m_ready = 0;
     m_go = false;
     int threads = 0;
@@ -115,17 +118,14 @@ void Probe::consumerMain(size_t index)
     }
     std::atomic<bool> &halt = m_halt[index];
     for (int64_t start = m_collector->runStart();; start = RealClock::monotonicNow()) {
+        ++m_periodStarts[index];
         if (startLoop)
             startLoop->run(start, halt);
         else if (gameLoop)
             gameLoop->run(start, halt);
         else
             periodicLoop->run(start, halt);
-        // Paused (measureOnly()): idle until measured again or stopped. A
-        // poll, as rare as a pause is long: nothing waits on a paused thread.
-        while (halt.load() && !m_stop.load())
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        if (m_stop.load())
+        if (!awaitMeasured(index))
             break;
     }
     // stop() copies it into the setup once this thread is joined: a snapshot
@@ -162,13 +162,51 @@ void Probe::stop()
     m_running = false;
 }
 
+bool Probe::awaitMeasured(size_t index)
+{
+    // A poll, as rare as a pause is long: nothing waits on a paused thread.
+    while (!m_stop.load()) {
+        const uint32_t pauses = m_pauses[index].load();
+        if (m_measured[index].load()) {
+            m_halt[index] = false;
+            // A pause between the two looks set the halt this store may have
+            // undone: look again.
+            if (m_pauses[index].load() == pauses)
+                return true;
+            continue;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+}
+
+void Probe::pause(size_t index)
+{
+    // In this order: awaitMeasured() sees the count change before the halt.
+    m_measured[index] = false;
+    ++m_pauses[index];
+    m_halt[index] = true;
+}
+
 void Probe::measureOnly(const std::vector<std::string> &consumers)
 {
     if (m_stop.load())
         return; // stop() has halted every loop for good
+    for (size_t i = 0; i < m_configs.size(); ++i) {
+        if (consumers.empty() ||
+            std::find(consumers.begin(), consumers.end(), m_configs[i].name) != consumers.end())
+            m_measured[i] = true;
+        else if (m_measured[i].load())
+            pause(i);
+    }
+}
+
+void Probe::pauseAll()
+{
+    if (m_stop.load())
+        return;
     for (size_t i = 0; i < m_configs.size(); ++i)
-        m_halt[i] = !consumers.empty() && std::find(consumers.begin(), consumers.end(),
-                                                    m_configs[i].name) == consumers.end();
+        pause(i);
 }
 
 } // namespace latprobe

@@ -58,6 +58,13 @@ public:
     // then starts its periods afresh from that moment. External consumers
     // have no thread here: the collector leaves them out of such a phase.
     void measureOnly(const std::vector<std::string> &consumers);
+    // Pauses every consumer thread until measureOnly() names it: however soon
+    // that comes, each then starts its periods afresh, as interbench's
+    // benchmark does in the new process it forks for each load.
+    void pauseAll();
+    // How many times a consumer's periods began: once at the start, once
+    // more at each resume.
+    uint64_t periodStarts(size_t consumer) const { return m_periodStarts[consumer].load(); }
     bool running() const { return m_running; }
 
     Collector &collector() { return *m_collector; }
@@ -68,6 +75,9 @@ public:
 
 private:
     void consumerMain(size_t index);
+    // After a consumer's loop returned: false once the probe stops.
+    bool awaitMeasured(size_t index);
+    void pause(size_t index);
 
     std::vector<ConsumerConfig> m_configs;
     ThreadParams m_params;
@@ -86,6 +96,12 @@ private:
     // Per consumer: its loop is to return (paused, or m_stop). A deque: atomics
     // neither move nor copy.
     std::deque<std::atomic<bool>> m_halt;
+    // Per consumer: whether a phase measures it, and how many times it was
+    // paused: its thread resumes only once measured with no pause since it
+    // looked, so that a pause lifted at once still restarts its periods.
+    std::deque<std::atomic<bool>> m_measured;
+    std::deque<std::atomic<uint32_t>> m_pauses;
+    std::deque<std::atomic<uint64_t>> m_periodStarts;
     std::atomic<int> m_ready{0};
     std::atomic<bool> m_go{false};
     bool m_running = false;

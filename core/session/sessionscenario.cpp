@@ -142,6 +142,11 @@ bool Session::beginStep(int index, bool again)
     if (p.step >= 0)
         m_probe->collector().endPhase(RealClock::monotonicNow());
     p.step = index;
+    // Paused before its loads start, so that their start-up is in no period
+    // (see Scenario::restartConsumers).
+    const bool restarts = p.scenario.restartConsumers;
+    if (restarts)
+        m_probe->pauseAll();
     stopEveryLoad();
     std::vector<std::string> specs;
     for (const LoadSpec &spec : step.loads) {
@@ -160,7 +165,7 @@ bool Session::beginStep(int index, bool again)
     if (step.trace)
         recordStep(true);
     openPhase(again ? step.name + " (again)" : step.name, specs,
-              first && p.joinsRunStart ? runStart() : p.stepStart,
+              first && p.joinsRunStart && !restarts ? runStart() : p.stepStart,
               {index, p.round, step.consumers, step.trace});
     if (first)
         p.firstStepS = static_cast<double>(currentPhase().start - runStart()) / 1e9;

@@ -93,6 +93,10 @@ bool Collector::openPhase(const std::string &asked, const std::vector<std::strin
         const bool unused = std::all_of(last.stats.begin(), last.stats.end(),
                                         [](const StatsAccumulator &a) { return a.samples() == 0; });
         if (!last.endedBeforeNext && (at <= last.start || unused)) {
+            // What it never measured is not its time (a step whose loads
+            // took seconds to start, its consumers paused meanwhile).
+            if (unused)
+                last.start = std::max(last.start, at);
             last.name = named(m_phases.size() - 1);
             last.loads = loads;
             last.place = place;

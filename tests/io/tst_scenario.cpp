@@ -84,9 +84,13 @@ private slots:
     {
         // Each consumer alone against each load, the loads in the probe's
         // own session (as interbench's are its children), Burn and Ring as
-        // many threads as CPUs, Compile being Burn + Write + Read.
+        // many threads as CPUs, Compile being Burn + Write + Read; each
+        // step's consumer starts afresh, as interbench forks its benchmark
+        // for each load.
         const Scenario ib = *builtinScenario("interbench");
         QCOMPARE(ib.preset, std::string("interbench"));
+        QVERIFY(ib.restartConsumers);
+        QVERIFY(!builtinScenario("contest")->restartConsumers);
         std::map<std::string, std::set<std::string>> loadsOf;
         for (const ScenarioStep &step : ib.steps) {
             QCOMPARE(step.consumers.size(), size_t(1));
@@ -146,6 +150,9 @@ private slots:
         QTest::newRow("a step's trace not true or false")
             << R"({"scenario_version": 1, "steps": [{"duration_s": 1, "trace": "off"}]})"
             << "s.json: steps[0].trace: unknown or malformed";
+        QTest::newRow("restart_consumers not true or false")
+            << R"({"scenario_version": 1, "restart_consumers": 1, "steps": [{"duration_s": 1}]})"
+            << "s.json: restart_consumers: expected true or false";
         QTest::newRow("step without duration")
             << R"({"scenario_version": 1, "steps": [{"loads": []}]})"
             << "s.json: steps[0].duration_s: missing";

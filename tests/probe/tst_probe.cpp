@@ -34,6 +34,7 @@ private slots:
     void aLongSleepEndsSoonAfterTheStopFlag();
     void stopDoesNotWaitOutTheDrainInterval();
     void aPausedConsumerRunsNoPeriodsUntilMeasuredAgain();
+    void aPauseLiftedAtOnceStillRestartsThePeriods();
     void interbenchsConsumersRunWokenByATimekeeper();
     void loopWorkKeepsItsSpeedAtStartInWorkAndAtEnd();
     void grantRecordsWhatTheKernelGave_data();
@@ -371,6 +372,32 @@ void TestProbe::aPausedConsumerRunsNoPeriodsUntilMeasuredAgain()
 
     probe.measureOnly({});
     QTRY_VERIFY_WITH_TIMEOUT(ringB.pushed() > bAtPause + 10, kStateWaitMs);
+    probe.stop();
+}
+
+void TestProbe::aPauseLiftedAtOnceStillRestartsThePeriods()
+{
+    // A scenario that restarts its consumers pauses them all while a step's
+    // loads start, and measures them again at once when the loads start
+    // quickly: each still begins its periods afresh (interbench's X begins
+    // its ramp at 0 ms), even one whose period was not over in between.
+    ConsumerConfig a = wakeupConsumer(1000), b = wakeupConsumer(300'000);
+    a.name = "a";
+    b.name = "b";
+    Probe probe({a, b}, ThreadParams{});
+    probe.start();
+    QTRY_VERIFY_WITH_TIMEOUT(probe.externalRing(0).pushed() > 10, kStateWaitMs);
+    QCOMPARE(probe.periodStarts(0), uint64_t(1));
+    QCOMPARE(probe.periodStarts(1), uint64_t(1));
+
+    probe.pauseAll();
+    probe.measureOnly({});
+    QTRY_VERIFY_WITH_TIMEOUT(probe.periodStarts(0) == 2 && probe.periodStarts(1) == 2,
+                             kStateWaitMs);
+    // Once each: measured on, neither starts again.
+    const uint64_t aAfter = probe.externalRing(0).pushed();
+    QTRY_VERIFY_WITH_TIMEOUT(probe.externalRing(0).pushed() > aAfter + 50, kStateWaitMs);
+    QCOMPARE(probe.periodStarts(0), uint64_t(2));
     probe.stop();
 }
 

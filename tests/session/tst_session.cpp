@@ -98,6 +98,7 @@ class TestSession : public QObject
 
 private slots:
     void aScenarioFromTheRunStartIsTheWholeRun();
+    void restartingConsumersBeginEachStepOnceItsLoadsRun();
     void loadsByHandOpenPhasesNamedAfterThem();
     void resetBeginsAPhaseWithTheSameLoadsAndAMarker();
     void moreMissesAreExplainedOnlyWithTheRecorder();
@@ -135,6 +136,36 @@ void TestSession::aScenarioFromTheRunStartIsTheWholeRun()
     QCOMPARE(run.loads[0].perWorker.size(), size_t(1));
     QVERIFY(run.phases[1].consumers[0].samples > 0);
     QCOMPARE(events.finished.load(), 1);
+    QCOMPARE(session.runningProcesses(), 0);
+}
+
+void TestSession::restartingConsumersBeginEachStepOnceItsLoadsRun()
+{
+    // interbench's experiment: each step's consumers start afresh once its
+    // loads run. io_read writes and syncs its file before its worker starts;
+    // that time is in no step, even the first, which otherwise begins with
+    // the run.
+    LoadSpec slowToStart;
+    std::string error;
+    QVERIFY(parseLoadSpec("io_read:1:mb=16", slowToStart, error));
+    Session session(wakeupOnly());
+    session.start();
+    Scenario s;
+    s.name = "fresh";
+    s.restartConsumers = true;
+    s.steps = {step("read", 0.5, {slowToStart}), step("idle", 0.5)};
+    QCOMPARE(session.playScenario(s, {true, true}), std::string());
+    QCOMPARE(session.waitForScenario(), RunEnd::Completed);
+    const Run run = session.finish(RunEnd::Completed);
+
+    QCOMPARE(run.phases.size(), size_t(2));
+    QCOMPARE(run.phases[0].name, std::string("read"));
+    QVERIFY2(run.phases[0].startS > run.loads[0].startS,
+             qPrintable(QString("phase at %1 s, load started at %2 s")
+                            .arg(run.phases[0].startS)
+                            .arg(run.loads[0].startS)));
+    QVERIFY(run.phases[0].consumers[0].samples > 0);
+    QVERIFY(run.phases[1].consumers[0].samples > 0);
     QCOMPARE(session.runningProcesses(), 0);
 }
 
