@@ -28,8 +28,9 @@ public:
     // The speed the loop work itself ran at so far: loopsPerMs over all of
     // it, min and max of single periods, trials the periods. What the load
     // did to the loop (a busy SMT sibling slows it by half) shows here and
-    // in no calibration taken while the machine is idle.
-    LoopCalibration workedLoopSpeed() const;
+    // in no calibration taken while the machine is idle. From the thread
+    // that worked: it reads the last work's CPU time.
+    LoopCalibration workedLoopSpeed();
 
     // Long sleeps wake every 100 ms to look at `abort`, so a consumer with a
     // 1 s period still stops at once; the last stretch is one absolute sleep.
@@ -40,12 +41,15 @@ public:
 
 private:
     static void spinLoops(uint64_t loops);
+    void addWorked(uint64_t loops, int64_t spentNs);
     static void sleepUntilAbsolute(int64_t deadline);
 
     WorkMode m_mode;
     double m_loopsPerUs = 0;
     LoopCalibration m_worked; // loopsPerMs summed as loops until asked
     uint64_t m_workedLoops = 0;
+    uint64_t m_pendingLoops = 0; // the last work's, its CPU time not read yet
+    int64_t m_pendingSince = 0;  // the thread's CPU clock as it began
     const std::atomic<bool> *m_abort = nullptr;
     int64_t m_lastWake = 0; // tells a short sleep without reading the clock
 };
