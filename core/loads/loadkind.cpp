@@ -70,7 +70,10 @@ const std::vector<LoadKind> &loadKinds()
                       {"sync_end", 1, 0, 1,
                        "1: fsync at the end of each pass; 0: never, the kernel writes back "
                        "(interbench's Write)"},
-                      {"block_kb", 1024, 4, 16384, "write size, KiB"}},
+                      {"block_kb", 1024, 4, 16384, "write size, KiB"},
+                      {"truncate", 0, 0, 1,
+                       "1: empty the file before each pass, as interbench's Write reopens it "
+                       "(the file system frees and allocates its blocks again); 0: overwrite"}},
                      runIoWrite,
                      nullptr,
                      nullptr,

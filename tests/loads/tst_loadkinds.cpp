@@ -113,6 +113,8 @@ private slots:
     void workersRunAndStop_data();
     void workersRunAndStop();
     void theReadLoadsFileIsWrittenBeforeItStarts();
+    void theWriteLoadEmptiesItsFileEachPassWhenAsked_data();
+    void theWriteLoadEmptiesItsFileEachPassWhenAsked();
     void stopAllEmptiesEveryGroup();
     void compilerFailureIsOneLine();
     void aWorkerFailingAtOnceIsARunTimeErrorNotARefusal();
@@ -595,6 +597,52 @@ void TestLoadKinds::theReadLoadsFileIsWrittenBeforeItStarts()
     QCOMPARE(QFileInfo(dir + "/read-0").size(), qint64{8} << 20);
     manager.stopAll();
     QVERIFY(!QFileInfo::exists(dir));
+}
+
+void TestLoadKinds::theWriteLoadEmptiesItsFileEachPassWhenAsked_data()
+{
+    QTest::addColumn<bool>("truncate");
+    QTest::newRow("overwrite (contest)") << false;
+    QTest::newRow("truncate=1 (interbench's Write)") << true;
+}
+
+void TestLoadKinds::theWriteLoadEmptiesItsFileEachPassWhenAsked()
+{
+    // interbench reopens its Write file with "w" for every pass, so the file
+    // system frees and allocates its blocks again; contest's io_load
+    // overwrites them. Seen from outside: the worker's file, once past its
+    // first pass, is again shorter than mb only when it is emptied.
+    QFETCH(bool, truncate);
+    constexpr qint64 kFileBytes = qint64{2} << 20;
+    LoadManager manager(LoadLimits{}, m_binary);
+    std::string error;
+    const int id = manager.start(
+        spec(std::string("io_write:1:mb=2:sync_mb=0:sync_end=0:block_kb=64:truncate=") +
+             (truncate ? "1" : "0")),
+        error);
+    QVERIFY2(id > 0, error.c_str());
+    const pid_t worker = *workerPids(manager.status().at(0)).begin();
+    // The unnamed file is the worker's one regular file open for writing.
+    const auto fileSize = [&]() -> qint64 {
+        const QDir fds(QString("/proc/%1/fd").arg(worker));
+        for (const QString &fd : fds.entryList(QDir::Files | QDir::System | QDir::NoDotAndDotDot)) {
+            const QFileInfo target(fds.filePath(fd));
+            if (target.symLinkTarget().contains("(deleted)") ||
+                target.symLinkTarget().contains("#"))
+                return target.size();
+        }
+        return -1;
+    };
+    const auto progressMb = [&] { return manager.status().at(0).workers.at(0).progress; };
+    // Past its second pass: the first one ended at kFileBytes.
+    QTRY_VERIFY_WITH_TIMEOUT(progressMb() >= 4, kStateWaitMs);
+    if (truncate) {
+        QTRY_VERIFY_WITH_TIMEOUT(fileSize() >= 0 && fileSize() < kFileBytes, kStateWaitMs);
+    } else {
+        for (int i = 0; i < 20; ++i)
+            QCOMPARE(fileSize(), kFileBytes);
+    }
+    manager.stopAll();
 }
 
 void TestLoadKinds::badWordsAreOneLineErrors_data()

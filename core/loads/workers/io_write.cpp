@@ -1,6 +1,7 @@
 // contest's io_load: stream writes into a file of `mb` MiB, fsync every
-// `sync_mb` and at the end, rewind, forever; with sync_end=0 and sync_mb=0,
-// interbench's Write, which never syncs and leaves writeback to the kernel. The file has no name
+// `sync_mb` and at the end, rewind, forever; with sync_end=0, sync_mb=0 and
+// truncate=1, interbench's Write, which never syncs, leaves writeback to the
+// kernel and reopens its file emptied for each pass. The file has no name
 // (O_TMPFILE), so nothing is left on disk whatever kills the worker.
 #include "workerkinds.h"
 
@@ -33,6 +34,7 @@ int runIoWrite(WorkerContext &ctx)
     const uint64_t syncBytes = static_cast<uint64_t>(loadParam(ctx.spec, "sync_mb") * 1048576);
     const size_t block = static_cast<size_t>(loadParam(ctx.spec, "block_kb")) << 10;
     const bool syncAtEnd = loadParam(ctx.spec, "sync_end") != 0;
+    const bool truncateEachPass = loadParam(ctx.spec, "truncate") != 0;
     const int fd = openAnonymousFile(ctx.tempDir);
     if (fd < 0) {
         const int err = errno;
@@ -77,8 +79,17 @@ int runIoWrite(WorkerContext &ctx)
             addProgress(ctx.slot, pending >> 20);
             pending &= 1048575;
         }
-        if (atEnd)
+        if (atEnd) {
             offset = 0; // rewind: the file never grows past mb
+            if (truncateEachPass && ftruncate(fd, 0) != 0) {
+                const int err = errno;
+                reportWorkerError(ctx, fmt::format("io_write: emptying the file in {} failed: "
+                                                   "{} ({})",
+                                                   ctx.tempDir, std::strerror(err),
+                                                   ioAdvice(err, ctx.tempDir)));
+                return 1;
+            }
+        }
     }
 }
 
