@@ -13,7 +13,7 @@ namespace latprobe::test {
 // held up. Each sleepUntil() takes the next entry of `lateWakeups`, each
 // work() the next entry of `preemptions`, each now() the next of `lateReads`;
 // an exhausted queue means 0.
-class FakeClock final : public Clock
+class FakeClock : public Clock
 {
 public:
     explicit FakeClock(int64_t start = 1000000000) : m_now(start) {}

@@ -17,10 +17,9 @@ uint64_t GameLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_t ma
         s.periodStart = m_clock.now() + m_config.workNs;
         s.workDone = m_clock.work(m_config.workNs);
         s.woke = s.done = m_clock.now();
-        // Paused or restarted meanwhile: its end may fall in the next phase,
-        // which did not ask for this burn.
-        if (stop.load(std::memory_order_relaxed))
-            break;
+        if (stop.load(std::memory_order_relaxed) &&
+            !(m_runEnds && m_runEnds->load(std::memory_order_relaxed)))
+            break; // paused meanwhile (setRunEndFlag)
         m_ring.push(s);
         ++cycles;
     }

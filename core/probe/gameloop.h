@@ -23,11 +23,16 @@ public:
 
     // The first burn begins at `start`.
     uint64_t run(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles = UINT64_MAX);
+    // Set once the whole run ends: a burn `stop` cut short then is the
+    // run's last and kept; one cut by a pause (a scenario's next step) is
+    // dropped, as its end would fall in a phase that did not ask for it.
+    void setRunEndFlag(const std::atomic<bool> *runEnds) { m_runEnds = runEnds; }
 
 private:
     const ConsumerConfig m_config;
     Clock &m_clock;
     SpscRing<Sample> &m_ring;
+    const std::atomic<bool> *m_runEnds = nullptr;
 };
 
 } // namespace latprobe

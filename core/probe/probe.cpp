@@ -112,6 +112,7 @@ void Probe::consumerMain(size_t index)
         startLoop.emplace(config, clock, *starter, m_collector->ring(index));
     } else if (config.kind == ConsumerKind::Continuous) {
         gameLoop.emplace(config, clock, m_collector->ring(index));
+        gameLoop->setRunEndFlag(&m_stop);
     } else {
         periodicLoop.emplace(config, clock, m_collector->ring(index),
                              timekeeper ? &*timekeeper : nullptr);

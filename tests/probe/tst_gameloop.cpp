@@ -58,6 +58,8 @@ private slots:
     void burnsBackToBackWithAllTheCpu();
     void aPreemptionReducesTheCpuAchieved();
     void stopsWhenAsked();
+    void aBurnCutShortCountsOnlyAtTheRunsEnd_data();
+    void aBurnCutShortCountsOnlyAtTheRunsEnd();
 };
 
 void TestGameLoop::burnsBackToBackWithAllTheCpu()
@@ -108,6 +110,55 @@ void TestGameLoop::stopsWhenAsked()
     std::atomic<bool> stop{true};
     QCOMPARE(loop.run(kStart, stop), 0u);
     QCOMPARE(clock.works, 0u);
+}
+
+namespace {
+// Raises `stop` (and `runEnds`, if the run ends) during the third burn.
+class StoppingClock final : public test::FakeClock
+{
+public:
+    StoppingClock(std::atomic<bool> &stop, std::atomic<bool> &runEnds, bool endsRun)
+        : FakeClock(kStart), m_stop(stop), m_runEnds(runEnds), m_endsRun(endsRun)
+    {}
+    int64_t work(int64_t ns) override
+    {
+        if (works == 2) {
+            m_runEnds = m_endsRun;
+            m_stop = true;
+        }
+        return FakeClock::work(ns);
+    }
+
+private:
+    std::atomic<bool> &m_stop;
+    std::atomic<bool> &m_runEnds;
+    const bool m_endsRun;
+};
+} // namespace
+
+void TestGameLoop::aBurnCutShortCountsOnlyAtTheRunsEnd_data()
+{
+    QTest::addColumn<bool>("runEnds");
+    QTest::addColumn<size_t>("burns");
+    // A pause (a scenario's next step): the burn's end falls in a phase
+    // that did not ask for it.
+    QTest::newRow("paused") << false << size_t{2};
+    // The run's last burn: without it a short run under load may have none.
+    QTest::newRow("run ends") << true << size_t{3};
+}
+
+void TestGameLoop::aBurnCutShortCountsOnlyAtTheRunsEnd()
+{
+    QFETCH(bool, runEnds);
+    QFETCH(size_t, burns);
+    std::atomic<bool> stop{false}, ended{false};
+    StoppingClock clock(stop, ended, runEnds);
+    SpscRing<Sample> ring(16);
+    GameLoop loop(gamingConsumer(), clock, ring);
+    loop.setRunEndFlag(&ended);
+    loop.run(kStart, stop);
+    QCOMPARE(clock.works, 3u);
+    QCOMPARE(ring.drain([](const Sample &) {}), burns);
 }
 
 QTEST_GUILESS_MAIN(TestGameLoop)
