@@ -145,8 +145,12 @@ bool Session::beginStep(int index, bool again)
     // Paused before its loads start, so that their start-up is in no period
     // (see Scenario::restartConsumers).
     const bool restarts = p.scenario.restartConsumers;
-    if (restarts)
+    const bool first = index == 0 && p.round == 1;
+    if (restarts) {
+        if (first && p.joinsRunStart)
+            m_probe->collector().discardPhase();
         m_probe->pauseAll();
+    }
     stopEveryLoad();
     std::vector<std::string> specs;
     for (const LoadSpec &spec : step.loads) {
@@ -159,7 +163,6 @@ bool Session::beginStep(int index, bool again)
     p.stepStart = RealClock::monotonicNow();
     p.stepEnd = p.stepStart + static_cast<int64_t>(step.durationS * 1e9);
     m_stepEnd = p.stepEnd;
-    const bool first = index == 0 && p.round == 1;
     // The recorder is on before a traced step begins and off only once a
     // paused one has: a miss of a traced step always finds its trace.
     if (step.trace)

@@ -92,11 +92,15 @@ bool Collector::openPhase(const std::string &asked, const std::vector<std::strin
         // that never got a sample is renamed rather than left empty.
         const bool unused = std::all_of(last.stats.begin(), last.stats.end(),
                                         [](const StatsAccumulator &a) { return a.samples() == 0; });
-        if (!last.endedBeforeNext && (at <= last.start || unused)) {
+        // Discarded (discardPhase): no phase at all.
+        const bool none = last.endedBeforeNext && last.end == last.start && unused;
+        if (none || (!last.endedBeforeNext && (at <= last.start || unused))) {
             // What it never measured is not its time (a step whose loads
             // took seconds to start, its consumers paused meanwhile).
             if (unused)
                 last.start = std::max(last.start, at);
+            last.end = 0;
+            last.endedBeforeNext = false;
             last.name = named(m_phases.size() - 1);
             last.loads = loads;
             last.place = place;
@@ -115,21 +119,27 @@ bool Collector::openPhase(const std::string &asked, const std::vector<std::strin
                 stats.compact(m_store);
     }
     start = at;
+    const bool closedOne = !m_phases.empty();
+    m_phases.push_back(emptyPhase(named(m_phases.size()), loads, place, at));
+    return closedOne;
+}
+
+Collector::Phase Collector::emptyPhase(std::string name, std::vector<std::string> loads,
+                                       PhasePlace place, int64_t start) const
+{
     Phase p;
-    p.name = named(m_phases.size());
-    p.loads = loads;
-    p.place = place;
+    p.name = std::move(name);
+    p.loads = std::move(loads);
     p.measured = measuredBy(place);
-    p.start = at;
+    p.place = std::move(place);
+    p.start = start;
     p.stats.reserve(m_configs.size());
     for (const ConsumerConfig &c : m_configs)
         p.stats.emplace_back(c);
     p.blocks.resize(m_configs.size());
     p.ringOverflows.assign(m_configs.size(), 0);
     p.explainAsked.assign(m_configs.size(), 0);
-    const bool closedOne = !m_phases.empty();
-    m_phases.push_back(std::move(p));
-    return closedOne;
+    return p;
 }
 
 std::vector<bool> Collector::measuredBy(const PhasePlace &place) const
@@ -160,6 +170,16 @@ void Collector::endPhase(int64_t at)
     last.end = std::max(at, last.start);
     last.endedBeforeNext = true;
     closeBlocks(last);
+}
+
+void Collector::discardPhase()
+{
+    std::lock_guard lock(m_mutex);
+    drainLocked();
+    Phase &last = m_phases.back();
+    last = emptyPhase(last.name, last.loads, last.place, last.start);
+    last.end = last.start;
+    last.endedBeforeNext = true;
 }
 
 size_t Collector::drain()

@@ -63,6 +63,11 @@ public:
     // them). A scenario's step ends so before its loads stop and the next
     // step's start, so that neither phase counts the changeover.
     void endPhase(int64_t at);
+    // Ends the open phase where it began and forgets what it counted; the
+    // next beginPhase takes its place. The run's first phase, given up to a
+    // scenario whose consumers start afresh once its first step's loads run:
+    // what they measured before is in no step.
+    void discardPhase();
     size_t drain();
     // Closes the last phase at `end` (or where endPhase ended it).
     void finish(int64_t end);
@@ -172,6 +177,8 @@ private:
         std::vector<size_t> explainAsked; // per consumer
         size_t explainMore = 0;           // asked on demand, per consumer
     };
+    Phase emptyPhase(std::string name, std::vector<std::string> loads, PhasePlace place,
+                     int64_t start) const;
     std::vector<bool> measuredBy(const PhasePlace &place) const;
     // Misses to ask about per consumer in `phase`: none in an untraced one.
     size_t explainQuota(const Phase &phase) const;

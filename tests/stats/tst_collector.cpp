@@ -471,6 +471,30 @@ private slots:
         QCOMPARE(seriesMisses, uint64_t{3});
     }
 
+    void aDiscardedPhaseGivesItsPlaceToTheNextWithNothingCounted()
+    {
+        // interbench's scenario starts its consumers afresh once the first
+        // step's loads run: what they measured since the run began is in no
+        // step, and the step is the run's first phase, not its second.
+        const ConsumerConfig audio = audioConsumer();
+        const int64_t p = audio.periodNs;
+        Collector c({audio}, kStart);
+        c.add(0, sample(kStart + p, 20 * kMs, true));
+        c.discardPhase();
+        c.add(0, sample(kStart + 2 * p, 20 * kMs, true)); // while the loads start
+        const int64_t step = kStart + 50 * p;
+        QCOMPARE(c.beginPhase("Audio: Burn", {"burn:1"}, step, {0, 1}), step);
+        c.add(0, sample(step + p, 100'000));
+        c.finish(step + 10 * p);
+
+        const auto phases = c.phases(step + 10 * p);
+        QCOMPARE(phases.size(), size_t{1});
+        QCOMPARE(phases[0].name, std::string("Audio: Burn"));
+        QCOMPARE(phases[0].startS, static_cast<double>(step - kStart) / 1e9);
+        QCOMPARE(phases[0].consumers[0].samples, uint64_t{1});
+        QCOMPARE(phases[0].consumers[0].misses, uint64_t{0});
+    }
+
     void liveSeriesHasTenthsAndSeconds()
     {
         Collector c({wakeupConsumer(1000)}, kStart);
