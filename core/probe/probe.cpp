@@ -126,6 +126,7 @@ void Probe::consumerMain(size_t index)
             gameLoop->run(start, halt);
         else
             periodicLoop->run(start, halt);
+        clock.settleWork();
         if (!awaitMeasured(index))
             break;
     }

@@ -158,12 +158,17 @@ LoopCalibration RealClock::measureLoopSpeed()
     return onCpus.empty() ? measureOnThisCpu(wholeBudget) : combineCpuSpeeds(onCpus);
 }
 
-LoopCalibration RealClock::workedLoopSpeed()
+void RealClock::settleWork()
 {
     if (m_pendingLoops > 0) {
         addWorked(m_pendingLoops, threadCpuNow() - m_pendingSince);
         m_pendingLoops = 0;
     }
+}
+
+LoopCalibration RealClock::workedLoopSpeed()
+{
+    settleWork();
     LoopCalibration worked = m_worked;
     if (worked.spentNs > 0)
         worked.loopsPerMs =

@@ -31,6 +31,10 @@ public:
     // in no calibration taken while the machine is idle. From the thread
     // that worked: it reads the last work's CPU time.
     LoopCalibration workedLoopSpeed();
+    // Ends the last work's timing here: a thread about to idle (a paused
+    // consumer polling for its resume) must not count the idling as that
+    // work's CPU.
+    void settleWork();
 
     // Long sleeps wake every 100 ms to look at `abort`, so a consumer with a
     // 1 s period still stops at once; the last stretch is one absolute sleep.

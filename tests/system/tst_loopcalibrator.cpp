@@ -67,6 +67,7 @@ private slots:
     void cpusThatDifferGiveTheSpeedWorkAveragesAt();
     void cpusThatDifferAreWarnedAbout();
     void everyUsableCpuIsMeasuredAndTheAffinityKept();
+    void theWorkedSpeedLeavesOutWhatTheThreadDidAfterItsWork();
 };
 
 void TestLoopCalibrator::keepsTheMedianNotTheFastest()
@@ -287,6 +288,28 @@ void TestLoopCalibrator::everyUsableCpuIsMeasuredAndTheAffinityKept()
     cpu_set_t after;
     QCOMPARE(sched_getaffinity(0, sizeof after, &after), 0);
     QVERIFY(CPU_EQUAL(&before, &after));
+}
+
+void TestLoopCalibrator::theWorkedSpeedLeavesOutWhatTheThreadDidAfterItsWork()
+{
+    // A work's CPU time is read as the next one begins. A consumer paused
+    // between two steps polls for its resume meanwhile; settled before
+    // that, its last work is timed as the work alone. Unsettled, 40 ms of
+    // polling after 2 ms of loops read as a speed 21 times too slow.
+    RealClock clock(WorkMode::Loops);
+    const LoopCalibration calibrated = clock.calibrate();
+    QVERIFY(calibrated.measured());
+    clock.work(2'000'000);
+    clock.settleWork();
+    const int64_t until = RealClock::threadCpuNow() + 40'000'000;
+    while (RealClock::threadCpuNow() < until) {
+    }
+    const LoopCalibration worked = clock.workedLoopSpeed();
+    QCOMPARE(worked.trials, 1);
+    QVERIFY2(worked.loopsPerMs > calibrated.loopsPerMs / 3,
+             qPrintable(QString("worked at %1 loops/ms, calibrated %2")
+                            .arg(worked.loopsPerMs)
+                            .arg(calibrated.loopsPerMs)));
 }
 
 QTEST_GUILESS_MAIN(TestLoopCalibrator)
