@@ -17,7 +17,8 @@ uint64_t GameLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_t ma
         s.periodStart = m_clock.now() + m_config.workNs;
         s.workDone = m_clock.work(m_config.workNs);
         s.woke = s.done = m_clock.now();
-        if (stop.load(std::memory_order_relaxed) &&
+        // Acquire: stop() sets the run's end before it halts.
+        if (stop.load(std::memory_order_acquire) &&
             !(m_runEnds && m_runEnds->load(std::memory_order_relaxed)))
             break; // paused meanwhile (setRunEndFlag)
         m_ring.push(s);

@@ -147,7 +147,7 @@ bool Session::beginStep(int index, bool again)
     const bool restarts = p.scenario.restartConsumers;
     const bool first = index == 0 && p.round == 1;
     if (restarts) {
-        if (first && p.joinsRunStart)
+        if (first && !again && p.joinsRunStart)
             m_probe->collector().discardPhase();
         m_probe->pauseAll();
     }

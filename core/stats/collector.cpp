@@ -92,15 +92,14 @@ bool Collector::openPhase(const std::string &asked, const std::vector<std::strin
         // that never got a sample is renamed rather than left empty.
         const bool unused = std::all_of(last.stats.begin(), last.stats.end(),
                                         [](const StatsAccumulator &a) { return a.samples() == 0; });
-        // Discarded (discardPhase): no phase at all.
-        const bool none = last.endedBeforeNext && last.end == last.start && unused;
-        if (none || (!last.endedBeforeNext && (at <= last.start || unused))) {
+        if (last.discarded || (!last.endedBeforeNext && (at <= last.start || unused))) {
             // What it never measured is not its time (a step whose loads
             // took seconds to start, its consumers paused meanwhile).
             if (unused)
                 last.start = std::max(last.start, at);
             last.end = 0;
             last.endedBeforeNext = false;
+            last.discarded = false;
             last.name = named(m_phases.size() - 1);
             last.loads = loads;
             last.place = place;
@@ -180,6 +179,7 @@ void Collector::discardPhase()
     last = emptyPhase(last.name, last.loads, last.place, last.start);
     last.end = last.start;
     last.endedBeforeNext = true;
+    last.discarded = true;
 }
 
 size_t Collector::drain()
@@ -214,9 +214,11 @@ void Collector::addLocked(size_t consumer, const Sample &s)
     // measured another one: not this phase's.
     if (!phase.measured[consumer])
         return;
-    // Between a phase ended by endPhase and the next: the live series see
-    // it, no phase counts it.
-    const bool inGap = phase.endedBeforeNext && s.periodStart >= phase.end;
+    // Between a phase ended by endPhase and the next, or before the first
+    // (moved to where a scenario's consumers started afresh): the live
+    // series see it, no phase counts it.
+    const bool inGap =
+        (phase.endedBeforeNext && s.periodStart >= phase.end) || s.periodStart < phase.start;
     if (!inGap) {
         phase.stats[consumer].add(s);
         addToBlock(phase, consumer, s);

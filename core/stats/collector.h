@@ -169,6 +169,7 @@ private:
         int64_t start = 0;
         int64_t end = 0;              // 0 while open
         bool endedBeforeNext = false; // endPhase: a gap follows it
+        bool discarded = false;       // discardPhase: the next takes its place
         std::vector<StatsAccumulator> stats;
         std::vector<BlockTrack> blocks;
         std::vector<uint64_t> ringOverflows;

@@ -484,6 +484,7 @@ private slots:
         c.add(0, sample(kStart + 2 * p, 20 * kMs, true)); // while the loads start
         const int64_t step = kStart + 50 * p;
         QCOMPARE(c.beginPhase("Audio: Burn", {"burn:1"}, step, {0, 1}), step);
+        c.add(0, sample(kStart + 3 * p, 20 * kMs, true)); // begun before the step
         c.add(0, sample(step + p, 100'000));
         c.finish(step + 10 * p);
 
@@ -493,6 +494,25 @@ private slots:
         QCOMPARE(phases[0].startS, static_cast<double>(step - kStart) / 1e9);
         QCOMPARE(phases[0].consumers[0].samples, uint64_t{1});
         QCOMPARE(phases[0].consumers[0].misses, uint64_t{0});
+    }
+
+    void aStepEndedAtItsOwnStartIsStillAStep()
+    {
+        // A step cancelled before its start (a hand phase's start is the
+        // next 100 ms boundary) stays in the run: only a discarded phase
+        // gives its place to the next, or the steps' indexes would shift.
+        const int64_t p = audioConsumer().periodNs;
+        Collector c({audioConsumer()}, kStart);
+        const int64_t step = kStart + 10 * p;
+        c.beginPhase("first", {}, step, {0, 1});
+        c.endPhase(kStart + 5 * p);
+        c.beginPhase("second", {}, kStart + 20 * p, {1, 1});
+        c.finish(kStart + 30 * p);
+        const auto phases = c.phases(kStart + 30 * p);
+        QCOMPARE(phases.size(), size_t{2});
+        QCOMPARE(phases[0].name, std::string("first"));
+        QCOMPARE(phases[0].durationS, 0.0);
+        QCOMPARE(phases[1].name, std::string("second"));
     }
 
     void liveSeriesHasTenthsAndSeconds()
