@@ -23,7 +23,11 @@ they meet the goals of issue 16:
   - % desired CPU within 2 points;
   - mean latency within 25 % or 0.2 ms, whichever is larger.
 
-With several rounds, each figure is the median over the rounds.
+With several rounds, each figure is the median over the rounds, and a
+goal missed where latprobe's median lies within interbench's own lowest
+and highest of the rounds is marked "NO~" and counted: interbench does not
+repeat itself on these VMs (its X on None met 94-99 % from one invocation
+to the next), and such a miss says as much about it as about latprobe.
 
     python3 tests/bench/interbench_compare.py                  # 1 round, 10 s a cell
     python3 tests/bench/interbench_compare.py --duration 20 --rounds 3
@@ -166,6 +170,19 @@ def median_tables(rounds):
     return out
 
 
+def range_tables(rounds):
+    """Per cell and figure, (lowest, highest) over the rounds."""
+    merged = {}
+    for tables in rounds:
+        for bench, rows in tables.items():
+            for load, figures in rows.items():
+                merged.setdefault(bench, {}).setdefault(load, []).append(figures)
+    return {bench: {load: tuple(None if any(v is None for v in col) else (min(col), max(col))
+                                for col in zip(*all_figures))
+                    for load, all_figures in rows.items()}
+            for bench, rows in merged.items()}
+
+
 def print_table(title, tables, benches, loads):
     print(f"\n{title}")
     for bench in benches:
@@ -181,10 +198,13 @@ def print_table(title, tables, benches, loads):
             print(f"    {load:<10} {f[0]:7.2f} {f[1]:7.2f} {f[2]:7.1f} {f[3]:6.1f} {met:>7}")
 
 
-def judge(ib, lp, benches, loads):
-    """Prints the differences; returns (goals met, goals judged)."""
-    met = judged = 0
-    print("\ndifferences (latprobe - interbench) and goals")
+def judge(ib, lp, benches, loads, ib_range=None):
+    """Prints the differences; returns (goals met, goals judged, goals missed
+    with latprobe's median inside interbench's own range over the rounds)."""
+    met = judged = within = 0
+    print("\ndifferences (latprobe - interbench) and goals"
+          + ("; ~: a goal missed, latprobe's median within interbench's own range"
+             if ib_range else ""))
     print("  bench   load        mean ms        cpu pts        met pts")
     for bench in benches:
         for load in loads:
@@ -193,20 +213,31 @@ def judge(ib, lp, benches, loads):
                 print(f"  {bench:<7} {load:<10}  missing in {'interbench' if a is None else 'latprobe'}")
                 judged += 1
                 continue
+            spread = (ib_range or {}).get(bench, {}).get(load)
+
+            def verdict(ok, col):
+                nonlocal within
+                if ok:
+                    return "ok"
+                if spread and spread[col] and spread[col][0] <= b[col] <= spread[col][1]:
+                    within += 1
+                    return "NO~"
+                return "NO "
+
             cells = []
             mean_ok = abs(b[0] - a[0]) <= max(0.25 * abs(a[0]), 0.2)
             cpu_ok = abs(b[3] - a[3]) <= 2
-            cells.append(f"{b[0] - a[0]:+7.2f} {'ok' if mean_ok else 'NO'}")
-            cells.append(f"{b[3] - a[3]:+7.1f} {'ok' if cpu_ok else 'NO'}")
+            cells.append(f"{b[0] - a[0]:+7.2f} {verdict(mean_ok, 0):<3}")
+            cells.append(f"{b[3] - a[3]:+7.1f} {verdict(cpu_ok, 3):<3}")
             goals = [mean_ok, cpu_ok]
             if a[4] is not None and b[4] is not None:
                 met_ok = abs(b[4] - a[4]) <= (1 if a[4] >= 90 else 5)
-                cells.append(f"{b[4] - a[4]:+7.1f} {'ok' if met_ok else 'NO'}")
+                cells.append(f"{b[4] - a[4]:+7.1f} {verdict(met_ok, 4):<3}")
                 goals.append(met_ok)
-            print(f"  {bench:<7} {load:<10} " + "   ".join(cells))
+            print(f"  {bench:<7} {load:<10} " + "  ".join(cells))
             met += sum(goals)
             judged += len(goals)
-    return met, judged
+    return met, judged, within
 
 
 def main():
@@ -283,8 +314,12 @@ def main():
         print_table(f"interbench ({who}), median of {args.rounds}", ib, args.benches, args.loads)
         print_table(f"latprobe --scenario interbench ({who}), median of {args.rounds}", lp,
                     args.benches, args.loads)
-        met, judged = judge(ib, lp, args.benches, args.loads)
+        met, judged, within = judge(ib, lp, args.benches, args.loads,
+                                    range_tables(ib_rounds) if args.rounds > 1 else None)
         print(f"\ngoals met: {met} of {judged}")
+        if args.rounds > 1:
+            print(f"goals missed with latprobe's median within interbench's own range over "
+                  f"{args.rounds} rounds: {within} of {judged - met}")
         return 0 if met == judged else 1
     finally:
         shutil.rmtree(work, ignore_errors=True)
