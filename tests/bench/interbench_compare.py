@@ -154,33 +154,27 @@ def run_latprobe(binary, work, scen, consumers, n):
     return r.stdout
 
 
-def median_tables(rounds):
+def per_figure(rounds, combine):
+    """Per cell, each figure's values over the rounds combined; None where a
+    round has none."""
     merged = {}
     for tables in rounds:
         for bench, rows in tables.items():
             for load, figures in rows.items():
                 merged.setdefault(bench, {}).setdefault(load, []).append(figures)
-    out = {}
-    for bench, rows in merged.items():
-        out[bench] = {}
-        for load, all_figures in rows.items():
-            cols = list(zip(*all_figures))
-            out[bench][load] = tuple(
-                None if any(v is None for v in col) else statistics.median(col) for col in cols)
-    return out
+    return {bench: {load: tuple(None if any(v is None for v in col) else combine(col)
+                                for col in zip(*all_figures))
+                    for load, all_figures in rows.items()}
+            for bench, rows in merged.items()}
+
+
+def median_tables(rounds):
+    return per_figure(rounds, statistics.median)
 
 
 def range_tables(rounds):
     """Per cell and figure, (lowest, highest) over the rounds."""
-    merged = {}
-    for tables in rounds:
-        for bench, rows in tables.items():
-            for load, figures in rows.items():
-                merged.setdefault(bench, {}).setdefault(load, []).append(figures)
-    return {bench: {load: tuple(None if any(v is None for v in col) else (min(col), max(col))
-                                for col in zip(*all_figures))
-                    for load, all_figures in rows.items()}
-            for bench, rows in merged.items()}
+    return per_figure(rounds, lambda col: (min(col), max(col)))
 
 
 def print_table(title, tables, benches, loads):
