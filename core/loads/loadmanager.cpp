@@ -61,11 +61,8 @@ LeaderLook lookAt(pid_t pid)
 // spawn worker's work is done by its children. -1 when it is gone.
 int64_t workerCpuNs(pid_t pid)
 {
-    const int64_t own = scheduledCpuNs(pid);
-    if (own < 0)
-        return processCpuNs(pid, true);
-    const int64_t children = reapedChildrenCpuNs(pid);
-    return children < 0 ? -1 : own + children;
+    const int64_t scheduled = scheduledCpuNs(pid, true);
+    return scheduled >= 0 ? scheduled : processCpuNs(pid, true);
 }
 
 // Waits for the leader's verdict byte on `fd`. Returns it; 0 when the leader

@@ -72,13 +72,7 @@ int64_t processCpuNs(pid_t pid, bool withReapedChildren)
     return withReapedChildren ? own + children : own;
 }
 
-int64_t reapedChildrenCpuNs(pid_t pid)
-{
-    int64_t own = 0, children = 0;
-    return readStatCpu(pid, own, children) ? children : -1;
-}
-
-int64_t scheduledCpuNs(pid_t pid)
+int64_t scheduledCpuNs(pid_t pid, bool withReapedChildren)
 {
     // /proc/<pid>/schedstat is the group leader's alone: a burn worker of
     // two threads showed the CPU time of one.
@@ -104,9 +98,9 @@ int64_t scheduledCpuNs(pid_t pid)
     if (!any)
         return -1;
     int64_t own = 0, children = 0;
-    if (readStatCpu(pid, own, children))
-        sum = std::max(sum, own);
-    return sum;
+    if (!readStatCpu(pid, own, children))
+        return withReapedChildren ? -1 : sum;
+    return std::max(sum, own) + (withReapedChildren ? children : 0);
 }
 
 } // namespace latprobe
