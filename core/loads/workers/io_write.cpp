@@ -81,7 +81,10 @@ int runIoWrite(WorkerContext &ctx)
         }
         if (atEnd) {
             offset = 0; // rewind: the file never grows past mb
-            if (truncateEachPass && ftruncate(fd, 0) != 0) {
+            int emptied = 0;
+            while (truncateEachPass && (emptied = ftruncate(fd, 0)) != 0 && errno == EINTR) {
+            }
+            if (emptied != 0) {
                 const int err = errno;
                 reportWorkerError(ctx, fmt::format("io_write: emptying the file in {} failed: "
                                                    "{} ({})",
