@@ -61,6 +61,13 @@ long phases has). The load restarts with each step, alike for both arms;
 latprobe's whole CPU and the load's throughput are not split by step, and
 are not shown in this mode.
 
+--steady-load (with --interleaved) starts the load once for the whole run
+instead: a second latprobe (`run --consumers wakeup --no-trace --load
+LOAD`) hosts it, and the measured run's steps have no load of their own, so
+no step begins with the load's start-up and every pair meets one load that
+has run for as long as the pairs before it. A first 2-step warm-up is left
+out of the verdict.
+
 Exit status: 0 when the goals are met, 1 when one is missed, 3 when none is
 missed but noise left one undecided, 2 when latprobe could not run or
 tracing was off. Standard library only.
@@ -125,27 +132,51 @@ def run_once(binary, load, duration, trace, out):
 
 def interleaved_scenario(load, pairs, step):
     """Steps with and without the recorder in turn, `pairs` of each under
-    `load`, the order flipped every pair (on off, off on, ...) so that a
-    drift of the machine over the run falls on both alike."""
-    steps = []
+    `load` (None: a load hosted outside the run, and a warm-up step first),
+    the order flipped every pair (on off, off on, ...) so that a drift of
+    the machine over the run falls on both alike."""
+    loads = [load] if load else []
+    steps = [] if load else [{"name": "warm-up", "duration_s": 2, "loads": [], "trace": True}]
     for k in range(pairs):
         for trace in ([True, False] if k % 2 == 0 else [False, True]):
             steps.append({"name": f"{'on' if trace else 'off'} {k + 1}", "duration_s": step,
-                          "loads": [load], "trace": trace})
+                          "loads": loads, "trace": trace})
     return {"scenario_version": 1, "name": "trace on-off",
             "description": "the flight recorder on and off in turn", "steps": steps}
 
 
-def run_interleaved(binary, load, pairs, step, tmp):
+def start_load_host(binary, load, seconds, tmp):
+    """A latprobe that runs `load` for `seconds`, untraced, its one light
+    consumer (wakeup) left out of every figure; killed with its workers
+    at the end (latprobe stops its loads on SIGTERM)."""
+    args = [binary, "run", "--duration", f"{seconds:g}", "--idle", "0", "--consumers", "wakeup",
+            "--no-trace", "--no-noise-check", "--no-library", "--no-auto-capture",
+            "--no-progress", "--load", load, "--out", os.path.join(tmp, "load-host.json")]
+    return subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def run_interleaved(binary, load, pairs, step, tmp, steady=False):
     """One run of `pairs` on/off step pairs; per consumer, the pairs'
     histograms [(on, off)], and the recorder's figures with the time it recorded."""
     scen = os.path.join(tmp, "onoff.json")
     out = os.path.join(tmp, "onoff-run.json")
     with open(scen, "w") as f:
-        json.dump(interleaved_scenario(load, pairs, step), f)
+        json.dump(interleaved_scenario(None if steady else load, pairs, step), f)
     args = [binary, "run", "--scenario", scen, "--no-noise-check", "--no-library",
             "--no-auto-capture", "--no-progress", "--out", out]
-    proc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    host = None
+    if steady:
+        host = start_load_host(binary, load, pairs * 2 * step + 60, tmp)
+        time.sleep(3)  # its settle and its load's start; the warm-up step takes the rest
+        if host.poll() is not None:
+            sys.exit(f"trace_overhead: the load host (latprobe run --load {load}) exited "
+                     f"with {host.returncode}")
+    try:
+        proc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    finally:
+        if host:
+            host.terminate()
+            host.wait()
     if proc.returncode != 0:
         sys.exit(f"trace_overhead: {' '.join(args)} failed:\n"
                  + proc.stderr.decode(errors="replace"))
@@ -173,11 +204,12 @@ def run_interleaved(binary, load, pairs, step, tmp):
     return pairs_of, trace, on_s
 
 
-def report_interleaved(binary, load, pairs, step, tmp):
+def report_interleaved(binary, load, pairs, step, tmp, steady=False):
     """Prints one load's interleaved verdicts; returns (missed, undecided)."""
-    pairs_of, t, on_s = run_interleaved(binary, load, pairs, step, tmp)
+    pairs_of, t, on_s = run_interleaved(binary, load, pairs, step, tmp, steady)
     missed = undecided = False
-    print(f"\n{load}: one run, {pairs} pairs of {step:g}-s steps, recorder on and off in turn")
+    print(f"\n{load}{' (steady, hosted apart)' if steady else ''}: one run, {pairs} pairs of "
+          f"{step:g}-s steps, recorder on and off in turn")
     print(RATIO_HEADER)
     for name, pairs_ in pairs_of.items():
         if not pairs_:
@@ -323,7 +355,12 @@ def main():
                              "pairs of steps, recorder on and off in turn")
     parser.add_argument("--step", type=float, default=5,
                         help="with --interleaved: seconds a step (default 5)")
+    parser.add_argument("--steady-load", action="store_true",
+                        help="with --interleaved: the load runs once for the whole run, "
+                             "hosted by a second latprobe, not restarted each step")
     args = parser.parse_args()
+    if args.steady_load and not args.interleaved:
+        parser.error("--steady-load needs --interleaved PAIRS")
     if not os.access(args.binary, os.X_OK):
         sys.exit(f"trace_overhead: {args.binary} is not built (cmake --build build)")
 
@@ -331,7 +368,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="latprobe-trace-bench-") as tmp:
         for load in args.loads.split(","):
             if args.interleaved:
-                m, u = report_interleaved(args.binary, load, args.interleaved, args.step, tmp)
+                m, u = report_interleaved(args.binary, load, args.interleaved, args.step, tmp,
+                                          args.steady_load)
                 missed, undecided = missed or m, undecided or u
                 continue
             results = {True: [], False: []}
