@@ -155,7 +155,7 @@ def start_load_host(binary, load, seconds, tmp):
     return subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def run_interleaved(binary, load, pairs, step, tmp, steady=False):
+def run_interleaved(binary, load, pairs, step, tmp, steady=False, extra=()):
     """One run of `pairs` on/off step pairs; per consumer, the pairs'
     histograms [(on, off)], and the recorder's figures with the time it recorded."""
     scen = os.path.join(tmp, "onoff.json")
@@ -163,7 +163,7 @@ def run_interleaved(binary, load, pairs, step, tmp, steady=False):
     with open(scen, "w") as f:
         json.dump(interleaved_scenario(None if steady else load, pairs, step), f)
     args = [binary, "run", "--scenario", scen, "--no-noise-check", "--no-library",
-            "--no-auto-capture", "--no-progress", "--out", out]
+            "--no-auto-capture", "--no-progress", "--out", out] + list(extra)
     host = None
     if steady:
         host = start_load_host(binary, load, pairs * 2 * step + 60, tmp)
@@ -204,9 +204,9 @@ def run_interleaved(binary, load, pairs, step, tmp, steady=False):
     return pairs_of, trace, on_s
 
 
-def report_interleaved(binary, load, pairs, step, tmp, steady=False):
+def report_interleaved(binary, load, pairs, step, tmp, steady=False, extra=()):
     """Prints one load's interleaved verdicts; returns (missed, undecided)."""
-    pairs_of, t, on_s = run_interleaved(binary, load, pairs, step, tmp, steady)
+    pairs_of, t, on_s = run_interleaved(binary, load, pairs, step, tmp, steady, extra)
     missed = undecided = False
     print(f"\n{load}{' (steady, hosted apart)' if steady else ''}: one run, {pairs} pairs of "
           f"{step:g}-s steps, recorder on and off in turn")
@@ -358,6 +358,9 @@ def main():
     parser.add_argument("--steady-load", action="store_true",
                         help="with --interleaved: the load runs once for the whole run, "
                              "hosted by a second latprobe, not restarted each step")
+    parser.add_argument("--latprobe-args", default="", metavar="ARGS",
+                        help="with --interleaved: more options for the measured latprobe run, "
+                             "e.g. '--explain-misses 0'")
     args = parser.parse_args()
     if args.steady_load and not args.interleaved:
         parser.error("--steady-load needs --interleaved PAIRS")
@@ -369,7 +372,7 @@ def main():
         for load in args.loads.split(","):
             if args.interleaved:
                 m, u = report_interleaved(args.binary, load, args.interleaved, args.step, tmp,
-                                          args.steady_load)
+                                          args.steady_load, args.latprobe_args.split())
                 missed, undecided = missed or m, undecided or u
                 continue
             results = {True: [], False: []}
