@@ -360,7 +360,7 @@ def main():
                              "hosted by a second latprobe, not restarted each step")
     parser.add_argument("--latprobe-args", default="", metavar="ARGS",
                         help="with --interleaved: more options for the measured latprobe run, "
-                             "e.g. '--explain-misses 0'")
+                             "e.g. '--explain-misses 0' (recording, nothing read)")
     args = parser.parse_args()
     if args.steady_load and not args.interleaved:
         parser.error("--steady-load needs --interleaved PAIRS")

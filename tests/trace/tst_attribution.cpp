@@ -162,6 +162,7 @@ private slots:
     void pagesBeforeTheWantedTimesAreNotWalked();
     void aReadStopsAfterItsShareOfThePresent();
     void aStepWithoutTheRecorderExplainsNone();
+    void zeroToExplainStillRecords();
     void pausedTheEventsAreOffToo();
 };
 
@@ -595,6 +596,28 @@ void TestAttribution::aStepWithoutTheRecorderExplainsNone()
     // The saved run says which step was not traced.
     for (const PhaseResult &p : run.phases)
         QVERIFY2(p.traced == (p.name != "untraced"), p.name.c_str());
+}
+
+void TestAttribution::zeroToExplainStillRecords()
+{
+    // --explain-misses 0 keeps the recorder on and reads nothing back: the
+    // window's "Explain the next misses" has a trace to explain from, and
+    // trace_overhead.py measures the recording without the reads.
+    if (const QString why = cannotAttribute(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    QTemporaryDir dir;
+    const QString out = dir.filePath("run.json");
+    const CulpritRun r = runBesideFifoCulprit({"run", "-d", "3", "--explain-misses", "0"}, out);
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    const Run &run = r.run;
+    uint64_t misses = 0;
+    for (const PhaseResult &p : run.phases)
+        for (const ConsumerStats &c : p.consumers)
+            misses += c.misses;
+    QVERIFY2(run.trace.on, "--explain-misses 0 turned the recorder off");
+    QVERIFY2(misses > 0, "the culprit made no miss");
+    QCOMPARE(run.explanations.size(), size_t(0));
+    QCOMPARE(run.trace.reads, uint64_t(0));
 }
 
 void TestAttribution::pausedTheEventsAreOffToo()
