@@ -68,6 +68,12 @@ no step begins with the load's start-up and every pair meets one load that
 has run for as long as the pairs before it. A first 2-step warm-up is left
 out of the verdict.
 
+--save FILE (with --interleaved) keeps the run's pairs, and --pool FILE...
+judges the pairs of several such invocations as one run, grouped by load
+and options, without running anything: one invocation's interval spans
+about +-50 % under massive_intr on these VMs, so a 10 % goal needs the
+pairs of several.
+
 Exit status: 0 when the goals are met, 1 when one is missed, 3 when none is
 missed but noise left one undecided, 2 when latprobe could not run or
 tracing was off. Standard library only.
@@ -204,12 +210,24 @@ def run_interleaved(binary, load, pairs, step, tmp, steady=False, extra=()):
     return pairs_of, trace, on_s
 
 
-def report_interleaved(binary, load, pairs, step, tmp, steady=False, extra=()):
-    """Prints one load's interleaved verdicts; returns (missed, undecided)."""
+def report_interleaved(binary, load, pairs, step, tmp, steady=False, extra=(), saved=None):
+    """Runs and prints one load's interleaved verdicts; returns (missed,
+    undecided). `saved`, a list, gets what --pool needs of the run."""
     pairs_of, t, on_s = run_interleaved(binary, load, pairs, step, tmp, steady, extra)
-    missed = undecided = False
+    if saved is not None:
+        saved.append({"load": load, "steady": steady, "step_s": step,
+                      "latprobe_args": " ".join(extra), "trace": t, "on_s": on_s,
+                      "pairs": {name: [[list(a.items()), list(b.items())] for a, b in p]
+                                for name, p in pairs_of.items()}})
     print(f"\n{load}{' (steady, hosted apart)' if steady else ''}: one run, {pairs} pairs of "
           f"{step:g}-s steps, recorder on and off in turn")
+    return print_interleaved(pairs_of, [(t, on_s)])
+
+
+def print_interleaved(pairs_of, recorded):
+    """The ratio rows of `pairs_of` and the recorder's line for `recorded`,
+    [(trace summary, seconds recorded)] of one run or several pooled."""
+    missed = undecided = False
     print(RATIO_HEADER)
     for name, pairs_ in pairs_of.items():
         if not pairs_:
@@ -217,14 +235,51 @@ def report_interleaved(binary, load, pairs, step, tmp, steady=False, extra=()):
         v = print_ratio_row(name, pairs_, "few pairs")
         missed |= v == "MISSED"
         undecided |= v != "met"
-    explain_pct = t.get("cpu_s", 0) / on_s * 100 if on_s else 0
+    total = {k: sum(t.get(k, 0) for t, _ in recorded)
+             for k in ("reads", "events", "cpu_s", "explained", "over_budget")}
+    on_s = sum(s for _, s in recorded)
+    t = recorded[0][0]
+    explain_pct = total["cpu_s"] / on_s * 100 if on_s else 0
     cpu_verdict = "met" if explain_pct <= 1.0 else "MISSED"
     missed |= cpu_verdict == "MISSED"
     print(f"recorder: {t.get('buffer_kb_per_cpu')} KiB x {t.get('cpus')} CPUs, "
-          f"{t.get('reads', 0)} reads, {t.get('events', 0)} events, {t.get('cpu_s', 0):.3f} s CPU "
+          f"{total['reads']} reads, {total['events']} events, {total['cpu_s']:.3f} s CPU "
           f"explaining in {on_s:.0f} s recorded, {explain_pct:.2f} % of a CPU: {cpu_verdict}")
-    print(f"          {t['explained']} misses explained, {t.get('over_budget', 0)} left "
+    print(f"          {total['explained']} misses explained, {total['over_budget']} left "
           f"unexplained by its {t.get('cpu_budget_pct', 0):g} % CPU budget")
+    return missed, undecided
+
+
+def report_pooled(files):
+    """--pool: the saved invocations' pairs, by load and options, judged as one."""
+    groups = {}
+    for path in files:
+        try:
+            with open(path) as f:
+                saved = json.load(f)
+            if saved.get("version") != 1:
+                raise ValueError(f"version {saved.get('version')}, not 1")
+            runs = saved["runs"]
+        except (OSError, ValueError, KeyError) as e:
+            sys.exit(f"trace_overhead: {path} is not a --save file of this script: {e}")
+        for r in runs:
+            key = (r["load"], r["steady"], r["step_s"], r["latprobe_args"])
+            g = groups.setdefault(key, {"pairs": {}, "recorded": [], "files": 0})
+            g["files"] += 1
+            g["recorded"].append((r["trace"], r["on_s"]))
+            for name, pairs_ in r["pairs"].items():
+                g["pairs"].setdefault(name, []).extend(
+                    ({int(us): n for us, n in a}, {int(us): n for us, n in b}) for a, b in pairs_)
+    if not groups:
+        sys.exit("trace_overhead: no runs in " + " ".join(files))
+    missed = undecided = False
+    for (load, steady, step, extra), g in groups.items():
+        n = max(len(p) for p in g["pairs"].values())
+        print(f"\n{load}{' (steady, hosted apart)' if steady else ''}"
+              f"{f', latprobe {extra}' if extra else ''}: {g['files']} runs pooled, {n} pairs "
+              f"of {step:g}-s steps")
+        m, u = print_interleaved(g["pairs"], g["recorded"])
+        missed, undecided = missed or m, undecided or u
     return missed, undecided
 
 
@@ -361,18 +416,28 @@ def main():
     parser.add_argument("--latprobe-args", default="", metavar="ARGS",
                         help="with --interleaved: more options for the measured latprobe run, "
                              "e.g. '--explain-misses 0' (recording, nothing read)")
+    parser.add_argument("--save", metavar="FILE",
+                        help="with --interleaved: keep the run's pairs in FILE for --pool")
+    parser.add_argument("--pool", nargs="+", metavar="FILE",
+                        help="run nothing: judge the pairs of these --save files as one run, "
+                             "by load and options")
     args = parser.parse_args()
+    if args.save and not args.interleaved:
+        parser.error("--save needs --interleaved PAIRS")
+    if args.pool:
+        return exit_status(*report_pooled(args.pool))
     if args.steady_load and not args.interleaved:
         parser.error("--steady-load needs --interleaved PAIRS")
     if not os.access(args.binary, os.X_OK):
         sys.exit(f"trace_overhead: {args.binary} is not built (cmake --build build)")
 
     missed = undecided = False
+    saved = []
     with tempfile.TemporaryDirectory(prefix="latprobe-trace-bench-") as tmp:
         for load in args.loads.split(","):
             if args.interleaved:
                 m, u = report_interleaved(args.binary, load, args.interleaved, args.step, tmp,
-                                          args.steady_load, args.latprobe_args.split())
+                                          args.steady_load, args.latprobe_args.split(), saved)
                 missed, undecided = missed or m, undecided or u
                 continue
             results = {True: [], False: []}
@@ -415,6 +480,16 @@ def main():
             print(f"recorder: {t.get('buffer_kb_per_cpu')} KiB x {t.get('cpus')} CPUs, "
                   f"{reads:g} reads, {events:g} events, {explain_cpu:.3f} s CPU explaining "
                   f"(median of a run), {explain_pct:.2f} % of a CPU: {cpu_verdict}")
+    if args.save:
+        # Whole or not at all: a pooled verdict must not read half a run.
+        with open(args.save + ".tmp", "w") as f:
+            json.dump({"version": 1, "runs": saved}, f)
+        os.replace(args.save + ".tmp", args.save)
+        print(f"\npairs kept in {args.save} (--pool it with others)")
+    return exit_status(missed, undecided)
+
+
+def exit_status(missed, undecided):
     if missed:
         print("\ngoal missed: a p99 ratio's interval lies above 1.10, or the recorder "
               "took over 1 % of a CPU")
