@@ -29,6 +29,16 @@ and highest of the rounds is marked "NO~" and counted: interbench does not
 repeat itself on these VMs (its X on None met 94-99 % from one invocation
 to the next), and such a miss says as much about it as about latprobe.
 
+interbench's burns are loop counts from a calibration of 1-ms trials, taken
+at each start: on these VMs one start's ranged from 5.21 to 8.18 M loops/ms
+within an hour, and each burn of that run was long or short by as much
+(its Gaming on an idle machine got 96 % of its CPU, under Burn 79 % where
+latprobe's got 61 %). Before the rounds the script therefore runs
+interbench's own calibration --calibrations times (5; each with a 1-s
+Audio on None) and gives every round their median with -l, so that both
+tools do the work they name; --calibrations 0 lets each round calibrate
+once, as interbench does alone.
+
     python3 tests/bench/interbench_compare.py                  # 1 round, 10 s a cell
     python3 tests/bench/interbench_compare.py --duration 20 --rounds 3
     sudo python3 tests/bench/interbench_compare.py --unprivileged
@@ -94,28 +104,53 @@ def as_user(cmd, unprivileged):
     return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
 
 
-def run_interbench(binary, work, args):
+def run_interbench(binary, work, args, benches=None, loads=None, seconds=None,
+                   loops_per_ms=None):
     cwd = os.path.join(work, "ib-run")
     os.makedirs(cwd, exist_ok=True)
     os.chmod(cwd, 0o777)  # nobody writes its loops_per_ms and read file here
     # interbench keeps its calibration in this file and reuses it: one
     # taken while the VM ran slow burnt long in every later round (Gaming on
-    # None got 70 % of its CPU in 2 of 3 rounds). Each round calibrates anew.
+    # None got 70 % of its CPU in 2 of 3 rounds). Without -l, each run
+    # calibrates anew.
     saved = os.path.join(cwd, "interbench.loops_per_ms")
     if os.path.exists(saved):
         os.remove(saved)
-    cmd = [binary, "-c", "-t", str(int(args.duration)), "-L", str(os.cpu_count())]
-    for bench in args.benches:
+    benches = args.benches if benches is None else benches
+    loads = args.loads if loads is None else loads
+    cmd = [binary, "-c", "-t", str(int(seconds or args.duration)), "-L", str(os.cpu_count())]
+    if loops_per_ms:
+        cmd += ["-l", str(loops_per_ms)]
+    for bench in benches:
         cmd += ["-W", bench]
     for bench in ["Audio", "Video", "X", "Gaming"]:
-        if bench not in args.benches:
+        if bench not in benches:
             cmd += ["-X", bench]
     for load in INTERBENCH_LOADS:
-        cmd += ["-w", load] if load in args.loads else ["-x", load]
+        cmd += ["-w", load] if load in loads else ["-x", load]
     r = subprocess.run(as_user(cmd, args.unprivileged), cwd=cwd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"interbench failed ({r.returncode}):\n{r.stderr[-2000:]}")
     return r.stdout
+
+
+def loops_per_ms_of(text):
+    speed = re.search(r"Using (\d+) loops per ms", text)
+    return int(speed.group(1)) if speed else None
+
+
+def settled_loops_per_ms(binary, work, args):
+    """The median of interbench's own calibration run args.calibrations
+    times (each a 1-s Audio on None after it), and their spread. Its
+    calibration takes 1-ms trials: on these VMs one invocation's ranged
+    from 5.21 to 8.18 M loops/ms within an hour, and every burn of a round
+    ran long or short by as much."""
+    found = []
+    for _ in range(args.calibrations):
+        found.append(loops_per_ms_of(run_interbench(binary, work, args, ["Audio"], ["None"], 1)))
+        if found[-1] is None:
+            raise RuntimeError("interbench did not say its loops per ms")
+    return int(statistics.median(found)), min(found), max(found)
 
 
 def scenario_file(work, args):
@@ -250,6 +285,9 @@ def main():
                     help="more options for latprobe run, e.g. '--work-mode loops'")
     ap.add_argument("--unprivileged", action="store_true",
                     help="run both tools as nobody (needs root to switch)")
+    ap.add_argument("--calibrations", type=int, default=5, metavar="N",
+                    help="give interbench the median of N of its own calibrations (-l); "
+                         "0: each round calibrates once, as interbench does alone (default 5)")
     ARGS = args = ap.parse_args()
     args.benches = [b for b in args.benches.split(",") if b]
     args.loads = [load for load in args.loads.split(",") if load]
@@ -285,6 +323,16 @@ def main():
         print(f"interbench_compare: {args.rounds} round(s) x 2 tools x {cells} cells x "
               f"{args.duration:g} s, {who}, ~{2 * args.rounds * cells * args.duration / 60:.0f} min",
               flush=True)
+        settled = None
+        if args.calibrations > 0:
+            try:
+                settled, low, high = settled_loops_per_ms(ib_binary, work, args)
+            except RuntimeError as e:
+                print(f"interbench_compare: {e}", file=sys.stderr)
+                return 2
+            print(f"  interbench calibrated {args.calibrations} times: median {settled / 1e6:.2f} "
+                  f"M loops/ms ({low / 1e6:.2f}-{high / 1e6:.2f}), given to every round (-l)",
+                  flush=True)
         ib_rounds, lp_rounds = [], []
         for n in range(1, args.rounds + 1):
             order = ["interbench", "latprobe"] if n % 2 else ["latprobe", "interbench"]
@@ -292,12 +340,12 @@ def main():
                 print(f"  round {n}: {tool} ...", flush=True)
                 try:
                     if tool == "interbench":
-                        text = run_interbench(ib_binary, work, args)
+                        text = run_interbench(ib_binary, work, args, loops_per_ms=settled)
                         ib_rounds.append(parse_tables(text))
-                        speed = re.search(r"Using (\d+) loops per ms", text)
-                        if speed:
-                            print(f"    interbench calibrated {int(speed.group(1)) / 1e6:.2f} M "
-                                  "loops/ms", flush=True)
+                        speed = loops_per_ms_of(text)
+                        if speed and not settled:
+                            print(f"    interbench calibrated {speed / 1e6:.2f} M loops/ms",
+                                  flush=True)
                     else:
                         text = run_latprobe(args.latprobe, work, scen, args.benches, n)
                         lp_rounds.append(parse_tables(text))

@@ -298,14 +298,14 @@ def print_ratio_row(name, hist_pairs, few):
               f"{'> 100 ms' if p_off == PAST_LIMIT_US else f'{p_off:.0f}':>10} "
               f"{'-':>6} {'-':>13}  past limit")
         return "past limit"
+    med, med_low, med_high = bootstrap_median(pair_ratios) if pair_ratios else (0, 0, 0)
     print(f"{name:10} {p_on:10.0f} {p_off:10.0f} {ratio:6.2f} "
-          f"{f'{low:.2f} - {high:.2f}':>13}  {v:10} "
-          f"{statistics.median(pair_ratios) if pair_ratios else 0:6.2f}")
+          f"{f'{low:.2f} - {high:.2f}':>13}  {v:10} {med:6.2f} ({med_low:.2f}-{med_high:.2f})")
     return v
 
 
 RATIO_HEADER = (f"{'consumer':10} {'p99 on us':>10} {'p99 off us':>10} {'ratio':>6} "
-                f"{'95 % interval':>13}  {'verdict':10} {'pairs median':>6}")
+                f"{'95 % interval':>13}  {'verdict':10} {'pairs median (95 %)':>6}")
 
 
 # The run file keeps how many samples lay past its histogram's limit (100 ms),
