@@ -577,8 +577,7 @@ void TestAttribution::aStepWithoutTheRecorderExplainsNone()
     const Run &run = r.run;
     std::map<std::string, uint64_t> misses;
     for (const PhaseResult &p : run.phases)
-        for (const ConsumerStats &c : p.consumers)
-            misses[p.name] += c.misses;
+        misses[p.name] += p.misses();
     std::map<std::string, int> explained;
     for (const MissExplanation &x : run.explanations)
         ++explained[x.phase];
@@ -612,8 +611,7 @@ void TestAttribution::zeroToExplainStillRecords()
     const Run &run = r.run;
     uint64_t misses = 0;
     for (const PhaseResult &p : run.phases)
-        for (const ConsumerStats &c : p.consumers)
-            misses += c.misses;
+        misses += p.misses();
     QVERIFY2(run.trace.on, "--explain-misses 0 turned the recorder off");
     QVERIFY2(misses > 0, "the culprit made no miss");
     QCOMPARE(run.explanations.size(), size_t(0));
