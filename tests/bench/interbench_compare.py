@@ -37,7 +37,13 @@ latprobe's got 61 %). Before the rounds the script therefore runs
 interbench's own calibration --calibrations times (5; each with a 1-s
 Audio on None) and gives every round their median with -l, so that both
 tools do the work they name; --calibrations 0 lets each round calibrate
-once, as interbench does alone.
+once, as interbench does alone. The median of 1-ms trials still misses
+the speed a 100-ms burn sustains by a few per cent (as nobody, Gaming on
+an idle machine got 97.8 % of its CPU), so before each of interbench's
+rounds the script runs its Gaming on None for 10 s with 10 % too many
+loops a burn and gives the round the speed those burns sustained (their %
+desired CPU times the loops asked); --no-sustained gives the median as it
+is.
 
     python3 tests/bench/interbench_compare.py                  # 1 round, 10 s a cell
     python3 tests/bench/interbench_compare.py --duration 20 --rounds 3
@@ -153,6 +159,27 @@ def settled_loops_per_ms(binary, work, args):
     return int(statistics.median(found)), min(found), max(found)
 
 
+OVERRUN = 1.10  # the sustained check's burns ask this much too many loops
+
+
+def sustained_loops_per_ms(binary, work, args, calibrated):
+    """interbench's loop speed as its burns sustain it: Gaming on None for
+    10 s, every 100-ms burn given OVERRUN times the calibrated loops so that
+    each overruns, and its % desired CPU (100 ms over the time the burn
+    took) scales the loops back. None when a burn did not overrun (the loop
+    ran over 10 % faster than calibrated). Its 1-ms calibration trials miss
+    what a burn meets over 100 ms (ticks, the other vCPU's host): as nobody
+    the median of five ran 2 % long, Gaming on an idle machine got 97.8 % of
+    its CPU and X 94 %, where latprobe, timing its work on the thread's CPU
+    clock, got 100 and 99."""
+    asked = int(calibrated * OVERRUN)
+    text = run_interbench(binary, work, args, ["Gaming"], ["None"], 10, loops_per_ms=asked)
+    cpu = parse_tables(text).get("Gaming", {}).get("None", (None,) * 4)[3]
+    if cpu is None:
+        raise RuntimeError("interbench's Gaming on None printed no % desired CPU:\n" + text[-1000:])
+    return int(asked * cpu / 100) if cpu < 100 else None
+
+
 def scenario_file(work, args):
     with open(DEFAULT_SCENARIO) as f:
         scen = json.load(f)
@@ -227,6 +254,33 @@ def print_table(title, tables, benches, loads):
             print(f"    {load:<10} {f[0]:7.2f} {f[1]:7.2f} {f[2]:7.1f} {f[3]:6.1f} {met:>7}")
 
 
+def cell_goals(ref, other):
+    """Issue 16's goals for one cell, other judged against ref: mean, cpu,
+    and deadlines met where both have deadlines."""
+    goals = [abs(other[0] - ref[0]) <= max(0.25 * abs(ref[0]), 0.2),
+             abs(other[3] - ref[3]) <= 2]
+    if ref[4] is not None and other[4] is not None:
+        goals.append(abs(other[4] - ref[4]) <= (1 if ref[4] >= 90 else 5))
+    return goals
+
+
+def self_agreement(rounds, benches, loads):
+    """Goals met by each round of one tool judged against its round before:
+    how far the tool's own repetitions meet what latprobe is asked to meet."""
+    found = []
+    for ref, other in zip(rounds, rounds[1:]):
+        met = judged = 0
+        for bench in benches:
+            for load in loads:
+                a, b = ref.get(bench, {}).get(load), other.get(bench, {}).get(load)
+                if a is None or b is None:
+                    continue
+                goals = cell_goals(a, b)
+                met, judged = met + sum(goals), judged + len(goals)
+        found.append(f"{met} of {judged}")
+    return ", ".join(found)
+
+
 def judge(ib, lp, benches, loads, ib_range=None):
     """Prints the differences; returns (goals met, goals judged, goals missed
     with latprobe's median inside interbench's own range over the rounds)."""
@@ -253,16 +307,11 @@ def judge(ib, lp, benches, loads, ib_range=None):
                     return "NO~"
                 return "NO "
 
-            cells = []
-            mean_ok = abs(b[0] - a[0]) <= max(0.25 * abs(a[0]), 0.2)
-            cpu_ok = abs(b[3] - a[3]) <= 2
-            cells.append(f"{b[0] - a[0]:+7.2f} {verdict(mean_ok, 0):<3}")
-            cells.append(f"{b[3] - a[3]:+7.1f} {verdict(cpu_ok, 3):<3}")
-            goals = [mean_ok, cpu_ok]
-            if a[4] is not None and b[4] is not None:
-                met_ok = abs(b[4] - a[4]) <= (1 if a[4] >= 90 else 5)
-                cells.append(f"{b[4] - a[4]:+7.1f} {verdict(met_ok, 4):<3}")
-                goals.append(met_ok)
+            goals = cell_goals(a, b)
+            cells = [f"{b[0] - a[0]:+7.2f} {verdict(goals[0], 0):<3}",
+                     f"{b[3] - a[3]:+7.1f} {verdict(goals[1], 3):<3}"]
+            if len(goals) > 2:
+                cells.append(f"{b[4] - a[4]:+7.1f} {verdict(goals[2], 4):<3}")
             print(f"  {bench:<7} {load:<10} " + "  ".join(cells))
             met += sum(goals)
             judged += len(goals)
@@ -288,6 +337,9 @@ def main():
     ap.add_argument("--calibrations", type=int, default=5, metavar="N",
                     help="give interbench the median of N of its own calibrations (-l); "
                          "0: each round calibrates once, as interbench does alone (default 5)")
+    ap.add_argument("--no-sustained", dest="sustained", action="store_false",
+                    help="give interbench the calibrations' median as it is, not the speed "
+                         "its loop sustains over 100-ms burns, measured before each round")
     ARGS = args = ap.parse_args()
     args.benches = [b for b in args.benches.split(",") if b]
     args.loads = [load for load in args.loads.split(",") if load]
@@ -340,7 +392,15 @@ def main():
                 print(f"  round {n}: {tool} ...", flush=True)
                 try:
                     if tool == "interbench":
-                        text = run_interbench(ib_binary, work, args, loops_per_ms=settled)
+                        speed = settled
+                        if settled and args.sustained:
+                            speed = sustained_loops_per_ms(ib_binary, work, args, settled)
+                            print("    interbench's loop sustained "
+                                  + (f"{speed / 1e6:.2f} M loops/ms, given to this round"
+                                     if speed else "more than the calibration's 110 %: "
+                                     "the calibration given"), flush=True)
+                            speed = speed or settled
+                        text = run_interbench(ib_binary, work, args, loops_per_ms=speed)
                         ib_rounds.append(parse_tables(text))
                         speed = loops_per_ms_of(text)
                         if speed and not settled:
@@ -362,6 +422,9 @@ def main():
         if args.rounds > 1:
             print(f"goals missed with latprobe's median within interbench's own range over "
                   f"{args.rounds} rounds: {within} of {judged - met}")
+            print("the same goals, each round against the one before: interbench "
+                  f"{self_agreement(ib_rounds, args.benches, args.loads)}; latprobe "
+                  f"{self_agreement(lp_rounds, args.benches, args.loads)}")
         return 0 if met == judged else 1
     finally:
         shutil.rmtree(work, ignore_errors=True)
