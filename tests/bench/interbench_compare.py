@@ -60,6 +60,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -341,6 +342,9 @@ def main():
                     help="give interbench the calibrations' median as it is, not the speed "
                          "its loop sustains over 100-ms burns, measured before each round")
     ARGS = args = ap.parse_args()
+    # A kill ends the run as Ctrl-C does: the load host stopped, the temp
+    # folder removed (the default action would leave both behind).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     args.benches = [b for b in args.benches.split(",") if b]
     args.loads = [load for load in args.loads.split(",") if load]
 

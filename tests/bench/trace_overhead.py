@@ -84,6 +84,7 @@ import json
 import math
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -422,6 +423,9 @@ def main():
                         help="run nothing: judge the pairs of these --save files as one run, "
                              "by load and options")
     args = parser.parse_args()
+    # A kill ends the run as Ctrl-C does: the load host stopped, the temp
+    # folder removed (the default action would leave both behind).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.save and not args.interleaved:
         parser.error("--save needs --interleaved PAIRS")
     if args.pool:
