@@ -1,21 +1,22 @@
 #pragma once
 
+#include "kernelsemaphore.h"
 #include "threadparams.h"
 #include "waker.h"
 
 #include <atomic>
-#include <semaphore>
 #include <thread>
 
 namespace latprobe {
 
 // interbench's wake path (timekeeping_thread() in interbench.c): a thread of
 // its own sleeps to each period's start and then wakes the consumer through
-// a semaphore. It runs SCHED_FIFO 96 when permitted, so that what it
-// oversleeps is the timer's and not the scheduler's; it measures that
-// oversleep, and interbench's latency does not charge it to the consumer.
-// Unlike interbench's, it sleeps to an absolute time, so its oversleep is its
-// own lateness past the period's start.
+// a semaphore (a POSIX one, as interbench's: kernelsemaphore.h). It runs
+// SCHED_FIFO 96 when permitted, so that what it oversleeps is the timer's
+// and not the scheduler's; it measures that oversleep, and interbench's
+// latency does not charge it to the consumer. Unlike interbench's, it
+// sleeps to an absolute time, so its oversleep is its own lateness past the
+// period's start.
 class Timekeeper final : public Waker
 {
 public:
@@ -46,8 +47,8 @@ private:
     int64_t m_target = 0;
     int64_t m_oversleepNs = 0;
     bool m_quit = false;
-    std::binary_semaphore m_start{0};
-    std::binary_semaphore m_complete{0};
+    KernelSemaphore m_start;
+    KernelSemaphore m_complete;
     std::thread m_thread;
 };
 

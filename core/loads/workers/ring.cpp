@@ -5,12 +5,11 @@
 #include "workerkinds.h"
 
 #include "../loadspec.h"
+#include "kernelsemaphore.h"
 #include "workerutil.h"
 
-#include <cerrno>
 #include <fmt/format.h>
 #include <memory>
-#include <semaphore.h>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -19,20 +18,13 @@ namespace latprobe {
 
 namespace {
 
-// POSIX semaphores as interbench uses: a futex wait, no spinning first
-// (std::binary_semaphore spins and yields before it sleeps).
-void waitTurn(sem_t &turn)
-{
-    while (sem_wait(&turn) != 0 && errno == EINTR) {
-    }
-}
-
-[[noreturn]] void passTokens(sem_t &mine, sem_t &next, WorkerSlot &slot)
+// Semaphores as interbench's: a wait goes to the kernel at once.
+[[noreturn]] void passTokens(KernelSemaphore &mine, KernelSemaphore &next, WorkerSlot &slot)
 {
     for (;;) {
-        waitTurn(mine);
+        mine.acquire();
         addSharedProgress(slot, 1);
-        sem_post(&next);
+        next.release();
     }
 }
 
@@ -41,10 +33,8 @@ void waitTurn(sem_t &turn)
 int runRing(WorkerContext &ctx)
 {
     const int n = static_cast<int>(loadParam(ctx.spec, "threads"));
-    // Never moved once initialised: threads wait on them by address.
-    auto turns = std::make_unique<sem_t[]>(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i)
-        sem_init(&turns[i], 0, 0);
+    // Never moved once made: threads wait on them by address.
+    auto turns = std::make_unique<KernelSemaphore[]>(static_cast<size_t>(n));
     std::vector<std::thread> ring;
     try {
         for (int i = 1; i < n; ++i)
@@ -57,7 +47,7 @@ int runRing(WorkerContext &ctx)
                                            ring.size() + 1, n, e.what()));
         return 1;
     }
-    sem_post(&turns[0]);
+    turns[0].release();
     passTokens(turns[0], turns[1 % n], ctx.slot);
 }
 
