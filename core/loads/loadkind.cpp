@@ -73,7 +73,11 @@ const std::vector<LoadKind> &loadKinds()
                       {"block_kb", 1024, 4, 16384, "write size, KiB"},
                       {"truncate", 0, 0, 1,
                        "1: empty the file before each pass, as interbench's Write reopens it "
-                       "(the file system frees and allocates its blocks again); 0: overwrite"}},
+                       "(the file system frees and allocates its blocks again); 0: overwrite"},
+                      {"close_flush", 0, 0, 1,
+                       "1: start writing the pass back before it is emptied, as closing an "
+                       "emptied file does on ext4, xfs and btrfs (interbench's Write closes "
+                       "and reopens it); 0: the kernel writes back when it will"}},
                      runIoWrite,
                      nullptr,
                      nullptr,

@@ -115,6 +115,8 @@ private slots:
     void theReadLoadsFileIsWrittenBeforeItStarts();
     void theWriteLoadEmptiesItsFileEachPassWhenAsked_data();
     void theWriteLoadEmptiesItsFileEachPassWhenAsked();
+    void closeFlushWritesEachPassBackBeforeEmptyingIt_data();
+    void closeFlushWritesEachPassBackBeforeEmptyingIt();
     void stopAllEmptiesEveryGroup();
     void compilerFailureIsOneLine();
     void aWorkerFailingAtOnceIsARunTimeErrorNotARefusal();
@@ -651,6 +653,56 @@ void TestLoadKinds::theWriteLoadEmptiesItsFileEachPassWhenAsked()
             QCOMPARE(fileSize(), kFileBytes);
     }
     manager.stopAll();
+}
+
+void TestLoadKinds::closeFlushWritesEachPassBackBeforeEmptyingIt_data()
+{
+    QTest::addColumn<bool>("closeFlush");
+    QTest::newRow("close_flush=0: passes dropped unwritten") << false;
+    QTest::newRow("close_flush=1: as interbench's fclose") << true;
+}
+
+void TestLoadKinds::closeFlushWritesEachPassBackBeforeEmptyingIt()
+{
+    // What the disk sees, from the worker's /proc/PID/io: bytes it dirtied
+    // (write_bytes) and dirty bytes thrown away unwritten when the file was
+    // emptied (cancelled_write_bytes). A 4-MiB pass is far below any dirty
+    // threshold, so only the close's writeback gets it to the disk.
+    QFETCH(bool, closeFlush);
+    LoadManager manager(LoadLimits{}, m_binary);
+    std::string error;
+    const int id = manager.start(
+        spec(std::string("io_write:1:mb=4:sync_mb=0:sync_end=0:block_kb=64:truncate=1:"
+                         "close_flush=") +
+             (closeFlush ? "1" : "0")),
+        error);
+    QVERIFY2(id > 0, error.c_str());
+    const pid_t worker = *workerPids(manager.status().at(0)).begin();
+    const auto ioField = [&](const QByteArray &key) -> qint64 {
+        QFile io(QString("/proc/%1/io").arg(worker));
+        if (!io.open(QIODevice::ReadOnly))
+            return -1;
+        for (const QByteArray &line : io.readAll().split('\n'))
+            if (line.startsWith(key + ": "))
+                return line.mid(key.size() + 2).trimmed().toLongLong();
+        return -1;
+    };
+    const auto progressMb = [&] { return manager.status().at(0).workers.at(0).progress; };
+    QTRY_VERIFY_WITH_TIMEOUT(progressMb() >= 12, kStateWaitMs); // three passes emptied
+    const qint64 written = ioField("write_bytes");
+    const qint64 cancelled = ioField("cancelled_write_bytes");
+    manager.stopAll();
+    QVERIFY2(written >= 0 && cancelled >= 0, "no /proc/PID/io: a kernel without task I/O "
+                                             "accounting");
+    if (written == 0)
+        QSKIP(qPrintable(m_tmp.path() + " is on a file system without writeback (tmpfs?): "
+                                        "set TMPDIR to a disk's"));
+    if (closeFlush)
+        QVERIFY2(cancelled < written / 4,
+                 qPrintable(QString("%1 of %2 bytes dropped").arg(cancelled).arg(written)));
+    else
+        QVERIFY2(cancelled > written / 2,
+                 qPrintable(QString("%1 of %2 bytes dropped").arg(cancelled).arg(written)));
 }
 
 void TestLoadKinds::badWordsAreOneLineErrors_data()

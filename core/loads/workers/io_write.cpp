@@ -1,8 +1,9 @@
 // contest's io_load: stream writes into a file of `mb` MiB, fsync every
 // `sync_mb` and at the end, rewind, forever; with sync_end=0, sync_mb=0 and
 // truncate=1, interbench's Write, which never syncs, leaves writeback to the
-// kernel and reopens its file emptied for each pass. The file has no name
-// (O_TMPFILE), so nothing is left on disk whatever kills the worker.
+// kernel and reopens its file emptied for each pass; close_flush=1 adds the
+// writeback its close starts. The file has no name (O_TMPFILE), so nothing
+// is left on disk whatever kills the worker.
 #include "workerkinds.h"
 
 #include "../loadspec.h"
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 #include <vector>
@@ -35,6 +37,7 @@ int runIoWrite(WorkerContext &ctx)
     const size_t block = static_cast<size_t>(loadParam(ctx.spec, "block_kb")) << 10;
     const bool syncAtEnd = loadParam(ctx.spec, "sync_end") != 0;
     const bool truncateEachPass = loadParam(ctx.spec, "truncate") != 0;
+    const bool closeFlush = loadParam(ctx.spec, "close_flush") != 0;
     const int fd = openAnonymousFile(ctx.tempDir);
     if (fd < 0) {
         const int err = errno;
@@ -78,6 +81,24 @@ int runIoWrite(WorkerContext &ctx)
         if (pending >= 1048576) {
             addProgress(ctx.slot, pending >> 20);
             pending &= 1048575;
+        }
+        if (atEnd && closeFlush) {
+            // interbench's fclose() of a file its fopen("w") emptied: ext4's
+            // auto_da_alloc (and xfs, btrfs) allocate and submit the whole
+            // pass in the closer's context, and the next emptying waits for
+            // that I/O. Without it the pass is dropped unwritten.
+            int started = 0;
+            while ((started = sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE)) != 0 &&
+                   errno == EINTR) {
+            }
+            if (started != 0) {
+                const int err = errno;
+                reportWorkerError(ctx, fmt::format("io_write: writing back the file in {} "
+                                                   "failed: {} ({})",
+                                                   ctx.tempDir, std::strerror(err),
+                                                   ioAdvice(err, ctx.tempDir)));
+                return 1;
+            }
         }
         if (atEnd) {
             offset = 0; // rewind: the file never grows past mb
