@@ -474,6 +474,15 @@ def main():
                   f"extra {extra:+.2f} % of a CPU (95 % {extra_low:+.2f} to {extra_high:+.2f})")
             print(f"load throughput          on {tp_on:.1f}  off {tp_off:.1f} {on[0]['unit']}/s  "
                   f"({(tp_on / tp_off - 1) * 100 if tp_off else 0:+.1f} %)")
+            if all(x["throughput"] > 0 for x in on + off):
+                # What the recorder adds to one unit of the load's work, paired:
+                # for ring:1:threads=2 one token pass, a wakeup and a switch,
+                # the path a consumer's wakeup takes too.
+                added, added_low, added_high = bootstrap_median(
+                    [1e6 / a["throughput"] - 1e6 / b["throughput"] for a, b in zip(on, off)])
+                print(f"load time per {on[0]['unit']:<10} on {1e6 / tp_on:.3f} us  "
+                      f"off {1e6 / tp_off:.3f} us  the recorder adds {added:+.3f} us "
+                      f"(95 % {added_low:+.3f} to {added_high:+.3f})")
             t = on[0]["trace"]
             reads = statistics.median(x["trace"].get("reads", 0) for x in on)
             events = statistics.median(x["trace"].get("events", 0) for x in on)
