@@ -28,6 +28,23 @@ std::string ioAdvice(int err, const std::string &dir)
     return fmt::format("check {}, or set TMPDIR elsewhere", dir);
 }
 
+// One line: what failed where, the kernel's reason and what to do; the
+// worker's exit code.
+int ioFailure(WorkerContext &ctx, const char *doing, int err)
+{
+    reportWorkerError(ctx, fmt::format("io_write: {} {} failed: {} ({})", doing, ctx.tempDir,
+                                       std::strerror(err), ioAdvice(err, ctx.tempDir)));
+    return 1;
+}
+
+template <class Call> int retryOnEintr(Call call)
+{
+    int rc = 0;
+    while ((rc = call()) != 0 && errno == EINTR) {
+    }
+    return rc;
+}
+
 } // namespace
 
 int runIoWrite(WorkerContext &ctx)
@@ -57,62 +74,32 @@ int runIoWrite(WorkerContext &ctx)
         const ssize_t done = pwrite(fd, buf.data(), len, static_cast<off_t>(offset));
         if (done < 0 && errno == EINTR)
             continue;
-        if (done <= 0) {
-            const int err = done < 0 ? errno : ENOSPC;
-            reportWorkerError(ctx,
-                              fmt::format("io_write: writing to {} failed: {} ({})", ctx.tempDir,
-                                          std::strerror(err), ioAdvice(err, ctx.tempDir)));
-            return 1;
-        }
+        if (done <= 0)
+            return ioFailure(ctx, "writing to", done < 0 ? errno : ENOSPC);
         offset += static_cast<uint64_t>(done);
         sinceSync += static_cast<uint64_t>(done);
         pending += static_cast<uint64_t>(done);
         const bool atEnd = offset >= fileBytes;
         if ((syncBytes > 0 && sinceSync >= syncBytes) || (atEnd && syncAtEnd)) {
-            if (fsync(fd) != 0) {
-                const int err = errno;
-                reportWorkerError(ctx,
-                                  fmt::format("io_write: fsync in {} failed: {} ({})", ctx.tempDir,
-                                              std::strerror(err), ioAdvice(err, ctx.tempDir)));
-                return 1;
-            }
+            if (fsync(fd) != 0)
+                return ioFailure(ctx, "fsync in", errno);
             sinceSync = 0;
         }
         if (pending >= 1048576) {
             addProgress(ctx.slot, pending >> 20);
             pending &= 1048575;
         }
-        if (atEnd && closeFlush) {
+        if (atEnd) {
             // interbench's fclose() of a file its fopen("w") emptied: ext4's
             // auto_da_alloc (and xfs, btrfs) allocate and submit the whole
             // pass in the closer's context, and the next emptying waits for
             // that I/O. Without it the pass is dropped unwritten.
-            int started = 0;
-            while ((started = sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE)) != 0 &&
-                   errno == EINTR) {
-            }
-            if (started != 0) {
-                const int err = errno;
-                reportWorkerError(ctx, fmt::format("io_write: writing back the file in {} "
-                                                   "failed: {} ({})",
-                                                   ctx.tempDir, std::strerror(err),
-                                                   ioAdvice(err, ctx.tempDir)));
-                return 1;
-            }
-        }
-        if (atEnd) {
+            if (closeFlush &&
+                retryOnEintr([fd] { return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE); }))
+                return ioFailure(ctx, "writing back the file in", errno);
             offset = 0; // rewind: the file never grows past mb
-            int emptied = 0;
-            while (truncateEachPass && (emptied = ftruncate(fd, 0)) != 0 && errno == EINTR) {
-            }
-            if (emptied != 0) {
-                const int err = errno;
-                reportWorkerError(ctx, fmt::format("io_write: emptying the file in {} failed: "
-                                                   "{} ({})",
-                                                   ctx.tempDir, std::strerror(err),
-                                                   ioAdvice(err, ctx.tempDir)));
-                return 1;
-            }
+            if (truncateEachPass && retryOnEintr([fd] { return ftruncate(fd, 0); }))
+                return ioFailure(ctx, "emptying the file in", errno);
         }
     }
 }
