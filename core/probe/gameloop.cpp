@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include <unistd.h>
+
 namespace latprobe {
 
 GameLoop::GameLoop(ConsumerConfig config, Clock &clock, SpscRing<Sample> &ring)
@@ -10,10 +12,12 @@ GameLoop::GameLoop(ConsumerConfig config, Clock &clock, SpscRing<Sample> &ring)
 
 uint64_t GameLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles)
 {
+    const auto tid = static_cast<int32_t>(gettid()); // a syscall: once per stretch
     m_clock.sleepUntil(start);
     uint64_t cycles = 0;
     while (cycles < maxCycles && !stop.load(std::memory_order_relaxed)) {
         Sample s;
+        s.tid = tid;
         s.periodStart = m_clock.now() + m_config.workNs;
         s.workDone = m_clock.work(m_config.workNs);
         s.woke = s.done = m_clock.now();

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include <unistd.h>
+
 namespace latprobe {
 
 PeriodicLoop::PeriodicLoop(ConsumerConfig config, Clock &clock, SpscRing<Sample> &ring,
@@ -21,6 +23,7 @@ uint64_t PeriodicLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_
 
 uint64_t PeriodicLoop::runLatprobe(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles)
 {
+    const auto tid = static_cast<int32_t>(gettid()); // a syscall: once per stretch
     const int64_t period = m_config.periodNs;
     const int64_t work = m_config.workNs;
     // A period is lost once it can no longer be served in time: for the
@@ -36,6 +39,7 @@ uint64_t PeriodicLoop::runLatprobe(int64_t start, const std::atomic<bool> &stop,
         if (stop.load(std::memory_order_relaxed))
             break;
         Sample s;
+        s.tid = tid;
         s.periodStart = next;
         s.woke = woke;
         if (work > 0) {
@@ -64,6 +68,7 @@ uint64_t PeriodicLoop::runLatprobe(int64_t start, const std::atomic<bool> &stop,
 uint64_t PeriodicLoop::runInterbench(int64_t start, const std::atomic<bool> &stop,
                                      uint64_t maxCycles)
 {
+    const auto tid = static_cast<int32_t>(gettid()); // a syscall: once per stretch
     const bool ibLatency = m_config.wake == WakeMethod::Timekeeper;
     const int64_t step = m_config.rampStepNs;
     const int64_t rampCycles = step > 0 ? m_config.periodNs / step + 1 : 1;
@@ -84,6 +89,7 @@ uint64_t PeriodicLoop::runInterbench(int64_t start, const std::atomic<bool> &sto
         if (stop.load(std::memory_order_relaxed))
             break;
         Sample s;
+        s.tid = tid;
         s.periodStart = target;
         s.woke = wake.woke;
         if (ibLatency)

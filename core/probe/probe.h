@@ -8,6 +8,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -16,8 +17,9 @@
 
 namespace latprobe {
 
-// The measuring side of a run: one thread per consumer, one collector
-// thread draining their rings. Shared by the CLI and the GUI.
+// The measuring side of a run: per consumer, a thread that sets it up and
+// starts a fresh measuring thread for each stretch between pauses; one
+// collector thread draining their rings. Shared by the CLI and the GUI.
 class Probe
 {
 public:
@@ -59,8 +61,8 @@ public:
     // have no thread here: the collector leaves them out of such a phase.
     void measureOnly(const std::vector<std::string> &consumers);
     // Pauses every consumer thread until measureOnly() names it: however soon
-    // that comes, each then starts its periods afresh, as interbench's
-    // benchmark does in the new process it forks for each load.
+    // that comes, each then starts its periods afresh, on a new thread, as
+    // interbench's benchmark does in the new process it forks for each load.
     void pauseAll();
     // How many times a consumer's periods began: once at the start, once
     // more at each resume.
@@ -71,10 +73,20 @@ public:
     // The ring an External consumer's owner writes to (single writer).
     SpscRing<Sample> &externalRing(size_t consumer) { return m_collector->ring(consumer); }
     const std::vector<ConsumerSetup> &setups() const { return m_setups; }
+    // The thread measuring a consumer now (its samples carry it too), 0
+    // between stretches and for External consumers.
+    int measuringTid(size_t consumer) const { return m_measuringTids[consumer].load(); }
+    // What a consumer's measuring thread is called: what `ps -L` and the
+    // flight recorder's filter see.
+    static std::string threadName(const ConsumerConfig &config);
     const ThreadParams &requested() const { return m_params; }
 
 private:
     void consumerMain(size_t index);
+    // Runs `stretch` on a new thread named for the consumer and waits for
+    // it; on the calling thread if no thread can be made (a spawn storm
+    // at the process limit), which measures the same.
+    void measureOnFreshThread(size_t index, const std::function<void()> &stretch);
     // After a consumer's loop returned: false once the probe stops.
     bool awaitMeasured(size_t index);
     void pause(size_t index);
@@ -102,6 +114,7 @@ private:
     std::deque<std::atomic<bool>> m_measured;
     std::deque<std::atomic<uint32_t>> m_pauses;
     std::deque<std::atomic<uint64_t>> m_periodStarts;
+    std::deque<std::atomic<int>> m_measuringTids;
     std::atomic<int> m_ready{0};
     std::atomic<bool> m_go{false};
     bool m_running = false;

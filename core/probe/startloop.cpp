@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include <unistd.h>
+
 namespace latprobe {
 
 StartLoop::StartLoop(ConsumerConfig config, Clock &clock, ProcessStarter &starter,
@@ -11,6 +13,7 @@ StartLoop::StartLoop(ConsumerConfig config, Clock &clock, ProcessStarter &starte
 
 uint64_t StartLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles)
 {
+    const auto tid = static_cast<int32_t>(gettid()); // a syscall: once per stretch
     const int64_t period = m_config.periodNs;
     int64_t next = start + period;
     uint64_t cycles = 0;
@@ -19,6 +22,7 @@ uint64_t StartLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_t m
         if (stop.load(std::memory_order_relaxed))
             break;
         Sample s;
+        s.tid = tid;
         s.periodStart = woke;
         if (!m_starter.start(s.woke, s.done)) {
             // A start that failed outright is as bad as a slow one.

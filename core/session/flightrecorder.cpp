@@ -82,9 +82,9 @@ FlightRecorder::~FlightRecorder()
     m_thread.waitIdle();
 }
 
-void FlightRecorder::follow(const std::vector<int> &tids)
+void FlightRecorder::follow(const std::vector<std::string> &threadNames)
 {
-    if (m_recorder && !m_recorder->followOnly(tids))
+    if (m_recorder && !m_recorder->followOnly(threadNames))
         spdlog::debug(
             "flight recorder: the kernel refused the wakeup filter; recording everyone's");
 }
@@ -153,9 +153,8 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
         // Past the work done: the replay stops there, and sees the trace went on.
         const auto last = std::upper_bound(first, m_kept.end(), s.done + kPastDoneNs,
                                            [](int64_t t, const SchedEvent &e) { return t < e.ts; });
-        const int tid = r.consumer < context.tids.size() ? context.tids[r.consumer] : 0;
         MissExplanation x = explainMiss(std::span<const SchedEvent>(first, last),
-                                        {tid, s.periodStart, s.woke, s.done}, context.preemption);
+                                        {s.tid, s.periodStart, s.woke, s.done}, context.preemption);
         if (first == last && x.note.empty())
             x.note = "no trace of the window (its buffer was overwritten)";
         x.timeS = static_cast<double>(s.periodStart - context.runStart) / 1e9;

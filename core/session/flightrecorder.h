@@ -30,7 +30,7 @@ public:
     // What the explanations need to know of the session at the time.
     struct Context
     {
-        std::vector<int> tids;                // by consumer
+        std::vector<int> tids;                // by consumer: its measuring thread now
         std::vector<std::string> consumers;   // names, by consumer
         std::vector<int64_t> periods;         // ns, by consumer; 0: never explained
         std::map<int, std::string> loadOfPid; // latprobe's load workers and leaders
@@ -46,8 +46,8 @@ public:
     ~FlightRecorder(); // finishes what runs, then removes the instance
 
     bool on() const { return m_recorder != nullptr; }
-    // The consumers' threads, once they run: see TraceRecorder::followOnly().
-    void follow(const std::vector<int> &tids);
+    // The consumers' measuring threads, by name: see TraceRecorder::followOnly().
+    void follow(const std::vector<std::string> &threadNames);
     // Posts the requests to lp-explain.
     void explain(std::vector<Collector::ExplainRequest> requests, Context context);
     // A scenario step without the recorder (ScenarioStep::trace): stops or

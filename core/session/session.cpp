@@ -81,10 +81,11 @@ void Session::start()
     m_startTime = isoTimeNow();
     m_probe->start();
     if (m_flight && m_flight->on()) {
-        std::vector<int> tids;
+        std::vector<std::string> names;
         for (const ConsumerSetup &s : m_probe->setups())
-            tids.push_back(s.tid);
-        m_flight->follow(tids);
+            if (s.config.kind != ConsumerKind::External) // the window's own thread
+                names.push_back(Probe::threadName(s.config));
+        m_flight->follow(names);
         m_probe->collector().setExplainPerPhase(m_options.explainPerPhase);
     }
     {
@@ -444,8 +445,9 @@ void Session::takeExplainRequests()
         m_probe->collector().takeExplainRequests(&context.explainableFrom);
     if (!m_flight || requests.empty())
         return;
-    for (const ConsumerSetup &s : m_probe->setups()) {
-        context.tids.push_back(s.tid);
+    for (size_t i = 0; i < m_probe->setups().size(); ++i) {
+        const ConsumerSetup &s = m_probe->setups()[i];
+        context.tids.push_back(m_probe->measuringTid(i));
         context.consumers.push_back(s.config.name);
         // Only a periodic consumer's misses are explained: start's 1-s
         // period set a 100-ms lookback for every read, half the events that

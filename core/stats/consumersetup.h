@@ -14,7 +14,6 @@ struct ConsumerSetup
     // WakeMethod::Timekeeper only: what its timekeeper thread was granted
     // (SCHED_FIFO 96, or SCHED_OTHER where that was refused).
     ThreadGrant timekeeperGrant;
-    int tid = 0; // its measuring thread, while the run lasts: what a trace names
     // Loop-calibrated work mode only: the speed worked at, measured before
     // the run; the speed the work then ran at; the same measure as the first
     // once the run ended. The machine may have changed speed in between.

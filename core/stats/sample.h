@@ -20,6 +20,7 @@ struct Sample
     int64_t excusedNs = 0;
     int64_t lostNs = 0;
     uint32_t periodsSkipped = 0; // later periods whose start had passed: never served
+    int32_t tid = 0;             // the thread that measured it: what its miss's explanation follows
     uint16_t missedDeadline = 0; // 1 when done > periodStart + slack
     uint8_t failed = 0;          // 1 when the period's action failed outright (a start)
     uint8_t noDeadline =

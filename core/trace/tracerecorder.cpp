@@ -437,12 +437,12 @@ bool TraceRecorder::setRecording(bool on)
     return tracefs_trace_on(m_instance) == 0 && enabled;
 }
 
-bool TraceRecorder::followOnly(const std::vector<int> &tids)
+bool TraceRecorder::followOnly(const std::vector<std::string> &threadNames)
 {
     std::string filter;
-    for (int tid : tids)
-        if (tid > 0)
-            filter += fmt::format("{}pid == {}", filter.empty() ? "" : " || ", tid);
+    for (const std::string &name : threadNames)
+        if (!name.empty())
+            filter += fmt::format("{}comm == \"{}\"", filter.empty() ? "" : " || ", name);
     if (filter.empty())
         filter = "0"; // writing 0 clears an event's filter
     bool applied = true;

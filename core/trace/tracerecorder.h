@@ -38,12 +38,14 @@ public:
     TraceRecorder(const TraceRecorder &) = delete;
     TraceRecorder &operator=(const TraceRecorder &) = delete;
 
-    // Records wakeups and migrations of these threads only (the consumers;
-    // the kernel drops the rest before they reach the buffer): the
-    // explanations follow no other task's, and under hackbench they were
-    // most of the events read back. Empty: everyone's. Returns false, and
+    // Records wakeups and migrations of the threads so named only (the
+    // consumers'; the kernel drops the rest before they reach the buffer):
+    // the explanations follow no other task's, and under hackbench they were
+    // most of the events read back. By name, not thread id: a consumer
+    // measures on a new thread after each pause, which the filter then
+    // follows from its first wakeup. Empty: everyone's. Returns false, and
     // everyone's are kept, when the kernel refuses the filter.
-    bool followOnly(const std::vector<int> &tids);
+    bool followOnly(const std::vector<std::string> &threadNames);
 
     // Every event recorded from `from` to `to` (CLOCK_MONOTONIC ns), in
     // time order. Reading consumes: what is read is gone from the buffer.

@@ -10,6 +10,7 @@
 #include "sysinfo.h"
 
 #include <QDeadlineTimer>
+#include <QFile>
 #include <QTest>
 
 #include <algorithm>
@@ -35,6 +36,7 @@ private slots:
     void stopDoesNotWaitOutTheDrainInterval();
     void aPausedConsumerRunsNoPeriodsUntilMeasuredAgain();
     void aPauseLiftedAtOnceStillRestartsThePeriods();
+    void aResumedConsumerMeasuresOnANewThreadWithTheSameGrant();
     void interbenchsConsumersRunWokenByATimekeeper();
     void loopWorkKeepsItsSpeedAtStartInWorkAndAtEnd();
     void grantRecordsWhatTheKernelGave_data();
@@ -398,6 +400,71 @@ void TestProbe::aPauseLiftedAtOnceStillRestartsThePeriods()
     const uint64_t aAfter = probe.externalRing(0).pushed();
     QTRY_VERIFY_WITH_TIMEOUT(probe.externalRing(0).pushed() > aAfter + 50, kStateWaitMs);
     QCOMPARE(probe.periodStarts(0), uint64_t(2));
+    probe.stop();
+}
+
+namespace {
+
+struct ThreadView
+{
+    QString comm, cpus;
+    int nice = 99;
+    bool exists = false;
+};
+
+ThreadView viewThread(int tid)
+{
+    ThreadView v;
+    const QString dir = QStringLiteral("/proc/self/task/%1/").arg(tid);
+    QFile comm(dir + "comm"), stat(dir + "stat"), status(dir + "status");
+    if (!comm.open(QIODevice::ReadOnly) || !stat.open(QIODevice::ReadOnly) ||
+        !status.open(QIODevice::ReadOnly))
+        return v;
+    v.exists = true;
+    v.comm = QString::fromLatin1(comm.readAll()).trimmed();
+    // After the ")" that ends the name: state is field 3, nice field 19.
+    const QString afterName = QString::fromLatin1(stat.readAll()).section(')', -1);
+    v.nice = afterName.split(' ', Qt::SkipEmptyParts).value(16).toInt();
+    for (const QString &line : QString::fromLatin1(status.readAll()).split('\n'))
+        if (line.startsWith("Cpus_allowed_list:"))
+            v.cpus = line.section(':', 1).trimmed();
+    return v;
+}
+
+} // namespace
+
+void TestProbe::aResumedConsumerMeasuresOnANewThreadWithTheSameGrant()
+{
+    // interbench forks a new benchmark process for each load; latprobe
+    // measures each stretch between pauses on a new thread, which must run
+    // as the consumer was granted (here nice 3 on CPU 0) and be the one its
+    // samples and the flight recorder name.
+    ThreadParams params;
+    params.nice = 3;
+    params.cpus = {0};
+    Probe probe({wakeupConsumer(1000)}, params);
+    probe.start();
+    QTRY_VERIFY_WITH_TIMEOUT(probe.externalRing(0).pushed() > 10, kStateWaitMs);
+    const int first = probe.measuringTid(0);
+    QVERIFY(first > 0);
+    const ThreadView before = viewThread(first);
+    QCOMPARE(before.comm, QStringLiteral("lp-wakeup"));
+    QCOMPARE(before.nice, 3);
+    QCOMPARE(before.cpus, QStringLiteral("0"));
+
+    probe.pauseAll();
+    QTRY_COMPARE_WITH_TIMEOUT(probe.measuringTid(0), 0, kStateWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!viewThread(first).exists, kStateWaitMs); // it ended
+    probe.measureOnly({});
+    QTRY_VERIFY_WITH_TIMEOUT(probe.measuringTid(0) > 0, kStateWaitMs);
+    const int second = probe.measuringTid(0);
+    QVERIFY(second != first);
+    const ThreadView after = viewThread(second);
+    QCOMPARE(after.comm, QStringLiteral("lp-wakeup"));
+    QCOMPARE(after.nice, 3);
+    QCOMPARE(after.cpus, QStringLiteral("0"));
+    const uint64_t resumed = probe.externalRing(0).pushed();
+    QTRY_VERIFY_WITH_TIMEOUT(probe.externalRing(0).pushed() > resumed + 10, kStateWaitMs);
     probe.stop();
 }
 

@@ -23,6 +23,7 @@
 #include <ctime>
 #include <map>
 #include <numeric>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -389,9 +390,9 @@ void TestAttribution::noInstanceLeftBehind()
     QVERIFY2(left.isEmpty(), qPrintable(left.join(' ')));
 }
 
-// The recorder keeps the wakeups of the threads it follows and drops the
-// rest in the kernel, while every task's switches stay: who ran is still
-// known, at a fraction of hackbench's events.
+// The recorder keeps the wakeups of the threads it follows, by name, and
+// drops the rest in the kernel, while every task's switches stay: who ran
+// is still known, at a fraction of hackbench's events.
 void TestAttribution::onlyTheConsumersWakeupsAreRecorded()
 {
     if (const QString why = cannotAttribute(); !why.isEmpty())
@@ -401,8 +402,9 @@ void TestAttribution::onlyTheConsumersWakeupsAreRecorded()
     QVERIFY2(recorder, error.c_str());
     std::atomic<int> followed{0}, other{0};
     std::atomic<bool> go{false};
-    auto sleeper = [&go](std::atomic<int> &tid) {
+    auto sleeper = [&go](std::atomic<int> &tid, const char *name) {
         pinToCpu0();
+        pthread_setname_np(pthread_self(), name);
         tid = static_cast<int>(gettid());
         go.wait(false);
         for (int i = 0; i < 50; ++i) {
@@ -410,9 +412,10 @@ void TestAttribution::onlyTheConsumersWakeupsAreRecorded()
             nanosleep(&nap, nullptr);
         }
     };
-    std::thread a(sleeper, std::ref(followed)), b(sleeper, std::ref(other));
+    std::thread a(sleeper, std::ref(followed), "lp-followed"),
+        b(sleeper, std::ref(other), "lp-other");
     QTRY_VERIFY_WITH_TIMEOUT(followed.load() && other.load(), kStateWaitMs);
-    QVERIFY(recorder->followOnly({followed.load()}));
+    QVERIFY(recorder->followOnly({"lp-followed"}));
     const int64_t from = monotonicNs();
     go = true;
     go.notify_all();
