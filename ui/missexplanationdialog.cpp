@@ -68,14 +68,24 @@ void MissExplanationDialog::showNear(const std::vector<MissExplanation> &explana
     // Only useful where the recorder is on (no reason to give for none).
     m_explainMore->setEnabled(whyNone.isEmpty());
     if (near.empty()) {
-        m_title->setText(
-            whyNone.isEmpty()
-                ? tr("No explained miss within %1 s of %2 s: latprobe explains the first "
-                     "misses of each phase and consumer from the kernel's trace; \"Explain "
-                     "the next misses\" has the next ones explained as they come.")
-                      .arg(kNearS)
-                      .arg(timeS, 0, 'f', 1)
-                : whyNone);
+        QString title = whyNone;
+        if (whyNone.isEmpty()) {
+            title = tr("No explained miss within %1 s of %2 s: latprobe explains the first "
+                       "misses of each phase and consumer from the kernel's trace; \"Explain "
+                       "the next misses\" has the next ones explained as they come.")
+                        .arg(kNearS)
+                        .arg(timeS, 0, 'f', 1);
+            // Explained misses are few and the plot does not mark them:
+            // say where to click instead of leaving the user to hunt.
+            const auto nearest = std::min_element(
+                explanations.begin(), explanations.end(), [timeS](const auto &a, const auto &b) {
+                    return std::abs(a.timeS - timeS) < std::abs(b.timeS - timeS);
+                });
+            if (nearest != explanations.end())
+                title += QLatin1Char(' ') + tr("The nearest explained miss is at %1 s.")
+                                                .arg(nearest->timeS, 0, 'f', 1);
+        }
+        m_title->setText(title);
     } else {
         m_title->setText(tr("Misses near %1 s, from the kernel's trace on the consumer's CPU: "
                             "the bar runs from the period's start to the work done.")

@@ -120,9 +120,13 @@ private slots:
         dialog.showNear({culpritMiss(2.0)}, 50, QString());
         QCOMPARE(dialog.shownCount(), 0);
         bool said = false;
-        for (const QLabel *l : dialog.findChildren<QLabel *>())
+        bool pointed = false;
+        for (const QLabel *l : dialog.findChildren<QLabel *>()) {
             said |= l->text().contains("first misses of each phase");
+            pointed |= l->text().contains("nearest explained miss is at 2.0 s");
+        }
         QVERIFY(said);
+        QVERIFY(pointed); // where to click instead
         // With the recorder off, its own one line says what to grant.
         dialog.showNear({}, 50, "flight recorder off: run as root");
         said = false;
