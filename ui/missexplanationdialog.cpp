@@ -82,8 +82,9 @@ void MissExplanationDialog::showNear(const std::vector<MissExplanation> &explana
                     return std::abs(a.timeS - timeS) < std::abs(b.timeS - timeS);
                 });
             if (nearest != explanations.end())
-                title += QLatin1Char(' ') + tr("The nearest explained miss is at %1 s.")
-                                                .arg(nearest->timeS, 0, 'f', 1);
+                title +=
+                    QLatin1Char(' ') +
+                    tr("The nearest explained miss is at %1 s.").arg(nearest->timeS, 0, 'f', 1);
         }
         m_title->setText(title);
     } else {
