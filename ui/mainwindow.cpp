@@ -396,7 +396,21 @@ void MainWindow::onFineTick()
         m_phases->setPhases(live.phases(),
                             static_cast<double>(live.resetAt() - m_session.runStart()) / 1e9);
         updatePhaseLabel();
+        markExplainedMisses();
     }
+}
+
+void MainWindow::markExplainedMisses()
+{
+    const Session &session = m_session.core();
+    const size_t explained = session.explainedCount();
+    if (explained == m_explainedMarked)
+        return; // copying the explanations costs; they change rarely
+    m_explainedMarked = explained;
+    std::vector<double> times;
+    for (const MissExplanation &x : session.explanations())
+        times.push_back(x.timeS);
+    m_misses->setExplainedTimes(std::move(times));
 }
 
 void MainWindow::onCounterTick()

@@ -101,6 +101,8 @@ public:
     // Its "Explain the next misses": so many more of each consumer, this phase.
     static constexpr size_t kExplainMoreMisses = 8;
     void explainMoreMisses();
+    // Marks the misses explained so far on the misses plot (once a second).
+    void markExplainedMisses();
 
 signals:
     // Closed for a new run (nextRun()): main() opens its window, even while
@@ -171,6 +173,7 @@ private:
     QTimer *m_loadTimer = nullptr;
     static constexpr int kFineTickMs = 200;
     int m_fineTicks = 0;
+    size_t m_explainedMarked = 0; // explanations the misses plot marks
 };
 
 } // namespace latprobe

@@ -19,7 +19,8 @@ MissesPlot::MissesPlot(const std::vector<ConsumerConfig> &consumers, QWidget *pa
                   "stalls (the event loop more than a frame late) and slow process starts.\n"
                   "A period is lost when its work finished after its deadline, or never "
                   "ran because an earlier one was late (interbench's accounting).\n"
-                  "Click a bar: who delayed those misses, from the kernel's trace."));
+                  "Click a bar: who delayed those misses, from the kernel's trace; a "
+                  "\u25BC over a bar marks a miss the flight recorder explained."));
     QCustomPlot *p = plot();
     connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         if (event->button() == Qt::LeftButton)
@@ -49,6 +50,11 @@ MissesPlot::MissesPlot(const std::vector<ConsumerConfig> &consumers, QWidget *pa
         m_names.push_back(consumers[i].name);
         m_openSecond.push_back(0);
     }
+    m_explained = new QCPGraph(p->xAxis, p->yAxis);
+    m_explained->setName(tr("explained"));
+    m_explained->setLineStyle(QCPGraph::lsNone);
+    m_explained->removeFromLegend();
+    m_explained->setSelectable(QCP::stNone);
     m_empty = new QCPItemText(p);
     m_empty->position->setType(QCPItemPosition::ptAxisRectRatio);
     m_empty->position->setCoords(0.5, 0.45);
@@ -74,6 +80,9 @@ void MissesPlot::applyPalette()
     QColor placeholder = pal.color(QPalette::WindowText);
     placeholder.setAlpha(140);
     m_empty->setColor(placeholder);
+    m_explained->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted,
+                                                 pal.color(QPalette::WindowText),
+                                                 pal.color(QPalette::WindowText), 7));
     m_empty->setFont(font());
 }
 
@@ -131,6 +140,34 @@ void MissesPlot::updateData(const LiveData &live, double lo)
         auto ticker = qSharedPointerCast<QCPAxisTickerFixed>(plot()->yAxis->ticker());
         ticker->setTickStep(std::max(1.0, std::pow(10.0, std::floor(std::log10(upper / 2)))));
     }
+    placeExplainedMarks(stack, firstSecond, lo);
+}
+
+void MissesPlot::setExplainedTimes(std::vector<double> timesS)
+{
+    std::sort(timesS.begin(), timesS.end());
+    m_explainedTimes = std::move(timesS);
+}
+
+void MissesPlot::placeExplainedMarks(const std::vector<double> &stack, int64_t firstSecond,
+                                     double lo)
+{
+    // Over the bar of the miss's second, clear of it by a few % of the scale.
+    QVector<double> keys, values;
+    int64_t lastSecond = INT64_MIN;
+    for (auto it = std::lower_bound(m_explainedTimes.begin(), m_explainedTimes.end(), lo);
+         it != m_explainedTimes.end(); ++it) {
+        const int64_t second = static_cast<int64_t>(std::floor(*it));
+        if (second == lastSecond)
+            continue; // one mark a bar
+        lastSecond = second;
+        const auto s = static_cast<size_t>(std::max<int64_t>(0, second - firstSecond));
+        const double height = s < stack.size() ? stack[s] : 0;
+        keys.push_back(static_cast<double>(second) + 0.5);
+        values.push_back(height + m_upper * 0.06);
+    }
+    m_explainedShown = static_cast<size_t>(keys.size());
+    m_explained->setData(keys, values, true);
 }
 
 } // namespace latprobe

@@ -234,6 +234,12 @@ std::vector<MissExplanation> FlightRecorder::explanations() const
     return m_explanations;
 }
 
+size_t FlightRecorder::explainedCount() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_explanations.size();
+}
+
 TraceSummary FlightRecorder::summary() const
 {
     std::lock_guard lock(m_mutex);

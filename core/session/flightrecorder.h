@@ -55,6 +55,7 @@ public:
     void setRecording(bool on);
     void waitIdle() { m_thread.waitIdle(); }
     std::vector<MissExplanation> explanations() const;
+    size_t explainedCount() const; // grows only: what explanations() holds
     TraceSummary summary() const;
 
     // Events kept past a read: a window that began before it and ends after

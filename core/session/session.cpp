@@ -535,6 +535,11 @@ bool Session::explainMore(size_t count)
     return m_probe->collector().explainMore(count);
 }
 
+size_t Session::explainedCount() const
+{
+    return m_flight ? m_flight->explainedCount() : 0;
+}
+
 TraceSummary Session::traceSummary() const
 {
     return m_flight ? m_flight->summary() : TraceSummary{};

@@ -151,6 +151,9 @@ public:
     // recorder's state (off: its message says why): what the window shows
     // for a click on a miss, without a whole snapshot.
     std::vector<MissExplanation> explanations() const;
+    // How many explanations() holds, without copying them: the window
+    // asks every second whether there are new ones to mark.
+    size_t explainedCount() const;
     TraceSummary traceSummary() const;
     // Explains the next `count` misses of each consumer in the phase now
     // open (Collector::explainMore()). False when the flight recorder is off

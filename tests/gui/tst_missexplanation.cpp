@@ -4,8 +4,12 @@
 // instead. The bar's parts add up to the miss's whole window. A screenshot's
 // caption names who delayed the phase's misses.
 
+#include "collector.h"
 #include "delaybar.h"
+#include "livedata.h"
+#include "missesplot.h"
 #include "missexplanationdialog.h"
+#include "presets.h"
 #include "screenshot.h"
 #include "sysinfo.h"
 #include "topdelayers.h"
@@ -19,6 +23,8 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <qcustomplot.h>
 
 using namespace latprobe;
 
@@ -146,6 +152,38 @@ private slots:
         QVERIFY(dialog.explainMoreButton()->text().contains("next misses"));
         dialog.explainMoreButton()->click();
         QCOMPARE(asked.size(), 1);
+    }
+
+    void explainedMissesAreMarkedOverTheirBars()
+    {
+        // Audio misses: three in second 2, one in second 5; the recorder
+        // explained two in second 2 and the one in second 5.
+        constexpr int64_t kStart = 1'000'000'000, kMs = 1'000'000;
+        Collector collector({audioConsumer()}, kStart);
+        LiveData live(collector);
+        for (int64_t ms : {2100, 2400, 2700, 5200}) {
+            Sample s;
+            s.periodStart = kStart + ms * kMs;
+            s.woke = s.periodStart + 11 * kMs;
+            s.done = s.woke;
+            s.missedDeadline = true;
+            collector.add(0, s);
+        }
+        live.pollFine(kStart + 6000 * kMs);
+        MissesPlot plot({audioConsumer()});
+        plot.refresh(live);
+        QCOMPARE(plot.explainedMarksShown(), size_t{0}); // none explained yet
+        plot.setExplainedTimes({5.2, 2.1, 2.4});
+        plot.refresh(live);
+        QCOMPARE(plot.explainedMarksShown(), size_t{2}); // one a bar
+        QCPGraph *marks = plot.findChild<QCustomPlot *>()->graph(0);
+        QVERIFY(marks);
+        QCOMPARE(marks->data()->size(), 2);
+        const auto second2 = marks->data()->at(0), second5 = marks->data()->at(1);
+        QCOMPARE(second2->key, 2.5); // on the bars' keys
+        QCOMPARE(second5->key, 5.5);
+        QVERIFY(second2->value > 3); // over the bar of 3 misses
+        QVERIFY(second5->value > 1 && second5->value < 3);
     }
 
     void theScreenshotCaptionSaysWhoDelayedThePhase()
