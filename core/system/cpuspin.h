@@ -28,28 +28,47 @@ template <class CpuNow> int64_t busyForCpu(int64_t ns, CpuNow &&cpuNow)
 // 89-91 % of its deadlines on an idle machine instead of 99 %.
 constexpr int64_t kRunningGapNs = 100'000;
 
+// Gaps shorter than this always count as running: a clock read, a cache
+// miss. Longer ones, up to kRunningGapNs, count as running unless the
+// thread was switched out meanwhile (a wakeup preemption: under interbench's
+// Ring load a token-passing thread took the CPU for tens of us, which the
+// work counted as its own while a loop, interbench's, did not progress).
+constexpr int64_t kSwitchCheckGapNs = 10'000;
+
 // Spins until the calling thread has run `ns`, timed on the monotonic
-// clock with every gap over `gapNs` left out, so a preempted spinner
-// finishes later, as with busyForCpu. The consumers' work is this loop and
-// not busyForCpu because the monotonic clock is read in user space (vDSO),
-// while each read of the thread's CPU clock is a system call that brings
-// the scheduler's account of the thread up to date (update_curr), so the
-// spinner can be preempted the moment its slice ends instead of at the
-// next tick, which a program that computes is not. Measured on a 2-vCPU VM,
-// interbench's X against its Compile load: spinning on the CPU clock it got
-// 8-19 % of its CPU in every run, where interbench (a plain loop) got
-// 45-67 %; this loop got 34 % beside interbench's 58 %, and 12.6 % beside
-// its 12.7 % (tests/bench/README.md).
-// `now` returns monotonic ns; tests hand in a fake one. Returns the running
+// clock with every gap over `gapNs` left out, and every gap over
+// kSwitchCheckGapNs in which `switches` (the thread's context switches)
+// grew, so a preempted spinner finishes later, as with busyForCpu. The
+// consumers' work is this loop and not busyForCpu because the monotonic
+// clock is read in user space (vDSO), while each read of the thread's CPU
+// clock is a system call that brings the scheduler's account of the
+// thread up to date (update_curr), so the spinner can be preempted the
+// moment its slice ends instead of at the next tick, which a program that
+// computes is not. Measured on a 2-vCPU VM, interbench's X against its
+// Compile load: spinning on the CPU clock it got 8-19 % of its CPU in
+// every run, where interbench (a plain loop) got 45-67 %; this loop got
+// 34 % beside interbench's 58 %, and 12.6 % beside its 12.7 %
+// (tests/bench/README.md). `switches` is asked only at the start and
+// after a gap (getrusage does not update the scheduler's account).
+// `now` returns monotonic ns; tests hand in fakes. Returns the running
 // time counted.
-template <class Now> int64_t busyWhileRunning(int64_t ns, Now &&now, int64_t gapNs = kRunningGapNs)
+template <class Now, class Switches>
+int64_t busyWhileRunning(int64_t ns, Now &&now, Switches &&switches, int64_t gapNs = kRunningGapNs)
 {
     int64_t last = now();
+    long seen = switches();
     int64_t ran = 0;
     while (ran < ns) {
         const int64_t t = now();
-        if (t - last <= gapNs)
-            ran += t - last;
+        const int64_t gap = t - last;
+        if (gap <= kSwitchCheckGapNs) {
+            ran += gap;
+        } else {
+            const long count = switches();
+            if (gap <= gapNs && count == seen)
+                ran += gap; // an interrupt or the host: the thread's, as a loop's
+            seen = count;
+        }
         last = t;
     }
     return ran;

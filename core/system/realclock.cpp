@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <ctime>
 #include <sched.h>
+#include <sys/resource.h>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,13 @@ int64_t RealClock::monotonicNow()
     timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return toNs(ts);
+}
+
+long RealClock::contextSwitches()
+{
+    rusage usage{};
+    getrusage(RUSAGE_THREAD, &usage);
+    return usage.ru_nvcsw + usage.ru_nivcsw;
 }
 
 int64_t RealClock::threadCpuNow()
@@ -86,7 +94,7 @@ int64_t RealClock::work(int64_t ns)
     // Time spent preempted is not counted as work, so it surfaces as
     // lateness instead of less work; busyWhileRunning says why this is not
     // the thread's CPU clock.
-    return busyWhileRunning(ns, &monotonicNow);
+    return busyWhileRunning(ns, &monotonicNow, &contextSwitches);
 }
 
 void RealClock::addWorked(uint64_t loops, int64_t spentNs)

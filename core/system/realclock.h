@@ -42,6 +42,8 @@ public:
 
     static int64_t monotonicNow();
     static int64_t threadCpuNow();
+    // The calling thread's context switches so far, voluntary or not.
+    static long contextSwitches();
 
 private:
     static void spinLoops(uint64_t loops);

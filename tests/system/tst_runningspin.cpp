@@ -24,14 +24,27 @@ struct FakeThread
 {
     int64_t readNs = 50;
     std::function<int64_t(int64_t wall)> offCpuAfter = [](int64_t) { return 0; };
+    // Whether time off the CPU was another task's (a context switch) rather
+    // than an interrupt's or the host's.
+    bool offCpuIsSwitch = true;
     int64_t wall = 0;
     int reads = 0;
+    long switches = 0;
+    int switchReads = 0;
 
     int64_t now()
     {
         ++reads;
-        wall += readNs + offCpuAfter(wall);
+        const int64_t off = offCpuAfter(wall);
+        if (off > 0 && offCpuIsSwitch)
+            ++switches;
+        wall += readNs + off;
         return wall;
+    }
+    long contextSwitches()
+    {
+        ++switchReads;
+        return switches;
     }
 };
 
@@ -45,6 +58,7 @@ private slots:
     void preemptionDelaysTheEndOfWork_data();
     void preemptionDelaysTheEndOfWork();
     void shortInterruptionsCountAsRunning();
+    void theSwitchCountIsReadOnlyAfterAGap();
     void theRealWorkTakesTheCpuTimeAsked();
 };
 
@@ -57,6 +71,7 @@ void TestRunningSpin::preemptionDelaysTheEndOfWork_data()
     QTest::newRow("4 ms off the CPU mid-work") << 2 * kMs << 4 * kMs;
     QTest::newRow("a tick's wait at its first step") << int64_t{1} << 4 * kMs;
     QTest::newRow("just over a gap") << 3 * kMs << kRunningGapNs + kUs;
+    QTest::newRow("a 40-us wakeup preemption") << 3 * kMs << 40 * kUs;
 }
 
 void TestRunningSpin::preemptionDelaysTheEndOfWork()
@@ -72,7 +87,8 @@ void TestRunningSpin::preemptionDelaysTheEndOfWork()
         preempted = true;
         return preemptedFor;
     };
-    const int64_t ran = busyWhileRunning(6 * kMs, [&] { return t.now(); });
+    const int64_t ran = busyWhileRunning(
+        6 * kMs, [&] { return t.now(); }, [&] { return t.contextSwitches(); });
 
     QVERIFY(ran >= 6 * kMs);
     QVERIFY(ran <= 6 * kMs + t.readNs);
@@ -93,9 +109,44 @@ void TestRunningSpin::shortInterruptionsCountAsRunning()
         nextIrq += 100 * kUs;
         return 5 * kUs;
     };
-    busyWhileRunning(6 * kMs, [&] { return t.now(); });
+    busyWhileRunning(
+        6 * kMs, [&] { return t.now(); }, [&] { return t.contextSwitches(); });
     QVERIFY2(t.wall <= 6 * kMs + 5 * kUs + 2 * t.readNs,
              qPrintable(QString("work ended at %1 ns").arg(t.wall)));
+
+    // The host stalling the vCPU 50 us every ms, no other task running:
+    // the thread's too, as a calibrated loop's speed counts it.
+    FakeThread host;
+    host.offCpuIsSwitch = false;
+    int64_t nextStall = kMs;
+    host.offCpuAfter = [&](int64_t wall) {
+        if (wall < nextStall)
+            return int64_t{0};
+        nextStall += kMs;
+        return 50 * kUs;
+    };
+    busyWhileRunning(
+        6 * kMs, [&] { return host.now(); }, [&] { return host.contextSwitches(); });
+    QVERIFY2(host.wall <= 6 * kMs + 50 * kUs + 2 * host.readNs,
+             qPrintable(QString("work ended at %1 ns").arg(host.wall)));
+}
+
+void TestRunningSpin::theSwitchCountIsReadOnlyAfterAGap()
+{
+    // A system call per clock read would cost the work its pace: the count
+    // is read at the start and after each of the three gaps only.
+    FakeThread t;
+    int64_t next = 1 * kMs;
+    t.offCpuAfter = [&](int64_t wall) {
+        if (wall < next || next > 3 * kMs)
+            return int64_t{0};
+        next += kMs;
+        return 20 * kUs;
+    };
+    busyWhileRunning(
+        6 * kMs, [&] { return t.now(); }, [&] { return t.contextSwitches(); });
+    QCOMPARE(t.switchReads, 4);
+    QVERIFY2(t.wall >= 6 * kMs + 60 * kUs, qPrintable(QString("work ended at %1 ns").arg(t.wall)));
 }
 
 void TestRunningSpin::theRealWorkTakesTheCpuTimeAsked()
