@@ -161,7 +161,7 @@ void MissesPlot::placeExplainedMarks(const std::vector<double> &stack, int64_t f
         if (second == lastSecond)
             continue; // one mark a bar
         lastSecond = second;
-        const auto s = static_cast<size_t>(std::max<int64_t>(0, second - firstSecond));
+        const auto s = static_cast<size_t>(second - firstSecond); // times start at lo
         const double height = s < stack.size() ? stack[s] : 0;
         keys.push_back(static_cast<double>(second) + 0.5);
         values.push_back(height + m_upper * 0.06);

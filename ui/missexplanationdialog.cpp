@@ -54,13 +54,15 @@ void MissExplanationDialog::showNear(const std::vector<MissExplanation> &explana
         delete item->widget();
         delete item;
     }
+    const auto closer = [timeS](const MissExplanation &a, const MissExplanation &b) {
+        return std::abs(a.timeS - timeS) < std::abs(b.timeS - timeS);
+    };
     std::vector<const MissExplanation *> near;
     for (const MissExplanation &x : explanations)
         if (std::abs(x.timeS - timeS) <= kNearS)
             near.push_back(&x);
-    std::sort(near.begin(), near.end(), [timeS](const auto *a, const auto *b) {
-        return std::abs(a->timeS - timeS) < std::abs(b->timeS - timeS);
-    });
+    std::sort(near.begin(), near.end(),
+              [&](const auto *a, const auto *b) { return closer(*a, *b); });
     if (near.size() > kShown)
         near.resize(kShown);
     m_shown = static_cast<int>(near.size());
@@ -75,12 +77,10 @@ void MissExplanationDialog::showNear(const std::vector<MissExplanation> &explana
                        "the next misses\" has the next ones explained as they come.")
                         .arg(kNearS)
                         .arg(timeS, 0, 'f', 1);
-            // Explained misses are few and the plot does not mark them:
-            // say where to click instead of leaving the user to hunt.
-            const auto nearest = std::min_element(
-                explanations.begin(), explanations.end(), [timeS](const auto &a, const auto &b) {
-                    return std::abs(a.timeS - timeS) < std::abs(b.timeS - timeS);
-                });
+            // Only a phase's first misses are explained, and a ▼ on the
+            // plot is small: say where to click instead of leaving the user
+            // to hunt.
+            const auto nearest = std::min_element(explanations.begin(), explanations.end(), closer);
             if (nearest != explanations.end())
                 title +=
                     QLatin1Char(' ') +
