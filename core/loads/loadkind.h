@@ -22,7 +22,8 @@ struct LoadParam
 };
 
 // What a worker process is handed: its slot to count progress in, and the
-// group's private temp dir (created and removed by latprobe).
+// group's private temp dir (made by the group's leader, removed when the
+// group ends, whoever ends first).
 struct WorkerContext
 {
     const LoadSpec &spec;

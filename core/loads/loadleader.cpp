@@ -98,8 +98,9 @@ bool groupAlive(pid_t pgid)
 
 // A child in a process group of its own, so the group's kill spares it: it
 // holds the read end of a pipe whose write end the leader and the workers
-// inherit. End of file: they are all gone, and it removes `dir`.
-pid_t startCleaner(pid_t pgid, const std::string &dir, int &holdFd)
+// inherit. End of file: they are all gone, and it removes `dir` — read
+// then, since the leader makes the directory after the cleaner is armed.
+pid_t startCleaner(pid_t pgid, const char *dir, int &holdFd)
 {
     int hold[2];
     if (pipe(hold) != 0)
@@ -213,13 +214,8 @@ int runLoadLeader(int argc, char **argv)
     sigaddset(&deathSignals, SIGHUP);
     sigprocmask(SIG_BLOCK, &deathSignals, nullptr);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (getppid() != parent) {
-        // latprobe died before the death signal was armed: nobody else
-        // will remove the group's temp dir.
-        if (std::strcmp(argv[3], "-") != 0)
-            removeTree(argv[3]);
-        return 1;
-    }
+    if (getppid() != parent)
+        return 1; // latprobe died before the death signal was armed
     // Nothing the leader starts may hold the verdict pipe: its end of file
     // tells latprobe the leader died undecided.
     fcntl(kLoadVerdictFd, F_SETFD, FD_CLOEXEC);
@@ -238,7 +234,7 @@ int runLoadLeader(int argc, char **argv)
     WorkerSlot *slots = groupSlots(shm);
     header.leaderPid.store(getpid());
 
-    const std::string tempDir = std::strcmp(argv[3], "-") == 0 ? "" : argv[3];
+    const bool needsTempDir = std::strcmp(argv[3], kLoadLeaderMakesTempDir) == 0;
     LoadSpec spec;
     std::string error;
     const LoadKind *kind = nullptr;
@@ -252,15 +248,23 @@ int runLoadLeader(int argc, char **argv)
         return 2;
     }
 
+    // The cleaner first, then the directory: a kill at any moment in
+    // between leaves nothing behind.
     int holdFd = -1;
-    if (!tempDir.empty()) {
-        const pid_t cleaner = startCleaner(getpid(), tempDir, holdFd);
+    std::string tempDir;
+    if (needsTempDir) {
+        const pid_t cleaner = startCleaner(getpid(), header.tempDir, holdFd);
         if (cleaner < 0) {
             refuseStart(header, fmt::format("cannot start the temp dir's cleaner: {}",
                                             std::strerror(errno)));
             return 3;
         }
         header.cleanerPid.store(cleaner);
+        if (!createPrivateTempDir(header.tempDir, sizeof header.tempDir, error)) {
+            refuseStart(header, error);
+            return 3;
+        }
+        tempDir = header.tempDir;
     }
     struct sigaction sa
     {};

@@ -17,6 +17,9 @@ namespace latprobe {
 inline constexpr const char *kLoadLeaderFlag = "--load-leader";
 inline constexpr int kLoadShmFd = 3;
 inline constexpr int kLoadVerdictFd = 4;
+// argv[3] of a group that needs a temp dir: the leader makes it (in the
+// shared GroupHeader) once its cleaner is armed; "-" for none.
+inline constexpr const char *kLoadLeaderMakesTempDir = "+";
 inline constexpr char kVerdictStarted = 'S';
 inline constexpr char kVerdictRefused = 'R';
 

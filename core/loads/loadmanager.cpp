@@ -247,19 +247,12 @@ bool LoadManager::launch(Group &g, std::string &error)
     header->workers = static_cast<uint32_t>(g.spec.count);
     for (int i = 0; i < g.spec.count; ++i)
         new (&g.slots()[i]) WorkerSlot;
-    if (kind.needsTempDir) {
-        g.tempDir = createPrivateTempDir(error);
-        if (g.tempDir.empty()) {
-            close(fd);
-            return false;
-        }
-    }
 
     // Everything the child needs is built before fork: between fork and
     // exec only async-signal-safe calls are allowed in a threaded process.
     const std::string argv0 = "latprobe:" + g.spec.kind;
     const std::string parent = std::to_string(getpid());
-    const std::string temp = g.tempDir.empty() ? "-" : g.tempDir;
+    const std::string temp = kind.needsTempDir ? kLoadLeaderMakesTempDir : "-";
     const std::string specText = g.spec.toString();
     const char *argv[] = {argv0.c_str(), kLoadLeaderFlag,  parent.c_str(),
                           temp.c_str(),  specText.c_str(), nullptr};
@@ -312,6 +305,11 @@ bool LoadManager::launch(Group &g, std::string &error)
     // may take minutes to fork its workers, and it is waited for.
     const int said = awaitVerdict(verdict[0], pid, g.spec.label(), m_limits.leaderStallNs, error);
     close(verdict[0]);
+    // The leader's temp dir is ours to remove too, once the group is reaped;
+    // read only when the leader no longer writes it (said a verdict, or
+    // died): an undecided leader's cleaner removes it.
+    if (said == kVerdictStarted || said == kVerdictRefused)
+        g.tempDir = header->tempDir;
     if (said == kVerdictStarted)
         return true;
     if (said == kVerdictRefused) {
@@ -325,6 +323,7 @@ bool LoadManager::launch(Group &g, std::string &error)
         int status = 0;
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
+        g.tempDir = header->tempDir;
         // g.leader stays: the caller still empties its process group.
         error =
             header->hasError() ? std::string(header->error)

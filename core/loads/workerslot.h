@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -36,6 +37,11 @@ struct GroupHeader
     std::atomic<int32_t> failed{0};
     std::atomic<int32_t> cleanerPid{0}; // removes the temp dir if latprobe dies
     char error[512] = {};
+    // The group's private temp dir, made by the leader once its cleaner is
+    // armed (kill -9 at any moment leaves nothing), "" when it has none.
+    // Written before the verdict; read by latprobe after it, by the cleaner
+    // after the group is gone.
+    char tempDir[PATH_MAX] = {};
 
     bool hasError() const { return failed.load() == kErrorWritten; }
 };

@@ -65,16 +65,24 @@ std::string tempBase()
     return dir && *dir ? dir : "/tmp";
 }
 
-std::string createPrivateTempDir(std::string &error)
+bool createPrivateTempDir(char *path, size_t size, std::string &error)
 {
-    std::string path = ownedTempTemplate(tempBase() + "/" + kTempDirPrefix);
-    if (!mkdtemp(path.data())) {
+    const std::string name = ownedTempTemplate(tempBase() + "/" + kTempDirPrefix);
+    if (name.size() >= size) {
+        error = fmt::format("the temp dir's name would be too long in {}: set TMPDIR to a "
+                            "shorter path",
+                            tempBase());
+        return false;
+    }
+    std::memcpy(path, name.c_str(), name.size() + 1);
+    if (!mkdtemp(path)) {
+        path[0] = '\0';
         error = fmt::format("cannot create a temp dir in {} ({}): set TMPDIR to a writable "
                             "directory",
                             tempBase(), std::strerror(errno));
-        return {};
+        return false;
     }
-    return path;
+    return true;
 }
 
 bool removeTree(const std::string &path)

@@ -20,8 +20,11 @@ int removeOrphanedTemps(const std::string &dir, const std::string &prefix,
                         const std::function<bool(int dirFd, const char *name)> &remove);
 
 // A private (0700, mkdtemp) directory under $TMPDIR or /tmp, named
-// latprobe-<pid>-XXXXXX. Returns "" and sets `error` on failure.
-std::string createPrivateTempDir(std::string &error);
+// latprobe-<pid>-XXXXXX, made in place in `path` (`size` bytes): the name is
+// there before the directory exists, so a process that shares `path` and
+// outlives its maker can always remove what was made. Returns false and sets
+// `error` on failure.
+bool createPrivateTempDir(char *path, size_t size, std::string &error);
 
 // rm -rf, without following symlinks. Returns false if anything was left.
 bool removeTree(const std::string &path);

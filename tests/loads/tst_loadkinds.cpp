@@ -122,6 +122,7 @@ private slots:
     void aWorkerFailingAtOnceIsARunTimeErrorNotARefusal();
     void aLeaderRefusingOrDyingIsARefusedStart_data();
     void aLeaderRefusingOrDyingIsARefusedStart();
+    void theTempDirIsMadeOnlyOnceItsCleanerIsArmed();
     void aStalledLeaderIsGivenUpASlowOneIsNot_data();
     void aStalledLeaderIsGivenUpASlowOneIsNot();
     void threadedLoadsAreThreadsOfOneProcess_data();
@@ -433,11 +434,11 @@ void TestLoadKinds::aLeaderRefusingOrDyingIsARefusedStart_data()
     // and what the one-line error must say.
     QTest::addColumn<QByteArray>("standIn");
     QTest::addColumn<QStringList>("says");
-    // The real leader, whose preparation fails (the project's src/ exists):
-    // its verdict is a refusal, its reason the error.
+    // The real leader, which cannot make its temp dir: its verdict is a
+    // refusal, its reason the error.
     QTest::newRow("leader refuses")
-        << QByteArray("mkdir \"$3/src\"\nexec \"$LP_LATPROBE\" \"$@\"\n")
-        << QStringList{"compile: cannot create", "/src", "File exists"};
+        << QByteArray("TMPDIR=/nonexistent exec \"$LP_LATPROBE\" \"$@\"\n")
+        << QStringList{"cannot create a temp dir in /nonexistent", "set TMPDIR"};
     // Ends before any verdict: its exit status is the error.
     QTest::newRow("leader dies undecided")
         << QByteArray("exit 3\n") << QStringList{"compile x1 failed to start", "exit status"};
@@ -579,6 +580,27 @@ void TestLoadKinds::wordsParseResolveAndRoundTrip()
     QVERIFY2(refusal.find("io cap: lower mb= or the count") != std::string::npos, refusal.c_str());
 }
 
+void TestLoadKinds::theTempDirIsMadeOnlyOnceItsCleanerIsArmed()
+{
+    // latprobe killed between making a group's temp dir and starting its
+    // leader would leave the dir behind (seen once under kill -9 on a
+    // saturated machine): the leader makes it, after its cleaner. What the
+    // leader finds in TMPDIR when it starts is what latprobe made itself.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString seen = dir.filePath("seen");
+    const QString leader = writeScript(
+        dir, "leader.sh", QString("ls -a \"$TMPDIR\" > '%1'\nexit 3\n").arg(seen).toUtf8());
+    QVERIFY(!leader.isEmpty());
+    LoadManager manager(LoadLimits{}, leader.toStdString());
+    std::string error;
+    QCOMPARE(manager.start(spec("io_write:1:mb=1"), error), -1);
+    QFile list(seen);
+    QVERIFY(list.open(QIODevice::ReadOnly));
+    const QString entries = QString::fromLocal8Bit(list.readAll());
+    QVERIFY2(!entries.contains("latprobe-"), qPrintable(entries));
+}
+
 void TestLoadKinds::theReadLoadsFileIsWrittenBeforeItStarts()
 {
     // interbench makes its read file before it measures; io_read's leader
@@ -589,13 +611,9 @@ void TestLoadKinds::theReadLoadsFileIsWrittenBeforeItStarts()
     std::string error;
     const int id = manager.start(spec("io_read:1:mb=8:drop=0"), error);
     QVERIFY2(id > 0, error.c_str());
-    const pid_t leader = manager.status().at(0).leader;
-    QFile cmdline(QString("/proc/%1/cmdline").arg(leader));
-    QVERIFY(cmdline.open(QIODevice::ReadOnly));
-    const QList<QByteArray> args = cmdline.readAll().split('\0');
-    QVERIFY(args.size() > 3);
-    const QString dir = QString::fromLocal8Bit(args[3]); // the leader's temp dir
-    QVERIFY2(dir.startsWith('/'), qPrintable(dir));
+    const QStringList dirs = latprobeTempDirs(m_tmp.path());
+    QCOMPARE(dirs.size(), 1);
+    const QString dir = m_tmp.filePath(dirs[0]);
     QCOMPARE(QFileInfo(dir + "/read-0").size(), qint64{8} << 20);
     manager.stopAll();
     QVERIFY(!QFileInfo::exists(dir));

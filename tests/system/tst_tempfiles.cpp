@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <climits>
 #include <unistd.h>
 
 using namespace latprobe;
@@ -87,12 +88,19 @@ private slots:
         const QByteArray oldTmpdir = qgetenv("TMPDIR");
         qputenv("TMPDIR", base.path().toLocal8Bit());
         std::string error;
-        const QString own = QString::fromStdString(createPrivateTempDir(error));
-        QVERIFY2(!own.isEmpty(), error.c_str());
+        char path[PATH_MAX];
+        QVERIFY2(createPrivateTempDir(path, sizeof path, error), error.c_str());
+        const QString own = QString::fromLocal8Bit(path);
         QCOMPARE(QFileInfo(own).permissions() & 0x0077, QFileDevice::Permissions());
         const QString gone = base.filePath(QString("latprobe-%1-abcdef").arg(kGonePid));
         QVERIFY(QDir().mkpath(gone + "/src/deep"));
         touch(gone + "/src/deep/f.c");
+
+        // A name that does not fit is refused with the fix, nothing made.
+        char tooShort[8];
+        QVERIFY(!createPrivateTempDir(tooShort, sizeof tooShort, error));
+        QVERIFY2(QString::fromStdString(error).contains("set TMPDIR to a shorter path"),
+                 error.c_str());
 
         QCOMPARE(removeStaleTempDirs(), 1);
         QCOMPARE(entries(base.path()), QStringList{QFileInfo(own).fileName()});
