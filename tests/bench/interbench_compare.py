@@ -41,9 +41,10 @@ once, as interbench does alone. The median of 1-ms trials still misses
 the speed a 100-ms burn sustains by a few per cent (as nobody, Gaming on
 an idle machine got 97.8 % of its CPU), so before each of interbench's
 rounds the script runs its Gaming on None for 10 s with 10 % too many
-loops a burn and gives the round the speed those burns sustained (their %
-desired CPU times the loops asked); --no-sustained gives the median as it
-is.
+loops a burn (twice as many again, up to three tries, while a try's
+burns do not overrun) and gives the round the speed those burns sustained
+(their % desired CPU times the loops asked); --no-sustained gives the
+median as it is.
 
     python3 tests/bench/interbench_compare.py                  # 1 round, 10 s a cell
     python3 tests/bench/interbench_compare.py --duration 20 --rounds 3
@@ -161,24 +162,33 @@ def settled_loops_per_ms(binary, work, args):
 
 
 OVERRUN = 1.10  # the sustained check's burns ask this much too many loops
+OVERRUN_TRIES = 3  # each try that did not overrun asks twice as many
 
 
 def sustained_loops_per_ms(binary, work, args, calibrated):
     """interbench's loop speed as its burns sustain it: Gaming on None for
     10 s, every 100-ms burn given OVERRUN times the calibrated loops so that
     each overruns, and its % desired CPU (100 ms over the time the burn
-    took) scales the loops back. None when a burn did not overrun (the loop
-    ran over 10 % faster than calibrated). Its 1-ms calibration trials miss
+    took) scales the loops back. A try whose burns did not overrun (the
+    loop ran faster than asked) is repeated with twice the loops, up to
+    OVERRUN_TRIES; None when none overran. Its 1-ms calibration trials miss
     what a burn meets over 100 ms (ticks, the other vCPU's host): as nobody
     the median of five ran 2 % long, Gaming on an idle machine got 97.8 % of
     its CPU and X 94 %, where latprobe, timing its work on the thread's CPU
-    clock, got 100 and 99."""
+    clock, got 100 and 99. On one VM (2026-12-04) the calibrations, pinned
+    to CPU 0, gave 1.80-1.85 M loops/ms while the same loop ran 1.9-3.6 on
+    either vCPU from minute to minute: 110 % did not overrun."""
     asked = int(calibrated * OVERRUN)
-    text = run_interbench(binary, work, args, ["Gaming"], ["None"], 10, loops_per_ms=asked)
-    cpu = parse_tables(text).get("Gaming", {}).get("None", (None,) * 4)[3]
-    if cpu is None:
-        raise RuntimeError("interbench's Gaming on None printed no % desired CPU:\n" + text[-1000:])
-    return int(asked * cpu / 100) if cpu < 100 else None
+    for _ in range(OVERRUN_TRIES):
+        text = run_interbench(binary, work, args, ["Gaming"], ["None"], 10, loops_per_ms=asked)
+        cpu = parse_tables(text).get("Gaming", {}).get("None", (None,) * 4)[3]
+        if cpu is None:
+            raise RuntimeError("interbench's Gaming on None printed no % desired CPU:\n"
+                               + text[-1000:])
+        if cpu < 100:
+            return int(asked * cpu / 100)
+        asked *= 2
+    return None
 
 
 def scenario_file(work, args):
@@ -401,8 +411,8 @@ def main():
                             speed = sustained_loops_per_ms(ib_binary, work, args, settled)
                             print("    interbench's loop sustained "
                                   + (f"{speed / 1e6:.2f} M loops/ms, given to this round"
-                                     if speed else "more than the calibration's 110 %: "
-                                     "the calibration given"), flush=True)
+                                     if speed else "faster than every try asked: the "
+                                     "calibration given"), flush=True)
                             speed = speed or settled
                         text = run_interbench(ib_binary, work, args, loops_per_ms=speed)
                         ib_rounds.append(parse_tables(text))
