@@ -30,6 +30,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 #include <unistd.h>
 
@@ -56,6 +57,128 @@ void locateLatprobeBinary()
         }
 }
 
+// What latprobe-gui was asked to do, from its command line.
+struct GuiOptions
+{
+    RunOptions run;
+    double runForS = 0; // > 0: unattended, as `latprobe run` for that long
+    bool compare = false, dark = false, verbose = false, quiet = false;
+    std::vector<std::string> files; // with --compare
+    bool unattended() const { return runForS > 0; }
+};
+
+// Parsed before QApplication exists: --help and --version need no display.
+// Returns an exit status, or -1 to go on with `plan` resolved.
+int parseGuiOptions(int argc, char **argv, GuiOptions &o, RunPlan &plan)
+{
+    CLI::App cli("latprobe: a desktop interactivity latency probe for Linux (the window).\n"
+                 "Measures at once; start loads from the window. With --run-for, runs\n"
+                 "unattended as 'latprobe run' does, the window open.",
+                 "latprobe-gui");
+    cli.set_version_flag("-V,--version", fmt::format("latprobe {}", kVersion));
+    addRunOptions(cli, o.run, RunFrontEnd::Window);
+    cli.add_option("--run-for", o.runForS,
+                   "Unattended: quit after SECONDS, print the report, write --out")
+        ->check(CLI::Range(0.1, 7 * 24 * 3600.0));
+    addVerbosityFlags(cli, o.verbose, o.quiet);
+    cli.add_flag("--compare", o.compare,
+                 "Open the Compare window on the FILEs (runs or cyclictest JSON);\nmeasure "
+                 "nothing");
+    cli.add_option("files", o.files, "With --compare: run files to compare");
+    cli.add_flag("--dark", o.dark, "Fusion style with a dark palette (also LATPROBE_PALETTE=dark)");
+    if (const int status = parseCommandLine(cli, argc, argv); status >= 0)
+        return status;
+    setUpLogging("latprobe-gui", o.verbose, o.quiet);
+    if (const char *warning = rootWarning(); warning && !o.quiet)
+        spdlog::warn("{}", warning);
+
+    if (!o.compare && !o.files.empty())
+        return refuseArguments(
+            "latprobe-gui", fmt::format("unexpected argument \"{}\": run files go with --compare",
+                                        o.files.front()));
+    if (!o.unattended() && (!o.run.loads.empty() || !o.run.out.empty()))
+        return refuseArguments("latprobe-gui", "--load and --out go with --run-for");
+    if (o.unattended() && !o.run.scenario.empty())
+        return refuseArguments(
+            "latprobe-gui",
+            "--scenario and --run-for do not mix: use 'latprobe run --scenario' for an "
+            "unattended scenario");
+    if (o.unattended())
+        o.run.durationS = o.runForS;
+    std::string error;
+    if (!o.compare && !resolveRunPlan(o.run, RunFrontEnd::Window, plan, error))
+        return refuseArguments("latprobe-gui", error);
+    return -1;
+}
+
+void setUpApplication(bool dark)
+{
+    QApplication::setApplicationName(QStringLiteral("latprobe"));
+    QApplication::setOrganizationName(QStringLiteral("latprobe"));
+    QApplication::setApplicationVersion(QString::fromLatin1(kVersion));
+    QApplication::setDesktopFileName(QStringLiteral("latprobe"));
+    if (dark || qgetenv("LATPROBE_PALETTE") == "dark") {
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(darkPalette());
+    }
+}
+
+int openCompareWindow(const std::vector<std::string> &files)
+{
+    CompareWindow window;
+    QStringList paths;
+    for (const std::string &f : files)
+        paths << QString::fromStdString(f);
+    window.openFiles(paths);
+    window.show();
+    return QApplication::exec();
+}
+
+// One window measuring one run until it closes. Returns its exit status;
+// `next` gets the scenario to play in a new run when the user chose one.
+int measureInWindow(const GuiOptions &o, const RunPlan &plan, SignalWatcher &signals_,
+                    const std::vector<std::string> &commandLine, std::optional<Scenario> &next)
+{
+    LiveSession session(sessionOptions(plan, o.run, RunFrontEnd::Window, commandLine));
+    // Every window session is kept in the run library as it goes.
+    if (!o.run.noLibrary)
+        session.keepInLibrary(RunLibrary());
+    MainWindow window(session);
+    QObject::connect(&window, &MainWindow::closedForNewRun, qApp,
+                     [] { QCoreApplication::exit(0); });
+    window.show();
+
+    UnattendedRun *unattendedRun = nullptr;
+    if (o.unattended()) {
+        unattendedRun =
+            new UnattendedRun(session, plan.scenario, QString::fromStdString(o.run.out), qApp);
+        QObject::connect(unattendedRun, &UnattendedRun::finished, qApp,
+                         [](int code) { QCoreApplication::exit(code); });
+    }
+    // Measure once the window is up: building and first painting it is a
+    // burst of CPU that does not belong in the idle baseline.
+    QTimer::singleShot(250, &window, [&session, &window, &plan, unattendedRun] {
+        session.start();
+        if (unattendedRun)
+            unattendedRun->start();
+        else if (plan.scenarioChosen)
+            window.runScenario(plan.scenario, true);
+    });
+    QObject::connect(&signals_, &SignalWatcher::received, &window,
+                     [&window, &session, unattendedRun](int signal) {
+                         if (signal == SIGUSR1)
+                             session.captureNow(); // as `latprobe run` does
+                         else if (unattendedRun)
+                             unattendedRun->interrupt();
+                         else
+                             window.closeKeepingRun();
+                     });
+    const int code = QApplication::exec();
+    session.shutdown();
+    next = window.nextRun();
+    return code;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -68,129 +191,37 @@ int main(int argc, char **argv)
     locateLatprobeBinary();
     returnLargeBlocksToTheSystem();
 
-    // Parsed before QApplication exists: --help and --version need no display.
-    CLI::App cli("latprobe: a desktop interactivity latency probe for Linux (the window).\n"
-                 "Measures at once; start loads from the window. With --run-for, runs\n"
-                 "unattended as 'latprobe run' does, the window open.",
-                 "latprobe-gui");
-    cli.set_version_flag("-V,--version", fmt::format("latprobe {}", kVersion));
-    RunOptions run;
-    addRunOptions(cli, run, RunFrontEnd::Window);
-    double runForS = 0;
-    cli.add_option("--run-for", runForS,
-                   "Unattended: quit after SECONDS, print the report, write --out")
-        ->check(CLI::Range(0.1, 7 * 24 * 3600.0));
-    bool compare = false, dark = false, verbose = false, quiet = false;
-    addVerbosityFlags(cli, verbose, quiet);
-    std::vector<std::string> files;
-    cli.add_flag("--compare", compare,
-                 "Open the Compare window on the FILEs (runs or cyclictest JSON);\nmeasure "
-                 "nothing");
-    cli.add_option("files", files, "With --compare: run files to compare");
-    cli.add_flag("--dark", dark, "Fusion style with a dark palette (also LATPROBE_PALETTE=dark)");
-    if (const int status = parseCommandLine(cli, argc, argv); status >= 0)
-        return status;
-    setUpLogging("latprobe-gui", verbose, quiet);
-    if (const char *warning = rootWarning(); warning && !quiet)
-        spdlog::warn("{}", warning);
-
-    const bool unattended = runForS > 0;
-    if (!compare && !files.empty())
-        return refuseArguments(
-            "latprobe-gui",
-            fmt::format("unexpected argument \"{}\": run files go with --compare", files.front()));
-    if (!unattended && (!run.loads.empty() || !run.out.empty()))
-        return refuseArguments("latprobe-gui", "--load and --out go with --run-for");
-    if (unattended && !run.scenario.empty())
-        return refuseArguments(
-            "latprobe-gui",
-            "--scenario and --run-for do not mix: use 'latprobe run --scenario' for an "
-            "unattended scenario");
-    if (unattended)
-        run.durationS = runForS;
+    GuiOptions o;
     RunPlan plan;
-    std::string error;
-    if (!compare && !resolveRunPlan(run, RunFrontEnd::Window, plan, error))
-        return refuseArguments("latprobe-gui", error);
+    if (const int status = parseGuiOptions(argc, argv, o, plan); status >= 0)
+        return status;
 
     Q_INIT_RESOURCE(latprobe);
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("latprobe"));
-    QApplication::setOrganizationName(QStringLiteral("latprobe"));
-    QApplication::setApplicationVersion(QString::fromLatin1(kVersion));
-    QApplication::setDesktopFileName(QStringLiteral("latprobe"));
+    setUpApplication(o.dark);
+    if (o.compare)
+        return openCompareWindow(o.files);
 
-    const QByteArray paletteEnv = qgetenv("LATPROBE_PALETTE");
-    if (dark || paletteEnv == "dark") {
-        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-        QApplication::setPalette(darkPalette());
-    }
-
-    if (compare) {
-        CompareWindow window;
-        QStringList paths;
-        for (const std::string &f : files)
-            paths << QString::fromStdString(f);
-        window.openFiles(paths);
-        window.show();
-        return QApplication::exec();
-    }
-
-    if (error = checkRunEnvironment(run); !error.empty()) {
+    if (const std::string error = checkRunEnvironment(o.run); !error.empty()) {
         spdlog::error("{}", error);
-        if (!unattended)
+        if (!o.unattended())
             QMessageBox::critical(nullptr, QStringLiteral("latprobe"),
                                   QString::fromStdString(error) + QStringLiteral("."));
         return 2;
     }
-    if (!run.out.empty())
-        removeStaleSaveTemps(run.out); // what a killed save to the same file left
+    if (!o.run.out.empty())
+        removeStaleSaveTemps(o.run.out); // what a killed save to the same file left
 
     SignalWatcher signals_;
+    const std::vector<std::string> commandLine(argv, argv + argc);
     // A scenario the user chose to play in a run of its own closes the
     // window, its run kept; a new window measures the new run from its start.
     for (;;) {
-        LiveSession session(sessionOptions(plan, run, RunFrontEnd::Window,
-                                           std::vector<std::string>(argv, argv + argc)));
-        // Every window session is kept in the run library as it goes.
-        if (!run.noLibrary)
-            session.keepInLibrary(RunLibrary());
-        MainWindow window(session);
-        QObject::connect(&window, &MainWindow::closedForNewRun, &app,
-                         [] { QCoreApplication::exit(0); });
-        window.show();
-
-        UnattendedRun *unattendedRun = nullptr;
-        if (unattended) {
-            unattendedRun =
-                new UnattendedRun(session, plan.scenario, QString::fromStdString(run.out), &app);
-            QObject::connect(unattendedRun, &UnattendedRun::finished, &app,
-                             [](int code) { QCoreApplication::exit(code); });
-        }
-        // Measure once the window is up: building and first painting it is a
-        // burst of CPU that does not belong in the idle baseline.
-        const bool playScenario = plan.scenarioChosen;
-        QTimer::singleShot(250, &window, [&session, &window, &plan, unattendedRun, playScenario] {
-            session.start();
-            if (unattendedRun)
-                unattendedRun->start();
-            else if (playScenario)
-                window.runScenario(plan.scenario, true);
-        });
-        QObject::connect(&signals_, &SignalWatcher::received, &window,
-                         [&window, &session, unattendedRun](int signal) {
-                             if (signal == SIGUSR1)
-                                 session.captureNow(); // as `latprobe run` does
-                             else if (unattendedRun)
-                                 unattendedRun->interrupt();
-                             else
-                                 window.closeKeepingRun();
-                         });
-        const int code = QApplication::exec();
-        session.shutdown();
-        if (!window.nextRun())
+        std::optional<Scenario> next;
+        const int code = measureInWindow(o, plan, signals_, commandLine, next);
+        if (!next)
             return code;
-        plan.scenario = *window.nextRun();
+        plan.scenario = *next;
         plan.scenarioChosen = true;
     }
 }

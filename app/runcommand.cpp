@@ -5,7 +5,6 @@
 #include "interrupt.h"
 #include "realclock.h"
 #include "rootwarning.h"
-#include "runautosaver.h"
 #include "runconclusion.h"
 #include "runfile.h"
 #include "scenario.h"
@@ -117,11 +116,9 @@ int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
         ~Detach() { active = nullptr; }
     } detach;
 
-    session.start();
-    // Kept in the run library as it goes: a kill -9 loses 10 s at most.
-    std::optional<RunAutosaver> autosaver;
     if (!o.noLibrary)
-        autosaver.emplace(RunLibrary(), [&session] { return session.snapshot("autosaved"); });
+        session.keepInLibrary(RunLibrary());
+    session.start();
     for (const ConsumerSetup &s : session.setups())
         if (!s.grant.refusal.empty()) {
             spdlog::warn("{}: {}", s.config.name, s.grant.refusal);
@@ -130,23 +127,12 @@ int executeRun(const RunOptions &o, const std::vector<std::string> &commandLine)
     spdlog::info("{}", describePlay(plan.scenario));
     if (std::string refusal = session.playScenario(plan.scenario, {true, true}); !refusal.empty()) {
         fmt::print(stderr, "latprobe run: {}\n", refusal);
+        session.discardKept(); // nothing was measured of what was asked
         return 2;
     }
     const RunEnd end = session.waitForScenario();
     progress.clear();
-    if (end == RunEnd::LoadFailed)
-        spdlog::error("{}", session.lastScenario()->error);
-    if (autosaver)
-        autosaver->stopAutosaving();
-    const Run run = session.finish(end);
-    const int status = concludeRun(run, end, o.out, "latprobe run");
-    if (autosaver) {
-        if (std::string libraryError; autosaver->saveFinal(run, libraryError))
-            spdlog::info("kept in the run library: {}", autosaver->path());
-        else
-            spdlog::warn("not kept in the run library: {}", libraryError);
-    }
-    return status;
+    return concludeRun(session, end, o.out, "latprobe run");
 }
 
 } // namespace latprobe

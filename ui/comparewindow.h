@@ -62,7 +62,6 @@ public:
     RatioPlot *ratioPlot() const { return m_ratios; }
     QLabel *summaryLabel() const { return m_summary; }
     QComboBox *consumerBox() const { return m_consumerBox; }
-    QComboBox *phaseBox() const { return m_phaseBox; }
     QAction *copyAction() const { return m_copy; }
     QAction *screenshotAction() const { return m_screenshot; }
 

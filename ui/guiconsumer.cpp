@@ -54,13 +54,9 @@ void GuiConsumer::onTimeout()
     s.woke = RealClock::monotonicNow();
     s.done = s.woke;
     s.missedDeadline = s.done > m_due + m_config.slackNs;
-    // Count the periods a stall swallowed, as PeriodicLoop does: a period
-    // is lost once its deadline has passed without a tick.
+    // Count the periods a stall swallowed, as PeriodicLoop does.
     m_next += m_config.periodNs;
-    while (m_next + m_config.slackNs < s.done) {
-        m_next += m_config.periodNs;
-        ++s.periodsSkipped;
-    }
+    s.periodsSkipped = m_config.skipLostPeriods(m_next, s.done);
     m_ring.push(s);
     ++m_ticks;
     scheduleNext();

@@ -18,6 +18,7 @@ class GuiConsumer : public QObject
 {
     Q_OBJECT
 public:
+    // `config` is the session's, read where it lives: it outlives this.
     GuiConsumer(const ConsumerConfig &config, SpscRing<Sample> &ring, int64_t origin,
                 QObject *parent = nullptr);
 
@@ -30,7 +31,7 @@ private:
     void onTimeout();
     void scheduleNext();
 
-    const ConsumerConfig m_config;
+    const ConsumerConfig &m_config;
     SpscRing<Sample> &m_ring;
     QTimer *m_timer;
     int64_t m_next = 0; // the period's start on the grid origin + k * period

@@ -7,14 +7,19 @@
 namespace latprobe {
 
 LiveData::LiveData(Collector &collector, QObject *parent)
-    : QObject(parent), m_collector(collector), m_configs(collector.configs()),
-      m_tracks(m_configs.size()), m_runStart(collector.runStart()), m_resetAt(m_runStart)
+    : QObject(parent), m_collector(collector), m_tracks(collector.configs().size()),
+      m_runStart(collector.runStart()), m_resetAt(m_runStart)
 {}
+
+const std::vector<ConsumerConfig> &LiveData::configs() const
+{
+    return m_collector.configs();
+}
 
 int LiveData::consumerIndex(const std::string &name) const
 {
-    for (size_t i = 0; i < m_configs.size(); ++i)
-        if (m_configs[i].name == name)
+    for (size_t i = 0; i < configs().size(); ++i)
+        if (configs()[i].name == name)
             return static_cast<int>(i);
     return -1;
 }
@@ -125,7 +130,7 @@ int64_t LiveData::maxLastWindowUs(size_t consumer) const
 double LiveData::cpuSinceResetPct(size_t consumer) const
 {
     const double resetS = static_cast<double>(m_resetAt - m_runStart) / 1e9;
-    const std::string &name = m_configs[consumer].name;
+    const std::string &name = configs()[consumer].name;
     double done = 0, asked = 0;
     for (const PhaseResult &p : m_phases) {
         const ConsumerStats *c = p.consumer(name);

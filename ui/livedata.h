@@ -1,5 +1,6 @@
 #pragma once
 
+#include "collector.h"
 #include "consumerconfig.h"
 #include "phase.h"
 #include "sparsehistogram.h"
@@ -11,8 +12,6 @@
 
 namespace latprobe {
 
-class Collector;
-
 // The GUI's copy of what the collector knows, pulled on timers so that the
 // measuring side never waits for a widget. Every view reads from here;
 // nothing else in the GUI asks the collector for samples.
@@ -23,9 +22,9 @@ class LiveData : public QObject
 {
     Q_OBJECT
 public:
-    static constexpr int64_t kBucketNs = 100'000'000; // Collector::kFineNs
-    static constexpr size_t kKeptBuckets = 700;       // the 60 s window and some margin
-    static constexpr int64_t kWindowBuckets = 100;    // "last 10 s"
+    static constexpr int64_t kBucketNs = Collector::kFineNs;
+    static constexpr size_t kKeptBuckets = 700;    // the 60 s window and some margin
+    static constexpr int64_t kWindowBuckets = 100; // "last 10 s"
 
     LiveData(Collector &collector, QObject *parent = nullptr);
 
@@ -41,7 +40,7 @@ public:
     int64_t resetAt() const { return m_resetAt; }
 
     size_t consumerCount() const { return m_tracks.size(); }
-    const std::vector<ConsumerConfig> &configs() const { return m_configs; }
+    const std::vector<ConsumerConfig> &configs() const;
     int consumerIndex(const std::string &name) const; // -1 if absent
 
     // Oldest first; the last bucket may still grow.
@@ -99,7 +98,6 @@ private:
     bool counts(const FineBucket &b) const { return b.index >= m_resetIndex; }
 
     Collector &m_collector;
-    std::vector<ConsumerConfig> m_configs;
     std::vector<Track> m_tracks;
     int64_t m_runStart = 0;
     int64_t m_resetAt = 0;

@@ -2,6 +2,7 @@
 
 #include "guiconsumer.h"
 #include "livedata.h"
+#include "runconclusion.h"
 #include "threadparams.h"
 
 #include <QMetaObject>
@@ -42,11 +43,8 @@ public:
     }
     void phaseBegun(const PhaseMark &phase, bool) override
     {
-        queue([o = m_owner, name = QString::fromStdString(phase.name), start = phase.start] {
-            o->m_phaseName = name;
-            o->m_phaseStart = start;
-            emit o->phaseBegun(name);
-        });
+        queue(
+            [o = m_owner, name = QString::fromStdString(phase.name)] { emit o->phaseBegun(name); });
     }
     void stateCaptured(const std::string &reason) override
     {
@@ -76,8 +74,6 @@ public:
     {
         queue([o = m_owner, outcome] {
             o->m_outcome = outcome;
-            o->m_phaseName = QString::fromStdString(o->m_session->currentPhase().name);
-            o->m_phaseStart = o->m_session->currentPhase().start;
             o->rebuildMarkers();
             emit o->scenarioFinished(outcome.end, isPartial(outcome.end));
         });
@@ -138,7 +134,6 @@ void LiveSession::start()
     if (m_session->running() || m_session->finished())
         return;
     m_session->start();
-    m_phaseStart = m_session->runStart();
     m_data = new LiveData(m_session->collector(), this);
     m_data->setHistogramConsumer(m_session->consumerIndex(ConsumerRole::Wakeup));
     const int gui = m_session->consumerIndex(ConsumerRole::Gui);
@@ -163,57 +158,40 @@ void LiveSession::shutdown()
 
 Run LiveSession::finishRun(RunEnd end)
 {
-    if (m_autosaver)
-        m_autosaver->stopAutosaving(); // no snapshot while the probe ends
     // Its samples would land after the probe stopped.
     if (m_gui)
         m_gui->stop();
-    Run run = m_session->finish(end);
-    if (m_autosaver) {
-        m_libraryError.clear();
-        m_autosaver->saveFinal(run, m_libraryError);
-    }
-    return run;
+    return m_session->finish(end);
+}
+
+int LiveSession::concludeRun(RunEnd end, const std::string &out)
+{
+    if (m_gui)
+        m_gui->stop();
+    return latprobe::concludeRun(*m_session, end, out, "latprobe-gui");
 }
 
 void LiveSession::keepInLibrary(RunLibrary library, std::chrono::milliseconds every)
 {
-    Session *session = m_session.get();
     m_library = library;
-    m_autosaver = std::make_unique<RunAutosaver>(
-        std::move(library),
-        [session] {
-            // Before start() there is nothing to keep; snapshot() says so.
-            return session->snapshot("autosaved");
-        },
-        every);
-}
-
-QString LiveSession::libraryPath() const
-{
-    return m_autosaver ? QString::fromStdString(m_autosaver->path()) : QString();
+    m_session->keepInLibrary(std::move(library), every);
 }
 
 bool LiveSession::finishIntoLibrary(RunEnd end, QString *error)
 {
     if (m_session->running())
         finishRun(end);
+    const std::string why = m_session->keepError();
     if (error)
-        *error = QString::fromStdString(m_libraryError);
-    return m_autosaver && m_libraryError.empty();
+        *error = QString::fromStdString(why);
+    return why.empty();
 }
 
 void LiveSession::finishAndDiscard()
 {
-    if (m_autosaver)
-        m_autosaver->stopAutosaving();
-    if (m_session->running()) {
-        if (m_gui)
-            m_gui->stop();
-        m_session->finish(RunEnd::Interrupted);
-    }
-    if (m_autosaver)
-        m_autosaver->discard();
+    m_session->discardKept();
+    if (m_session->running())
+        finishRun(RunEnd::Interrupted);
 }
 
 void LiveSession::reset()
@@ -223,10 +201,8 @@ void LiveSession::reset()
     m_session->reset();
     const PhaseMark phase = m_session->currentPhase();
     m_data->reset(phase.start);
-    m_phaseName = QString::fromStdString(phase.name);
-    m_phaseStart = phase.start;
     rebuildMarkers();
-    emit phaseBegun(m_phaseName);
+    emit phaseBegun(QString::fromStdString(phase.name));
 }
 
 QString LiveSession::startScenario(const Scenario &scenario, bool fromRunStart, bool endsRun)
@@ -238,6 +214,11 @@ QString LiveSession::startScenario(const Scenario &scenario, bool fromRunStart, 
     m_outcome.reset();
     emit scenarioStarted(m_scenarioName);
     return {};
+}
+
+void LiveSession::injectSample(size_t consumer, const Sample &sample)
+{
+    m_session->collector().add(consumer, sample);
 }
 
 void LiveSession::rebuildMarkers()

@@ -52,8 +52,6 @@ public:
     bool running() const { return m_session->running(); }
     bool finished() const { return m_session->finished(); }
 
-    // For LiveData and the tests, which feed the collector by hand.
-    Session &core() { return *m_session; }
     const std::vector<ConsumerConfig> &configs() const { return m_session->configs(); }
     std::vector<ConsumerSetup> setups() const { return m_session->setups(); }
     int consumerIndex(ConsumerRole role) const { return m_session->consumerIndex(role); }
@@ -61,8 +59,11 @@ public:
     GuiConsumer *guiConsumer() { return m_gui; }
     const SystemInfo &system() const { return m_session->system(); }
     int64_t runStart() const { return m_session->runStart(); }
-    const std::string &binary() const { return m_session->workerBinary(); }
+    const std::string &binary() const { return m_session->options().workerBinary; }
     const std::string &preset() const { return m_session->options().preset; }
+    // For tests: a sample as a consumer's thread would push it (a forced
+    // late wakeup), straight into the numbers every view reads.
+    void injectSample(size_t consumer, const Sample &sample);
 
     void startLoad(const LoadSpec &spec) { startLoads({spec}); }
     // Starts all of them, then begins one phase (as `latprobe run` does).
@@ -79,8 +80,8 @@ public:
 
     // Begins a new phase with the same loads: counts start from zero.
     void reset();
-    QString phaseName() const { return m_phaseName; }
-    int64_t phaseStart() const { return m_phaseStart; }
+    QString phaseName() const { return QString::fromStdString(m_session->currentPhase().name); }
+    int64_t phaseStart() const { return m_session->currentPhase().start; }
     const std::vector<MarkerEvent> &markers() const { return m_markers; }
 
     // Plays a scenario as `latprobe run --scenario` does; manual starts,
@@ -105,23 +106,32 @@ public:
     void captureNow() { m_session->requestCapture(); }
     size_t captureCount() const { return m_session->captureCount(); }
 
+    // Who delayed the misses: see Session.
+    std::vector<MissExplanation> explanations() const { return m_session->explanations(); }
+    size_t explainedCount() const { return m_session->explainedCount(); }
+    TraceSummary traceSummary() const { return m_session->traceSummary(); }
+    bool explainMore(size_t count) { return m_session->explainMore(count); }
+
     // The run so far, loads included, as Copy report and Save run see it.
     Run liveRun(const std::string &endReason) const { return m_session->snapshot(endReason); }
     // Ends the measurement (loads, then probe) and returns the finished run,
-    // which is also written over its autosave when the run is kept in a library.
+    // also written over its autosave when the run is kept in a library.
     Run finishRun(RunEnd end);
+    // Ends it as `latprobe run` does (runconclusion.h): report, run file at
+    // `out`, library; returns the exit status.
+    int concludeRun(RunEnd end, const std::string &out);
 
-    // Keeps the run in `library` as it is measured, autosaved every `every`
-    // (runautosaver.h). Call before start(); without it nothing is kept.
+    // Keeps the run in `library` as it is measured (Session::keepInLibrary).
+    // Call before start(); without it nothing is kept.
     void keepInLibrary(RunLibrary library,
                        std::chrono::milliseconds every = RunAutosaver::kDefaultEvery);
-    bool keepsInLibrary() const { return m_autosaver != nullptr; }
+    bool keepsInLibrary() const { return m_session->keepsInLibrary(); }
     // The library it keeps runs in, else the default one (for the Runs window).
     const RunLibrary &library() const { return m_library; }
     // Where the run is kept ("" before its first autosave).
-    QString libraryPath() const;
-    // Ends the measurement and writes the finished run over its autosave.
-    // False, with `error`, when it could not be written.
+    QString libraryPath() const { return QString::fromStdString(m_session->keptPath()); }
+    // Ends the measurement and keeps the finished run. False, with `error`,
+    // when it could not be written.
     bool finishIntoLibrary(RunEnd end, QString *error = nullptr);
     // Ends the measurement and deletes its autosave: the user chose so.
     void finishAndDiscard();
@@ -155,14 +165,9 @@ private:
     LiveData *m_data = nullptr;
     GuiConsumer *m_gui = nullptr;
     std::vector<MarkerEvent> m_markers;
-    QString m_phaseName = QStringLiteral("idle");
-    int64_t m_phaseStart = 0;
     QString m_scenarioName;
     std::optional<ScenarioOutcome> m_outcome;
-    // After m_session: gone before it, as it takes the session's snapshots.
     RunLibrary m_library;
-    std::unique_ptr<RunAutosaver> m_autosaver;
-    std::string m_libraryError;
 };
 
 } // namespace latprobe

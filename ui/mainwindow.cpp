@@ -10,7 +10,6 @@
 #include "loadmanager.h"
 #include "loadpanel.h"
 #include "missesplot.h"
-#include "missexplanationdialog.h"
 #include "phasetable.h"
 #include "preferencesdialog.h"
 #include "probe.h"
@@ -27,6 +26,7 @@
 #include "topdelayers.h"
 #include "version.h"
 #include "wakeuphistogram.h"
+#include "whodelayeddialog.h"
 
 #include <QAction>
 #include <QApplication>
@@ -402,13 +402,12 @@ void MainWindow::onFineTick()
 
 void MainWindow::markExplainedMisses()
 {
-    const Session &session = m_session.core();
-    const size_t explained = session.explainedCount();
+    const size_t explained = m_session.explainedCount();
     if (explained == m_explainedMarked)
         return; // copying the explanations costs; they change rarely
     m_explainedMarked = explained;
     std::vector<double> times;
-    for (const MissExplanation &x : session.explanations())
+    for (const MissExplanation &x : m_session.explanations())
         times.push_back(x.timeS);
     m_misses->setExplainedTimes(std::move(times));
 }
@@ -492,8 +491,8 @@ QString MainWindow::screenshotCaptionText() const
 {
     std::string delayers;
     if (const auto &phases = m_session.data().phases(); !phases.empty() && phases.back().misses())
-        delayers = delayersLine(m_session.core().explanations(), phases.back().name,
-                                phases.back().misses());
+        delayers =
+            delayersLine(m_session.explanations(), phases.back().name, phases.back().misses());
     return screenshotCaption(m_session.system(), m_session.activeLabels(),
                              QDateTime::currentDateTime(), delayers);
 }
@@ -719,23 +718,22 @@ bool MainWindow::saveScenarioRun(const QString &path, QString *error)
 void MainWindow::explainMissesAt(double timeS)
 {
     if (!m_explanationDialog) {
-        m_explanationDialog = new MissExplanationDialog(this);
-        connect(m_explanationDialog, &MissExplanationDialog::explainMoreRequested, this,
+        m_explanationDialog = new WhoDelayedDialog(this);
+        connect(m_explanationDialog, &WhoDelayedDialog::explainMoreRequested, this,
                 &MainWindow::explainMoreMisses);
     }
-    const Session &session = m_session.core();
-    const TraceSummary trace = session.traceSummary();
+    const TraceSummary trace = m_session.traceSummary();
     QString whyNone;
     if (!trace.on)
         whyNone = trace.message.empty()
                       ? tr("The flight recorder is off (--no-trace): no miss is explained.")
                       : QString::fromStdString(trace.message);
-    m_explanationDialog->showNear(session.explanations(), timeS, whyNone);
+    m_explanationDialog->showNear(m_session.explanations(), timeS, whyNone);
 }
 
 void MainWindow::explainMoreMisses()
 {
-    if (m_session.core().explainMore(kExplainMoreMisses))
+    if (m_session.explainMore(kExplainMoreMisses))
         statusBar()->showMessage(
             tr("The next %1 misses of each consumer in this phase will be explained: click "
                "them on the misses plot once they show")

@@ -22,7 +22,7 @@ class LatencyPlot;
 class LiveSession;
 class LoadPanel;
 class MissesPlot;
-class MissExplanationDialog;
+class WhoDelayedDialog;
 class PhaseTable;
 class PlotPanel;
 class ScenarioBar;
@@ -77,12 +77,9 @@ public:
 
     QAction *screenshotAction() const { return m_screenshot; }
     QAction *copyReportAction() const { return m_copyReport; }
-    QAction *saveRunAction() const { return m_saveRun; }
     QAction *resetAction() const { return m_reset; }
     QAction *stopAllAction() const { return m_stopAll; }
-    QAction *captureAction() const { return m_capture; }
     QAction *compareAction() const { return m_compare; }
-    QAction *runLibraryAction() const { return m_runLibrary; }
     QAction *preferencesAction() const { return m_preferences; }
     QAction *cancelScenarioAction() const;
     QMenu *scenarioMenu() const;
@@ -91,13 +88,11 @@ public:
     CounterPanel *counterPanel() const { return m_counters; }
     LatencyPlot *latencyPlot() const { return m_latency; }
     MissesPlot *missesPlot() const { return m_misses; }
-    WakeupHistogram *wakeupHistogram() const { return m_histogram; }
     PhaseTable *phaseTable() const { return m_phases; }
     std::vector<PlotPanel *> plots() const;
     QString statusWarning() const;
     // Who delayed the misses near `timeS` (a click on the misses plot).
     void explainMissesAt(double timeS);
-    MissExplanationDialog *explanationDialog() const { return m_explanationDialog; }
     // Its "Explain the next misses": so many more of each consumer, this phase.
     static constexpr size_t kExplainMoreMisses = 8;
     void explainMoreMisses();
@@ -140,7 +135,7 @@ private:
     LoadPanel *m_loadPanel = nullptr;
     LatencyPlot *m_latency = nullptr;
     MissesPlot *m_misses = nullptr;
-    MissExplanationDialog *m_explanationDialog = nullptr;
+    WhoDelayedDialog *m_explanationDialog = nullptr;
     WakeupHistogram *m_histogram = nullptr;
     PhaseTable *m_phases = nullptr;
     ScenarioBar *m_scenarioBar = nullptr;

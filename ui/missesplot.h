@@ -19,8 +19,6 @@ class MissesPlot : public TimePlot
 public:
     MissesPlot(const std::vector<ConsumerConfig> &consumers, QWidget *parent = nullptr);
 
-    double totalInWindow() const { return m_total; }
-
     // When (s since the run started) the flight recorder explained a miss:
     // each gets a mark over its second's bar, so the user sees where a
     // click finds an explanation (only the first misses of a phase are
@@ -31,7 +29,7 @@ public:
 
 signals:
     // A click on the plot, at `timeS` since the run started: who delayed
-    // the misses there (MissExplanationDialog).
+    // the misses there (WhoDelayedDialog).
     void clickedAt(double timeS);
 
 protected:

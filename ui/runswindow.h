@@ -43,7 +43,6 @@ public:
     QLineEdit *filterEdit() const { return m_filter; }
     QAction *compareAction() const { return m_compare; }
     QAction *reportAction() const { return m_report; }
-    QAction *deleteAction() const { return m_delete; }
     QLabel *summaryLabel() const { return m_summary; }
 
 private:

@@ -1,7 +1,6 @@
 #include "unattendedrun.h"
 
 #include "livesession.h"
-#include "runconclusion.h"
 
 #include <spdlog/spdlog.h>
 
@@ -41,10 +40,7 @@ void UnattendedRun::conclude(RunEnd end)
     if (m_done)
         return;
     m_done = true;
-    if (end == RunEnd::LoadFailed && m_session.scenarioOutcome())
-        spdlog::error("{}", m_session.scenarioOutcome()->error);
-    const Run run = m_session.finishRun(end);
-    emit finished(concludeRun(run, end, m_out.toStdString(), "latprobe-gui"));
+    emit finished(m_session.concludeRun(end, m_out.toStdString()));
 }
 
 } // namespace latprobe

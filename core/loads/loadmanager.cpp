@@ -14,7 +14,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <future>
 #include <new>
 #include <poll.h>
 #include <spdlog/spdlog.h>
@@ -137,53 +136,29 @@ struct LoadManager::Group
 };
 
 LoadManager::LoadManager(LoadLimits limits, std::string workerBinary)
-    : m_limits(limits), m_binary(workerBinary.empty() ? latprobeBinary() : workerBinary)
+    : m_binary(workerBinary.empty() ? latprobeBinary() : workerBinary), m_limits(limits)
 {
     // Orphaned workers (their leader killed first) are re-parented to us, so
     // we can reap them and know for sure that none is left.
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     removeStaleTempDirs();
-    m_spawner = std::thread(&LoadManager::spawnerMain, this);
 }
 
 LoadManager::~LoadManager()
 {
     stopAll();
-    {
-        std::lock_guard lock(m_taskMutex);
-        m_quit = true;
-    }
-    m_taskCv.notify_all();
-    m_spawner.join();
 }
 
-void LoadManager::spawnerMain()
+LoadLimits LoadManager::limits() const
 {
-    pthread_setname_np(pthread_self(), "lp-spawner");
-    for (;;) {
-        std::function<void()> task;
-        {
-            std::unique_lock lock(m_taskMutex);
-            m_taskCv.wait(lock, [this] { return m_quit || !m_tasks.empty(); });
-            if (m_tasks.empty())
-                return;
-            task = std::move(m_tasks.front());
-            m_tasks.pop();
-        }
-        task();
-    }
+    std::lock_guard lock(m_mutex);
+    return m_limits;
 }
 
-void LoadManager::runOnSpawner(std::function<void()> task)
+void LoadManager::setLimits(const LoadLimits &limits)
 {
-    std::packaged_task<void()> packaged(std::move(task));
-    std::future<void> done = packaged.get_future();
-    {
-        std::lock_guard lock(m_taskMutex);
-        m_tasks.push([&packaged] { packaged(); });
-    }
-    m_taskCv.notify_one();
-    done.wait();
+    std::lock_guard lock(m_mutex);
+    m_limits = limits;
 }
 
 int LoadManager::start(const LoadSpec &spec, std::string &error)
@@ -199,19 +174,21 @@ int LoadManager::start(const LoadSpec &spec, std::string &error)
             return -1;
     }
     std::vector<LoadSpec> running;
+    LoadLimits limits;
     {
         std::lock_guard lock(m_mutex);
         for (const auto &g : m_groups)
             running.push_back(g->spec);
+        limits = m_limits;
     }
-    error = checkLoadLimits(spec, m_limits, running);
+    error = checkLoadLimits(spec, limits, running);
     if (!error.empty())
         return -1;
 
     auto group = std::make_unique<Group>();
     group->spec = spec;
     bool ok = false;
-    runOnSpawner([&] { ok = launch(*group, error); });
+    m_spawner.run([&] { ok = launch(*group, error); });
     if (!ok) {
         killGroup(*group);
         reapGroup(*group);
@@ -303,7 +280,7 @@ bool LoadManager::launch(Group &g, std::string &error)
 
     // Wait for the verdict, not for time: on a saturated machine a leader
     // may take minutes to fork its workers, and it is waited for.
-    const int said = awaitVerdict(verdict[0], pid, g.spec.label(), m_limits.leaderStallNs, error);
+    const int said = awaitVerdict(verdict[0], pid, g.spec.label(), limits().leaderStallNs, error);
     close(verdict[0]);
     // The leader's temp dir is ours to remove too, once the group is reaped;
     // read only when the leader no longer writes it (said a verdict, or

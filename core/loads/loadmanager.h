@@ -3,16 +3,14 @@
 #include "fairness.h"
 #include "loadlimits.h"
 #include "loadspec.h"
+#include "taskthread.h"
 #include "workerslot.h"
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <queue>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace latprobe {
@@ -71,32 +69,27 @@ public:
     std::vector<LoadEvent> timeline() const;
     std::vector<std::string> activeLabels() const;
     int runningProcesses() const;
-    const LoadLimits &limits() const { return m_limits; }
-    void setLimits(const LoadLimits &limits) { m_limits = limits; }
+    // Its own: any thread may read them and set them for the starts to come.
+    LoadLimits limits() const;
+    void setLimits(const LoadLimits &limits);
 
 private:
     struct Group;
 
-    void spawnerMain();
-    void runOnSpawner(std::function<void()> task);
     bool launch(Group &group, std::string &error);
     void killGroup(Group &group);
     void reapGroup(Group &group);
 
-    LoadLimits m_limits;
     std::string m_binary;
     mutable std::mutex m_mutex;
+    LoadLimits m_limits; // under m_mutex
     std::vector<std::unique_ptr<Group>> m_groups;
     std::vector<LoadEvent> m_timeline;
     int m_nextId = 1;
 
     // Leaders are forked from this one long-lived thread: PR_SET_PDEATHSIG
     // fires when the *thread* that forked a child exits.
-    std::thread m_spawner;
-    std::mutex m_taskMutex;
-    std::condition_variable m_taskCv;
-    std::queue<std::function<void()>> m_tasks;
-    bool m_quit = false;
+    TaskThread m_spawner{"lp-spawner"};
 };
 
 } // namespace latprobe

@@ -26,11 +26,6 @@ uint64_t PeriodicLoop::runLatprobe(int64_t start, const std::atomic<bool> &stop,
     const auto tid = static_cast<int32_t>(gettid()); // a syscall: once per stretch
     const int64_t period = m_config.periodNs;
     const int64_t work = m_config.workNs;
-    // A period is lost once it can no longer be served in time: for the
-    // wakeup consumer as soon as it has started (cyclictest's resync), for
-    // audio and video once its deadline has passed (the buffer can still
-    // catch up until then).
-    const int64_t lostAfter = m_config.hasDeadline() ? m_config.slackNs : 0;
 
     int64_t next = start + period;
     uint64_t cycles = 0;
@@ -51,10 +46,7 @@ uint64_t PeriodicLoop::runLatprobe(int64_t start, const std::atomic<bool> &stop,
         s.missedDeadline = m_config.hasDeadline() && s.done > next + m_config.slackNs;
 
         next += period;
-        while (next + lostAfter < s.done) {
-            next += period;
-            ++s.periodsSkipped;
-        }
+        s.periodsSkipped = m_config.skipLostPeriods(next, s.done);
         m_ring.push(s);
         ++cycles;
     }

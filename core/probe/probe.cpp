@@ -19,13 +19,18 @@
 namespace latprobe {
 
 Probe::Probe(std::vector<ConsumerConfig> consumers, ThreadParams params)
-    : m_configs(std::move(consumers)), m_params(std::move(params)), m_setups(m_configs.size()),
-      m_loopSpeedsAtEnd(m_configs.size()), m_halt(m_configs.size()), m_measured(m_configs.size()),
-      m_pauses(m_configs.size()), m_periodStarts(m_configs.size()),
-      m_measuringTids(m_configs.size()), m_helperBinary(latprobeBinary())
+    : m_configs(std::make_shared<const std::vector<ConsumerConfig>>(std::move(consumers))),
+      m_params(std::move(params)), m_consumers(m_configs->size()), m_helperBinary(latprobeBinary())
+{}
+
+std::vector<ConsumerSetup> Probe::setups() const
 {
-    for (size_t i = 0; i < m_configs.size(); ++i)
-        m_setups[i].config = m_configs[i];
+    std::vector<ConsumerSetup> out;
+    for (size_t i = 0; i < m_consumers.size(); ++i) {
+        out.push_back(m_consumers[i].setup);
+        out.back().config = (*m_configs)[i];
+    }
+    return out;
 }
 
 Probe::~Probe()
@@ -38,16 +43,16 @@ void Probe::start()
     if (m_running)
         return;
     m_stop = false;
-    for (size_t i = 0; i < m_configs.size(); ++i) {
-        m_halt[i] = false;
-        m_measured[i] = true;
-        m_periodStarts[i] = 0;
+    for (Consumer &c : m_consumers) {
+        c.halt = false;
+        c.measured = true;
+        c.periodStarts = 0;
     }
     m_ready = 0;
     m_go = false;
     int threads = 0;
-    for (size_t i = 0; i < m_configs.size(); ++i)
-        if (m_configs[i].kind != ConsumerKind::External) {
+    for (size_t i = 0; i < m_configs->size(); ++i)
+        if ((*m_configs)[i].kind != ConsumerKind::External) {
             m_threads.emplace_back(&Probe::consumerMain, this, i);
             ++threads;
         }
@@ -87,9 +92,10 @@ std::string Probe::threadName(const ConsumerConfig &config)
 
 void Probe::consumerMain(size_t index)
 {
-    const ConsumerConfig &config = m_configs[index];
+    const ConsumerConfig &config = (*m_configs)[index];
     pthread_setname_np(pthread_self(), ("lp-ctl-" + config.name).substr(0, 15).c_str());
-    ConsumerSetup &setup = m_setups[index];
+    Consumer &self = m_consumers[index];
+    ConsumerSetup &setup = self.setup;
     // The measuring threads this one starts inherit what it is granted:
     // policy, priority, nice, CPUs and timer slack.
     setup.grant = applyThreadParams(m_params);
@@ -125,7 +131,7 @@ void Probe::consumerMain(size_t index)
         periodicLoop.emplace(config, clock, m_collector->ring(index),
                              timekeeper ? &*timekeeper : nullptr);
     }
-    std::atomic<bool> &halt = m_halt[index];
+    std::atomic<bool> &halt = self.halt;
     // Each stretch on a thread of its own, as interbench forks a process for
     // each benchmark: Gaming against Burn x2 on a 2-vCPU VM (Linux 6.18)
     // got 61-64 % of a CPU when its thread slept through the loads' start
@@ -134,7 +140,7 @@ void Probe::consumerMain(size_t index)
     for (bool first = true; !m_stop.load(); first = false) {
         measureOnFreshThread(index, [&] {
             const int64_t start = first ? m_collector->runStart() : RealClock::monotonicNow();
-            ++m_periodStarts[index];
+            ++self.periodStarts;
             if (startLoop)
                 startLoop->run(start, halt);
             else if (gameLoop)
@@ -146,20 +152,23 @@ void Probe::consumerMain(size_t index)
         if (!awaitMeasured(index))
             break;
     }
-    // stop() copies it into the setup once this thread is joined: a snapshot
-    // may be reading the setups until then.
-    if (loops)
-        m_loopSpeedsAtEnd[index] = {clock.workedLoopSpeed(), RealClock::measureLoopSpeed()};
+    // stop() copies them into the setup once this thread is joined: a
+    // snapshot may be reading the setups until then.
+    if (loops) {
+        self.workLoopSpeed = clock.workedLoopSpeed();
+        self.endLoopSpeed = RealClock::measureLoopSpeed();
+    }
 }
 
 void Probe::measureOnFreshThread(size_t index, const std::function<void()> &stretch)
 {
-    const std::string name = threadName(m_configs[index]);
+    const std::string name = threadName((*m_configs)[index]);
+    std::atomic<int> &tid = m_consumers[index].measuringTid;
     const auto measuring = [&] {
         pthread_setname_np(pthread_self(), name.c_str());
-        m_measuringTids[index] = static_cast<int>(gettid());
+        tid = static_cast<int>(gettid());
         stretch();
-        m_measuringTids[index] = 0;
+        tid = 0;
     };
     try {
         std::thread(measuring).join();
@@ -179,18 +188,18 @@ void Probe::stop()
         std::lock_guard lock(m_drainMutex);
         m_stop = true;
     }
-    for (std::atomic<bool> &halt : m_halt)
-        halt = true;
+    for (Consumer &c : m_consumers)
+        c.halt = true;
     m_drainWake.notify_all();
     m_go = true;
     m_go.notify_all();
     for (std::thread &t : m_threads)
         t.join();
     m_threads.clear();
-    for (size_t i = 0; i < m_setups.size(); ++i)
-        if (m_loopSpeedsAtEnd[i].end.measured()) {
-            m_setups[i].workLoopSpeed = m_loopSpeedsAtEnd[i].work;
-            m_setups[i].endLoopSpeed = m_loopSpeedsAtEnd[i].end;
+    for (Consumer &c : m_consumers)
+        if (c.endLoopSpeed.measured()) {
+            c.setup.workLoopSpeed = c.workLoopSpeed;
+            c.setup.endLoopSpeed = c.endLoopSpeed;
         }
     if (m_drainThread.joinable())
         m_drainThread.join();
@@ -202,13 +211,14 @@ void Probe::stop()
 bool Probe::awaitMeasured(size_t index)
 {
     // A poll, as rare as a pause is long: nothing waits on a paused thread.
+    Consumer &c = m_consumers[index];
     while (!m_stop.load()) {
-        const uint32_t pauses = m_pauses[index].load();
-        if (m_measured[index].load()) {
-            m_halt[index] = false;
+        const uint32_t pauses = c.pauses.load();
+        if (c.measured.load()) {
+            c.halt = false;
             // A pause between the two looks set the halt this store may have
             // undone: look again.
-            if (m_pauses[index].load() == pauses)
+            if (c.pauses.load() == pauses)
                 return true;
             continue;
         }
@@ -220,20 +230,21 @@ bool Probe::awaitMeasured(size_t index)
 void Probe::pause(size_t index)
 {
     // In this order: awaitMeasured() sees the count change before the halt.
-    m_measured[index] = false;
-    ++m_pauses[index];
-    m_halt[index] = true;
+    Consumer &c = m_consumers[index];
+    c.measured = false;
+    ++c.pauses;
+    c.halt = true;
 }
 
 void Probe::measureOnly(const std::vector<std::string> &consumers)
 {
     if (m_stop.load())
         return; // stop() has halted every loop for good
-    for (size_t i = 0; i < m_configs.size(); ++i) {
+    for (size_t i = 0; i < m_configs->size(); ++i) {
         if (consumers.empty() ||
-            std::find(consumers.begin(), consumers.end(), m_configs[i].name) != consumers.end())
-            m_measured[i] = true;
-        else if (m_measured[i].load())
+            std::find(consumers.begin(), consumers.end(), (*m_configs)[i].name) != consumers.end())
+            m_consumers[i].measured = true;
+        else if (m_consumers[i].measured.load())
             pause(i);
     }
 }
@@ -242,7 +253,7 @@ void Probe::pauseAll()
 {
     if (m_stop.load())
         return;
-    for (size_t i = 0; i < m_configs.size(); ++i)
+    for (size_t i = 0; i < m_consumers.size(); ++i)
         pause(i);
 }
 

@@ -66,16 +66,19 @@ public:
     void pauseAll();
     // How many times a consumer's periods began: once at the start, once
     // more at each resume.
-    uint64_t periodStarts(size_t consumer) const { return m_periodStarts[consumer].load(); }
+    uint64_t periodStarts(size_t consumer) const { return m_consumers[consumer].periodStarts; }
     bool running() const { return m_running; }
 
     Collector &collector() { return *m_collector; }
     // The ring an External consumer's owner writes to (single writer).
     SpscRing<Sample> &externalRing(size_t consumer) { return m_collector->ring(consumer); }
-    const std::vector<ConsumerSetup> &setups() const { return m_setups; }
+    // The consumers as configured: the one copy the collector shares.
+    const std::vector<ConsumerConfig> &configs() const { return *m_configs; }
+    // What each was granted, once started.
+    std::vector<ConsumerSetup> setups() const;
     // The thread measuring a consumer now (its samples carry it too), 0
     // between stretches and for External consumers.
-    int measuringTid(size_t consumer) const { return m_measuringTids[consumer].load(); }
+    int measuringTid(size_t consumer) const { return m_consumers[consumer].measuringTid; }
     // What a consumer's measuring thread is called: what `ps -L` and the
     // flight recorder's filter see.
     static std::string threadName(const ConsumerConfig &config);
@@ -91,30 +94,31 @@ private:
     bool awaitMeasured(size_t index);
     void pause(size_t index);
 
-    std::vector<ConsumerConfig> m_configs;
-    ThreadParams m_params;
-    std::vector<ConsumerSetup> m_setups;
-    struct LoopSpeedsAtEnd
+    // What one consumer's threads and the probe's callers share.
+    struct Consumer
     {
-        LoopCalibration work, end;
+        ConsumerSetup setup; // written by its thread before the go, and at stop()
+        // Its loop is to return (paused, or m_stop).
+        std::atomic<bool> halt{false};
+        // Whether a phase measures it, and how many times it was paused: its
+        // thread resumes only once measured with no pause since it looked, so
+        // that a pause lifted at once still restarts its periods.
+        std::atomic<bool> measured{true};
+        std::atomic<uint32_t> pauses{0};
+        std::atomic<uint64_t> periodStarts{0};
+        std::atomic<int> measuringTid{0};
+        LoopCalibration workLoopSpeed, endLoopSpeed; // its thread's, read at stop()
     };
-    std::vector<LoopSpeedsAtEnd> m_loopSpeedsAtEnd; // each written by its consumer's thread
+
+    std::shared_ptr<const std::vector<ConsumerConfig>> m_configs;
+    ThreadParams m_params;
+    std::deque<Consumer> m_consumers; // a deque: atomics neither move nor copy
     std::unique_ptr<Collector> m_collector;
     std::vector<std::thread> m_threads;
     std::thread m_drainThread;
     std::mutex m_drainMutex; // with m_drainWake: stop() wakes the drain thread
     std::condition_variable m_drainWake;
     std::atomic<bool> m_stop{false};
-    // Per consumer: its loop is to return (paused, or m_stop). A deque: atomics
-    // neither move nor copy.
-    std::deque<std::atomic<bool>> m_halt;
-    // Per consumer: whether a phase measures it, and how many times it was
-    // paused: its thread resumes only once measured with no pause since it
-    // looked, so that a pause lifted at once still restarts its periods.
-    std::deque<std::atomic<bool>> m_measured;
-    std::deque<std::atomic<uint32_t>> m_pauses;
-    std::deque<std::atomic<uint64_t>> m_periodStarts;
-    std::deque<std::atomic<int>> m_measuringTids;
     std::atomic<int> m_ready{0};
     std::atomic<bool> m_go{false};
     bool m_running = false;

@@ -2,6 +2,7 @@
 
 #include "report.h"
 #include "runfile.h"
+#include "session.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -11,8 +12,12 @@
 
 namespace latprobe {
 
-int concludeRun(const Run &run, RunEnd end, const std::string &out, const std::string &program)
+int concludeRun(Session &session, RunEnd end, const std::string &out, const std::string &program)
 {
+    if (end == RunEnd::LoadFailed)
+        if (const std::optional<ScenarioOutcome> outcome = session.lastScenario())
+            spdlog::error("{}", outcome->error);
+    const Run run = session.finish(end);
     if (end == RunEnd::Interrupted)
         spdlog::warn("interrupted: reporting what was measured so far");
     for (const ConsumerSetup &c : run.consumers)
@@ -22,15 +27,24 @@ int concludeRun(const Run &run, RunEnd end, const std::string &out, const std::s
             spdlog::warn("{}", w);
     fmt::print("{}", formatTextReport(run));
     std::fflush(stdout);
+    int status = 0;
     if (!out.empty()) {
         try {
             writeRunFile(run, out);
             spdlog::info("run written to {}", out);
         } catch (const RunFileError &e) {
             fmt::print(stderr, "{}: {}\n", program, e.what());
-            return 1;
+            status = 1;
         }
     }
+    if (session.keepsInLibrary()) {
+        if (const std::string error = session.keepError(); error.empty())
+            spdlog::info("kept in the run library: {}", session.keptPath());
+        else
+            spdlog::warn("not kept in the run library: {}", error);
+    }
+    if (status != 0)
+        return status;
     if (end == RunEnd::Interrupted)
         return 130;
     // A load whose workers failed mid-run (each said why on stderr) did not

@@ -1,8 +1,9 @@
 #include "session.h"
 
 #include "collector.h"
-#include "flightrecorder.h"
+#include "delayexplainer.h"
 #include "isotime.h"
+#include "phasename.h"
 #include "probe.h"
 #include "realclock.h"
 #include "selfexe.h"
@@ -13,19 +14,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <pthread.h>
+#include <thread>
 
 namespace latprobe {
 
 namespace {
-
-std::string joinLabels(const std::vector<std::string> &labels)
-{
-    std::string out;
-    for (const std::string &l : labels)
-        out += (out.empty() ? "" : " + ") + l;
-    return out.empty() ? "idle" : out;
-}
 
 // What runs now, each group as KIND:N:key=value: a phase's load signature.
 std::vector<std::string> specsOf(const std::vector<GroupStatus> &groups)
@@ -40,17 +33,17 @@ std::vector<std::string> specsOf(const std::vector<GroupStatus> &groups)
 
 Session::Session(SessionOptions options, SessionObserver *observer)
     : m_options(std::move(options)), m_observer(observer), m_system(readSystemInfo()),
-      m_workerBinary(m_options.workerBinary.empty() ? latprobeBinary() : m_options.workerBinary),
-      m_externalGrants(m_options.consumers.size()),
-      m_externalGrantSet(m_options.consumers.size(), false), m_runName(m_options.runName)
+      m_record(m_options.runName), m_externalGrants(m_options.consumers.size())
 {
-    m_probe = std::make_unique<Probe>(m_options.consumers, m_options.params);
+    if (m_options.workerBinary.empty())
+        m_options.workerBinary = latprobeBinary();
+    // The probe owns the consumers' configs from here on: configs().
+    m_probe = std::make_unique<Probe>(std::move(m_options.consumers), m_options.params);
     if (m_options.alignNs >= 0)
         m_probe->alignToSecond(m_options.alignNs);
     if (m_options.drainIntervalNs > 0)
         m_probe->setDrainInterval(m_options.drainIntervalNs);
-    m_loads = std::make_unique<LoadManager>(m_options.limits, m_workerBinary);
-    m_limits = m_options.limits;
+    m_loads = std::make_unique<LoadManager>(m_options.limits, m_options.workerBinary);
 }
 
 Session::~Session()
@@ -74,7 +67,7 @@ void Session::start()
                          m_noise.summary());
     }
     if (m_options.trace) {
-        m_flight = std::make_unique<FlightRecorder>(m_options.params.cpus);
+        m_flight = std::make_unique<DelayExplainer>(m_options.params.cpus);
         if (!m_flight->on())
             spdlog::warn("{}", m_flight->summary().message);
     }
@@ -88,60 +81,47 @@ void Session::start()
         m_flight->follow(names);
         m_probe->collector().setExplainPerPhase(m_options.explainPerPhase);
     }
-    {
-        std::lock_guard lock(m_stateMutex);
-        m_phase = {"idle", m_probe->collector().runStart()};
-    }
+    m_record.setPhase({"idle", m_probe->collector().runStart()}, "idle");
     m_running = true;
-    m_control = std::thread(&Session::controlMain, this);
+    // Kept in the run library as it goes: a kill -9 loses `every` at most.
+    if (m_keep)
+        m_autosaver = std::make_unique<RunAutosaver>(
+            m_keep->library, [this] { return snapshot("autosaved"); }, m_keep->every);
+    m_nextTick = RealClock::monotonicNow() + kTickNs;
+    armTimer();
 }
 
-// --- The control thread.
+// --- The control thread: posted commands, and one timed wakeup for the
+// tick or the end of a scenario's step, whichever comes first.
 
-void Session::post(std::function<void()> command)
+void Session::onControl(std::function<void()> command)
 {
-    {
-        std::lock_guard lock(m_controlMutex);
-        m_commands.push_back(std::move(command));
-    }
-    m_controlWake.notify_one();
+    m_control.post([this, command = std::move(command)] {
+        command();
+        armTimer();
+    });
 }
 
-void Session::controlMain()
+void Session::armTimer()
 {
-    pthread_setname_np(pthread_self(), "lp-session");
-    int64_t nextTick = RealClock::monotonicNow() + kTickNs;
-    std::unique_lock lock(m_controlMutex);
-    while (true) {
-        m_wakeAt = m_playing ? std::min(nextTick, m_stepEnd) : nextTick;
-        const int64_t wait = m_wakeAt - RealClock::monotonicNow();
-        if (wait > 0)
-            m_controlWake.wait_for(lock, std::chrono::nanoseconds(wait),
-                                   [this] { return m_quit || !m_commands.empty(); });
-        if (m_quit)
-            break;
-        std::vector<std::function<void()>> commands;
-        commands.swap(m_commands);
-        lock.unlock();
-        for (std::function<void()> &command : commands)
-            command();
+    const int64_t at = m_player.playing() && m_stepEnd < m_nextTick ? m_stepEnd : m_nextTick;
+    m_control.runAt(at, [this] {
         const int64_t now = RealClock::monotonicNow();
-        if (now >= nextTick) {
-            nextTick = now + kTickNs;
+        if (now >= m_nextTick) {
+            m_nextTick = now + kTickNs;
             tick();
-        } else if (m_playing && now >= m_stepEnd) {
-            tickScenario(now);
+        } else {
+            m_player.tick(now);
         }
-        lock.lock();
-    }
+        armTimer();
+    });
 }
 
 void Session::tick()
 {
     takeCaptureRequests();
     takeExplainRequests();
-    if (m_playing)
-        tickScenario(RealClock::monotonicNow());
+    m_player.tick(RealClock::monotonicNow());
 }
 
 // --- Captures.
@@ -159,7 +139,7 @@ void Session::requestCapture()
 {
     if (!m_running)
         return;
-    post([this] {
+    onControl([this] {
         const double timeS = static_cast<double>(RealClock::monotonicNow() - runStart()) / 1e9;
         capture("on demand", timeS, currentPhase().name);
     });
@@ -171,19 +151,10 @@ void Session::capture(const std::string &reason, double timeS, const std::string
         StateCapture s = captureSystemState(reason);
         s.timeS = timeS;
         s.phase = phase;
-        {
-            std::lock_guard lock(m_stateMutex);
-            m_states.push_back(std::move(s));
-        }
+        m_record.addState(std::move(s));
         if (m_observer)
             m_observer->stateCaptured(reason);
     });
-}
-
-size_t Session::captureCount() const
-{
-    std::lock_guard lock(m_stateMutex);
-    return m_states.size();
 }
 
 // --- Loads by hand.
@@ -192,12 +163,8 @@ void Session::startLoads(const std::vector<LoadSpec> &specs)
 {
     if (!m_running)
         return;
-    if (m_scenarioActive) {
-        std::string name;
-        {
-            std::lock_guard lock(m_stateMutex);
-            name = m_playingName;
-        }
+    if (m_player.active()) {
+        const std::string name = m_player.playingName();
         for (const LoadSpec &spec : specs)
             if (m_observer)
                 m_observer->loadRefused(
@@ -205,7 +172,7 @@ void Session::startLoads(const std::vector<LoadSpec> &specs)
         return;
     }
     const int generation = m_stopGeneration.load();
-    post([this, specs, generation] {
+    onControl([this, specs, generation] {
         for (const LoadSpec &spec : specs) {
             if (m_stopGeneration.load() != generation) {
                 if (m_observer)
@@ -233,12 +200,12 @@ void Session::startLoads(const std::vector<LoadSpec> &specs)
 
 void Session::stopLoad(int id)
 {
-    if (!m_running || m_scenarioActive)
+    if (!m_running || m_player.active())
         return;
-    post([this, id] {
+    onControl([this, id] {
         std::vector<GroupStatus> stopping = m_loads->status();
         std::erase_if(stopping, [id](const GroupStatus &g) { return g.id != id; });
-        recordFinishedLoads(stopping, RealClock::monotonicNow());
+        m_record.addEndedLoads(stopping, runStart(), RealClock::monotonicNow());
         m_loads->stop(id);
         if (m_observer)
             m_observer->loadStopped(id);
@@ -250,29 +217,21 @@ void Session::stopAllLoads()
 {
     if (!m_running)
         return;
-    if (m_scenarioActive) {
+    if (m_player.active()) {
         cancelScenario();
         return;
     }
     ++m_stopGeneration;
     m_urgent.post([this] {
         stopEveryLoad();
-        post([this] { notifyLoadsChanged(); });
+        onControl([this] { notifyLoadsChanged(); });
     });
 }
 
 void Session::stopEveryLoad()
 {
-    recordFinishedLoads(m_loads->status(), RealClock::monotonicNow());
+    m_record.addEndedLoads(m_loads->status(), runStart(), RealClock::monotonicNow());
     m_loads->stopAll();
-}
-
-void Session::recordFinishedLoads(const std::vector<GroupStatus> &groups, int64_t now)
-{
-    const int64_t origin = runStart();
-    std::lock_guard lock(m_stateMutex);
-    for (const GroupStatus &g : groups)
-        m_finishedLoads.push_back(toLoadResult(g, origin, now));
 }
 
 void Session::notifyLoadsChanged()
@@ -282,10 +241,17 @@ void Session::notifyLoadsChanged()
         m_observer->loadsChanged();
 }
 
-// --- Phases: every one begins in openPhase().
+void Session::setMaxLoadProcesses(int processes)
+{
+    LoadLimits limits = m_loads->limits();
+    limits.maxProcesses = std::max(1, processes);
+    m_loads->setLimits(limits);
+}
 
-void Session::openPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at,
-                        PhasePlace place)
+// --- Phases: every one begins in beginPhase().
+
+PhaseMark Session::beginPhase(const std::string &name, const std::vector<std::string> &loads,
+                              int64_t at, const PhasePlace &place)
 {
     PhaseMark mark;
     {
@@ -294,84 +260,193 @@ void Session::openPhase(const std::string &name, const std::vector<std::string> 
         const int64_t start = m_probe->collector().beginPhase(name, loads, at, place, &given);
         // A step measuring some consumers only: the others pause for it.
         m_probe->measureOnly(place.consumers);
-        std::lock_guard lock(m_stateMutex);
-        m_phase = {given, start};
-        m_phaseAsked = name;
-        mark = m_phase;
+        mark = {given, start};
+        m_record.setPhase(mark, name);
     }
     if (m_observer)
         m_observer->phaseBegun(mark, false);
+    return mark;
 }
 
 void Session::openPhaseForLoads()
 {
-    const std::string name = joinLabels(m_loads->activeLabels());
-    {
-        // Against the name asked for: the one given may be numbered ("idle 2").
-        std::lock_guard lock(m_stateMutex);
-        if (!m_running || m_scenarioActive || name == m_phaseAsked)
-            return;
-    }
-    openPhase(name, specsOf(m_loads->status()),
-              m_probe->collector().fineBoundary(RealClock::monotonicNow()));
+    const std::string name = phaseNameForLoads(m_loads->activeLabels());
+    // Against the name asked for: the one given may be numbered ("idle 2").
+    if (!m_running || m_player.active() || name == m_record.phaseAsked())
+        return;
+    beginPhase(name, specsOf(m_loads->status()),
+               m_probe->collector().fineBoundary(RealClock::monotonicNow()));
 }
 
 void Session::reset()
 {
-    if (!m_running || m_scenarioActive)
+    if (!m_running || m_player.active())
         return;
     const int64_t at = m_probe->collector().fineBoundary(RealClock::monotonicNow());
-    {
-        std::lock_guard lock(m_stateMutex);
-        m_resets.push_back(at);
-    }
+    m_record.addReset(at);
     // The reason is in the name, so that the saved run says why the same
     // loads begin a phase again; the loads themselves have not changed.
-    const std::string labels = joinLabels(m_loads->activeLabels());
-    openPhase(labels + " (reset)", specsOf(m_loads->status()), at);
-    std::lock_guard lock(m_stateMutex);
-    m_phaseAsked = labels;
-}
-
-PhaseMark Session::currentPhase() const
-{
-    std::lock_guard lock(m_stateMutex);
-    return m_phase;
+    const std::string labels = phaseNameForLoads(m_loads->activeLabels());
+    beginPhase(labels + " (reset)", specsOf(m_loads->status()), at);
+    m_record.setPhaseAsked(labels);
 }
 
 std::vector<RunMarker> Session::markers() const
 {
-    const int64_t origin = runStart();
-    std::vector<RunMarker> out;
-    for (const LoadEvent &e : m_loads->timeline())
-        out.push_back({static_cast<double>(e.at - origin) / 1e9,
-                       e.started ? RunMarker::LoadStarted : RunMarker::LoadStopped, e.label});
-    {
-        std::lock_guard lock(m_stateMutex);
-        for (int64_t at : m_resets)
-            out.push_back({static_cast<double>(at - origin) / 1e9, RunMarker::Reset, "reset"});
+    return m_record.markers(m_loads->timeline(), runStart());
+}
+
+// --- Scenarios: the player decides, the session is its stage.
+
+std::string Session::playScenario(const Scenario &scenario, Play play)
+{
+    if (!m_running)
+        return "the probe is not measuring yet";
+    const bool untouched = !m_record.hasResets() && m_loads->timeline().empty();
+    if (std::string refusal =
+            m_player.accept(scenario, play, m_loads->limits(), configs(), untouched);
+        !refusal.empty())
+        return refusal;
+    onControl([this, name = scenario.name] {
+        if (m_observer)
+            m_observer->scenarioStarted(name);
+        // The first step starts with the measurement (see Probe::kSettleNs).
+        if (const int64_t wait = runStart() - RealClock::monotonicNow(); wait > 0)
+            std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
+        m_player.begin();
+    });
+    return {};
+}
+
+int64_t Session::now()
+{
+    return RealClock::monotonicNow();
+}
+
+void Session::endPhase(int64_t at)
+{
+    m_probe->collector().endPhase(at);
+}
+
+void Session::discardPhase()
+{
+    m_probe->collector().discardPhase();
+}
+
+void Session::pauseConsumers()
+{
+    m_probe->pauseAll();
+}
+
+std::string Session::startLoad(const LoadSpec &spec)
+{
+    std::string error;
+    m_loads->start(spec, error);
+    return error;
+}
+
+PhaseMark Session::openPhase(const std::string &name, const std::vector<std::string> &loads,
+                             int64_t at, const PhasePlace &place)
+{
+    return beginPhase(name, loads, at, place);
+}
+
+void Session::setTracing(bool on)
+{
+    // Which misses are asked about is the phase's own (PhasePlace::traced),
+    // so that no thread's timing decides it; this only spares the kernel the
+    // tracing while a step does not want it.
+    if (!m_flight || !m_flight->on() || on == m_tracing)
+        return;
+    m_tracing = on;
+    m_flight->setRecording(on);
+}
+
+std::vector<PhaseResult> Session::phases(int64_t now)
+{
+    return m_probe->collector().phases(now);
+}
+
+void Session::wakeAt(int64_t at)
+{
+    m_stepEnd = at;
+}
+
+bool Session::interrupted()
+{
+    return m_options.interrupted && m_options.interrupted();
+}
+
+void Session::progressed(const ScenarioProgress &progress)
+{
+    if (m_observer)
+        m_observer->scenarioProgressed(progress);
+}
+
+void Session::stepBegun()
+{
+    if (m_observer)
+        m_observer->loadsChanged();
+}
+
+void Session::scenarioEnded(ScenarioOutcome &outcome, const Span &span)
+{
+    if (span.endsRun)
+        m_record.setSpanningScenario(outcome);
+    else
+        outcome.run = cutScenarioRun(outcome, span);
+}
+
+void Session::scenarioFinished(const ScenarioOutcome &outcome)
+{
+    if (m_observer) {
+        m_observer->loadsChanged();
+        m_observer->scenarioFinished(outcome);
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const RunMarker &a, const RunMarker &b) { return a.timeS < b.timeS; });
-    return out;
+}
+
+Run Session::cutScenarioRun(const ScenarioOutcome &outcome, const Span &span) const
+{
+    // From its first step's phase (which may be an empty one it renamed, or
+    // the run's first) to its end; loads from the moment it was asked to play.
+    const double toS = static_cast<double>(span.endedAt - runStart()) / 1e9;
+    auto within = [&](double t) { return t >= span.fromS && t <= toS; };
+    Run run = buildRun(toString(outcome.end), false);
+    // The idle phase begun at the end is not the scenario's.
+    std::erase_if(run.phases,
+                  [&](const PhaseResult &ph) { return !within(ph.startS) || ph.startS >= toS; });
+    std::erase_if(run.misses, [&](const MissEvent &m) { return !within(m.timeS); });
+    std::erase_if(run.states, [&](const StateCapture &s) { return !within(s.timeS); });
+    std::erase_if(run.loads, [&](const LoadGroupResult &l) { return l.startS < span.askedS; });
+    run.startTime = span.startTime;
+    run.scenario = outcome.name;
+    run.thresholdStep = outcome.thresholdStep;
+    run.stopVerdict = outcome.stopVerdict;
+    run.partial = isPartial(outcome.end);
+    return run;
 }
 
 // --- Reading.
 
+const std::vector<ConsumerConfig> &Session::configs() const
+{
+    return m_probe->configs();
+}
+
 std::vector<ConsumerSetup> Session::setups() const
 {
     std::vector<ConsumerSetup> out = m_probe->setups();
-    std::lock_guard lock(m_stateMutex);
+    std::lock_guard lock(m_grantMutex);
     for (size_t i = 0; i < out.size(); ++i)
-        if (m_externalGrantSet[i])
-            out[i].grant = m_externalGrants[i];
+        if (m_externalGrants[i])
+            out[i].grant = *m_externalGrants[i];
     return out;
 }
 
 int Session::consumerIndex(ConsumerRole role) const
 {
-    for (size_t i = 0; i < m_options.consumers.size(); ++i)
-        if (consumerRole(m_options.consumers[i].name) == role)
+    for (size_t i = 0; i < configs().size(); ++i)
+        if (consumerRole(configs()[i].name) == role)
             return static_cast<int>(i);
     return -1;
 }
@@ -383,11 +458,9 @@ SpscRing<Sample> &Session::externalRing(size_t consumer)
 
 void Session::setExternalGrant(size_t consumer, const ThreadGrant &grant)
 {
-    std::lock_guard lock(m_stateMutex);
-    if (consumer < m_externalGrants.size()) {
+    std::lock_guard lock(m_grantMutex);
+    if (consumer < m_externalGrants.size())
         m_externalGrants[consumer] = grant;
-        m_externalGrantSet[consumer] = true;
-    }
 }
 
 Collector &Session::collector()
@@ -400,70 +473,62 @@ int64_t Session::runStart() const
     return m_running || m_finished ? m_probe->collector().runStart() : 0;
 }
 
-std::vector<GroupStatus> Session::loadStatus() const
-{
-    return m_loads->status();
-}
-
-std::vector<std::string> Session::activeLabels() const
-{
-    return m_loads->activeLabels();
-}
-
-int Session::runningProcesses() const
-{
-    return m_loads->runningProcesses();
-}
-
-LoadLimits Session::limits() const
-{
-    std::lock_guard lock(m_stateMutex);
-    return m_limits;
-}
-
-void Session::setMaxLoadProcesses(int processes)
-{
-    LoadLimits limits;
-    {
-        std::lock_guard lock(m_stateMutex);
-        m_limits.maxProcesses = std::max(1, processes);
-        limits = m_limits;
-    }
-    // The manager is the control thread's; before start() there is none running.
-    if (m_running)
-        post([this, limits] { m_loads->setLimits(limits); });
-    else
-        m_loads->setLimits(limits);
-}
-
 // --- Explanations of misses.
 
 void Session::takeExplainRequests()
 {
-    FlightRecorder::Context context;
+    DelayExplainer::Context context;
     std::vector<Collector::ExplainRequest> requests =
         m_probe->collector().takeExplainRequests(&context.explainableFrom);
     if (!m_flight || requests.empty())
         return;
-    for (size_t i = 0; i < m_probe->setups().size(); ++i) {
-        const ConsumerSetup &s = m_probe->setups()[i];
+    const std::vector<ConsumerSetup> setups = m_probe->setups();
+    for (size_t i = 0; i < setups.size(); ++i) {
+        const ConsumerConfig &config = setups[i].config;
         context.tids.push_back(m_probe->measuringTid(i));
-        context.consumers.push_back(s.config.name);
+        context.consumers.push_back(config.name);
         // Only a periodic consumer's misses are explained: start's 1-s
         // period set a 100-ms lookback for every read, half the events that
         // lp-explain parsed under hackbench.
-        context.periods.push_back(s.config.kind == ConsumerKind::Periodic ? s.config.periodNs : 0);
+        context.periods.push_back(config.kind == ConsumerKind::Periodic ? config.periodNs : 0);
     }
-    if (m_loads)
-        for (const GroupStatus &g : m_loads->status()) {
-            m_loadOfPid[g.leader] = g.spec.label();
-            for (const WorkerStatus &w : g.workers)
-                m_loadOfPid[w.pid] = g.spec.label();
-        }
+    for (const GroupStatus &g : m_loads->status()) {
+        m_loadOfPid[g.leader] = g.spec.label();
+        for (const WorkerStatus &w : g.workers)
+            m_loadOfPid[w.pid] = g.spec.label();
+    }
     context.loadOfPid = m_loadOfPid;
     context.preemption = m_system.preemption;
     context.runStart = m_probe->collector().runStart();
     m_flight->explain(std::move(requests), std::move(context));
+}
+
+std::vector<MissExplanation> Session::explanations() const
+{
+    if (!m_flight)
+        return {};
+    std::vector<MissExplanation> out = m_flight->explanations();
+    for (MissExplanation &x : out)
+        if (std::string name = m_probe->collector().phaseName(x.phaseIndex); !name.empty())
+            x.phase = std::move(name);
+    return out;
+}
+
+bool Session::explainMore(size_t count)
+{
+    if (!m_running || !m_flight || !m_flight->on())
+        return false;
+    return m_probe->collector().explainMore(count);
+}
+
+size_t Session::explainedCount() const
+{
+    return m_flight ? m_flight->explainedCount() : 0;
+}
+
+TraceSummary Session::traceSummary() const
+{
+    return m_flight ? m_flight->summary() : TraceSummary{};
 }
 
 // --- The run.
@@ -494,55 +559,13 @@ Run Session::buildRun(const std::string &endReason, bool withRunningLoads) const
             [](const MissExplanation &a, const MissExplanation &b) { return a.timeS < b.timeS; });
     }
     run.endTime = isoTimeNow();
-    {
-        std::lock_guard lock(m_stateMutex);
-        run.scenario = m_runName;
-        run.thresholdStep = m_runThreshold;
-        run.stopVerdict = m_runStopVerdict;
-        run.loads = m_finishedLoads;
-        run.states = m_states;
-    }
     if (withRunningLoads) {
         const int64_t now = RealClock::monotonicNow();
         for (const GroupStatus &g : m_loads->status())
             run.loads.push_back(toLoadResult(g, runStart(), now));
     }
-    std::stable_sort(
-        run.loads.begin(), run.loads.end(),
-        [](const LoadGroupResult &a, const LoadGroupResult &b) { return a.startS < b.startS; });
-    std::stable_sort(
-        run.states.begin(), run.states.end(),
-        [](const StateCapture &a, const StateCapture &b) { return a.timeS < b.timeS; });
+    m_record.fill(run);
     return run;
-}
-
-std::vector<MissExplanation> Session::explanations() const
-{
-    if (!m_flight)
-        return {};
-    std::vector<MissExplanation> out = m_flight->explanations();
-    if (m_probe)
-        for (MissExplanation &x : out)
-            if (std::string name = m_probe->collector().phaseName(x.phaseIndex); !name.empty())
-                x.phase = std::move(name);
-    return out;
-}
-
-bool Session::explainMore(size_t count)
-{
-    if (!m_running || !m_flight || !m_flight->on())
-        return false;
-    return m_probe->collector().explainMore(count);
-}
-
-size_t Session::explainedCount() const
-{
-    return m_flight ? m_flight->explainedCount() : 0;
-}
-
-TraceSummary Session::traceSummary() const
-{
-    return m_flight ? m_flight->summary() : TraceSummary{};
 }
 
 Run Session::snapshot(const std::string &endReason) const
@@ -557,19 +580,13 @@ Run Session::finish(RunEnd end)
         run.partial = isPartial(end);
         return run;
     }
+    if (m_autosaver)
+        m_autosaver->stopAutosaving(); // no snapshot while the probe ends
     // Commands not yet begun are dropped; one under way (a start of hundreds
     // of workers) finishes first.
-    m_scenarioCancel = true;
-    {
-        std::lock_guard lock(m_controlMutex);
-        m_quit = true;
-        m_commands.clear();
-    }
-    m_controlWake.notify_all();
-    if (m_control.joinable())
-        m_control.join();
-    if (m_playing)
-        endScenario(RunEnd::Interrupted);
+    m_player.cancel();
+    m_control.stop();
+    m_player.endNow(RunEnd::Interrupted);
     // A first miss just before the end still gets its capture, taken while
     // the loads still run.
     takeCaptureRequests();
@@ -587,7 +604,39 @@ Run Session::finish(RunEnd end)
     m_finished = true;
     Run run = buildRun(toString(end), false);
     run.partial = isPartial(end);
+    if (m_autosaver) {
+        m_keepError.clear();
+        m_autosaver->saveFinal(run, m_keepError);
+    }
     return run;
+}
+
+// --- The run library.
+
+void Session::keepInLibrary(RunLibrary library, std::chrono::milliseconds every)
+{
+    if (!m_running && !m_finished)
+        m_keep = Keep{std::move(library), every};
+}
+
+std::string Session::keptPath() const
+{
+    return m_autosaver ? m_autosaver->path() : std::string();
+}
+
+std::string Session::keepError() const
+{
+    if (!m_keep)
+        return "the run is not kept in a library (--no-library)";
+    return m_keepError;
+}
+
+void Session::discardKept()
+{
+    if (m_autosaver)
+        m_autosaver->discard();
+    m_autosaver.reset();
+    m_keep.reset();
 }
 
 } // namespace latprobe

@@ -8,9 +8,9 @@
 
 namespace latprobe {
 
-Collector::Collector(std::vector<ConsumerConfig> configs, int64_t runStart,
+Collector::Collector(std::shared_ptr<const std::vector<ConsumerConfig>> configs, int64_t runStart,
                      std::shared_ptr<ColdStore> store)
-    : m_configs(std::move(configs)), m_runStart(runStart), m_store(std::move(store)),
+    : m_configsOwned(std::move(configs)), m_runStart(runStart), m_store(std::move(store)),
       m_fine(m_configs.size()), m_seenOverflows(m_configs.size(), 0),
       m_lastPeriodStart(m_configs.size(), runStart), m_missLog(m_store)
 {

@@ -43,8 +43,15 @@ public:
 
     // `store`: where finished phases' histograms and blocks, and the miss
     // log's full chunks, are kept (nullptr: all in memory).
-    Collector(std::vector<ConsumerConfig> configs, int64_t runStart,
+    // The configs are shared, not copied: the probe that runs the consumers
+    // owns them, and they never change during a run.
+    Collector(std::shared_ptr<const std::vector<ConsumerConfig>> configs, int64_t runStart,
               std::shared_ptr<ColdStore> store = ColdStore::open());
+    Collector(std::vector<ConsumerConfig> configs, int64_t runStart,
+              std::shared_ptr<ColdStore> store = ColdStore::open())
+        : Collector(std::make_shared<const std::vector<ConsumerConfig>>(std::move(configs)),
+                    runStart, std::move(store))
+    {}
 
     SpscRing<Sample> &ring(size_t consumer) { return *m_rings[consumer]; }
     const std::vector<ConsumerConfig> &configs() const { return m_configs; }
@@ -191,7 +198,8 @@ private:
     void closeBlocks(Phase &phase);
     size_t phaseAt(int64_t t) const;
 
-    const std::vector<ConsumerConfig> m_configs;
+    const std::shared_ptr<const std::vector<ConsumerConfig>> m_configsOwned;
+    const std::vector<ConsumerConfig> &m_configs = *m_configsOwned;
     const int64_t m_runStart;
     const std::shared_ptr<ColdStore> m_store;
     std::vector<std::unique_ptr<SpscRing<Sample>>> m_rings;

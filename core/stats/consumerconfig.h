@@ -47,6 +47,22 @@ struct ConsumerConfig
     int64_t rampStepNs = 0;
 
     bool hasDeadline() const { return slackNs > 0; }
+    // Moves `next`, the start of the period after the one just served, past
+    // the periods that a cycle done at `done` swallowed, and returns how
+    // many. A period is lost once it can no longer be served in time: for
+    // the wakeup consumer as soon as it has started (cyclictest's resync),
+    // for audio and video once its deadline has passed (the buffer can
+    // still catch up until then). Cheap: the measuring loops call it.
+    uint32_t skipLostPeriods(int64_t &next, int64_t done) const
+    {
+        const int64_t lostAfter = hasDeadline() ? slackNs : 0;
+        uint32_t lost = 0;
+        while (next + lostAfter < done) {
+            next += periodNs;
+            ++lost;
+        }
+        return lost;
+    }
 };
 
 } // namespace latprobe

@@ -61,7 +61,7 @@ struct MissExplanation
     int64_t delayNs() const { return windowNs - selfNs; }
 };
 
-// What the flight recorder was and cost (tracerecorder.h): reported in the
+// What the flight recorder was and cost (kerneltracebuffer.h): reported in the
 // run beside the explanations.
 struct TraceSummary
 {

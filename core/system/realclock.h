@@ -24,7 +24,6 @@ public:
     // The same measure, for comparing at the end of a run; the speed worked
     // at stays.
     static LoopCalibration measureLoopSpeed();
-    double loopsPerUs() const { return m_loopsPerUs; }
     // The speed the loop work itself ran at so far: loopsPerMs over all of
     // it, min and max of single periods, trials the periods. What the load
     // did to the loop (a busy SMT sibling slows it by half) shows here and

@@ -1,5 +1,10 @@
 #include "taskthread.h"
 
+#include "realclock.h"
+
+#include <chrono>
+#include <future>
+#include <memory>
 #include <pthread.h>
 
 namespace latprobe {
@@ -11,20 +16,58 @@ TaskThread::TaskThread(std::string name) : m_name(std::move(name))
 
 TaskThread::~TaskThread()
 {
+    stop();
+}
+
+void TaskThread::stop()
+{
     {
         std::lock_guard lock(m_mutex);
         m_quit = true;
         m_tasks.clear();
+        m_timed = nullptr;
     }
     m_wake.notify_all();
-    m_thread.join();
+    if (m_thread.joinable() && !onThisThread())
+        m_thread.join();
 }
 
 void TaskThread::post(std::function<void()> task)
 {
     {
         std::lock_guard lock(m_mutex);
+        if (m_quit)
+            return;
         m_tasks.push_back(std::move(task));
+    }
+    m_wake.notify_one();
+}
+
+void TaskThread::run(const std::function<void()> &task)
+{
+    if (onThisThread()) {
+        task();
+        return;
+    }
+    // The promise goes with the task: dropped unrun (stop(), clear()), it
+    // breaks, and the wait below ends instead of hanging.
+    auto done = std::make_shared<std::promise<void>>();
+    std::future<void> ran = done->get_future();
+    post([&task, done] {
+        task();
+        done->set_value();
+    });
+    ran.wait();
+}
+
+void TaskThread::runAt(int64_t at, std::function<void()> task)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_quit)
+            return;
+        m_timed = std::move(task);
+        m_timedAt = at;
     }
     m_wake.notify_one();
 }
@@ -33,6 +76,7 @@ void TaskThread::clear()
 {
     std::lock_guard lock(m_mutex);
     m_tasks.clear();
+    m_timed = nullptr;
     if (!m_busy)
         m_idle.notify_all();
 }
@@ -40,19 +84,30 @@ void TaskThread::clear()
 void TaskThread::waitIdle()
 {
     std::unique_lock lock(m_mutex);
-    m_idle.wait(lock, [this] { return m_tasks.empty() && !m_busy; });
+    m_idle.wait(lock, [this] { return (m_tasks.empty() && !m_busy) || m_quit; });
 }
 
 void TaskThread::main()
 {
     pthread_setname_np(pthread_self(), m_name.substr(0, 15).c_str());
     std::unique_lock lock(m_mutex);
-    while (true) {
-        m_wake.wait(lock, [this] { return m_quit || !m_tasks.empty(); });
-        if (m_quit)
-            break;
-        std::function<void()> task = std::move(m_tasks.front());
-        m_tasks.pop_front();
+    while (!m_quit) {
+        std::function<void()> task;
+        if (!m_tasks.empty()) {
+            task = std::move(m_tasks.front());
+            m_tasks.pop_front();
+        } else if (m_timed && RealClock::monotonicNow() >= m_timedAt) {
+            task = std::move(m_timed);
+            m_timed = nullptr;
+        } else {
+            const auto ready = [this] { return m_quit || !m_tasks.empty(); };
+            if (m_timed)
+                m_wake.wait_for(
+                    lock, std::chrono::nanoseconds(m_timedAt - RealClock::monotonicNow()), ready);
+            else
+                m_wake.wait(lock, ready);
+            continue;
+        }
         m_busy = true;
         lock.unlock();
         task();

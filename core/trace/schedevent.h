@@ -5,7 +5,7 @@
 namespace latprobe {
 
 // One scheduler, interrupt or timer event from the kernel's trace, parsed by
-// libtraceevent into plain data: what missexplainer.h replays. Fixed-size
+// libtraceevent into plain data: what missreplay.h replays. Fixed-size
 // names keep a few hundred thousand of them cheap to hold and to copy.
 struct SchedEvent
 {

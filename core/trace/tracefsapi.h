@@ -1,6 +1,6 @@
 #pragma once
 
-// The part of libtracefs (1.6) that tracerecorder.cpp uses. tracefs.h does
+// The part of libtracefs (1.6) that kerneltracebuffer.cpp uses. tracefs.h does
 // not compile as C++ (its inline tracefs_hist_start() passes an int for an
 // enum), so C++ includes this instead; tracefsapi.c includes both, and the C
 // compiler checks that every declaration here matches the library's.

@@ -47,7 +47,8 @@ void TestGuiConsumer::ticksAt60HzOnTheGrid()
 {
     SpscRing<Sample> ring(1024);
     const int64_t origin = RealClock::monotonicNow();
-    GuiConsumer gui(guiConsumer(), ring, origin);
+    const ConsumerConfig config = guiConsumer();
+    GuiConsumer gui(config, ring, origin);
     gui.start();
     QTest::qWait(500);
     gui.stop();
@@ -72,7 +73,8 @@ void TestGuiConsumer::ticksAt60HzOnTheGrid()
 void TestGuiConsumer::blockedEventLoopIsAStall()
 {
     SpscRing<Sample> ring(1024);
-    GuiConsumer gui(guiConsumer(), ring, RealClock::monotonicNow());
+    const ConsumerConfig config = guiConsumer();
+    GuiConsumer gui(config, ring, RealClock::monotonicNow());
     gui.start();
     QTest::qWait(100);
     drain(ring);

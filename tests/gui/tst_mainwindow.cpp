@@ -164,7 +164,7 @@ void TestMainWindow::countersRiseOnInjectedLateWakeup()
     s.periodStart = s.woke - 50'000'000;
     s.missedDeadline = 1;
     s.periodsSkipped = 3;
-    m_session->core().collector().add(static_cast<size_t>(index), s);
+    m_session->injectSample(static_cast<size_t>(index), s);
     // The bucket becomes final once a later one exists: give it 200 ms.
     QTest::qWait(250);
     m_window->pollNow();

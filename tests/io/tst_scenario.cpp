@@ -69,7 +69,7 @@ private slots:
         QCOMPARE(s.steps[1].consumers, std::vector<std::string>{"audio"});
     }
 
-    void aStepMayGoWithoutTheFlightRecorder()
+    void aStepMayGoWithoutTheDelayExplainer()
     {
         const Scenario s = parseScenario(
             R"({"scenario_version": 1, "steps": [{"duration_s": 2},

@@ -136,7 +136,7 @@ void TestProbe::wakeupConsumerTwoSecondsGetsItsSamples()
         inSeries += b.samples;
     QCOMPARE(inSeries, w.samples);
 
-    const ThreadGrant &g = probe.setups().at(0).grant;
+    const ThreadGrant g = probe.setups().at(0).grant;
     QCOMPARE(g.policy, SchedPolicy::Other);
     QVERIFY2(g.refusal.empty(), g.refusal.c_str());
     QVERIFY(g.timerSlackNs > 0);
@@ -178,7 +178,7 @@ void TestProbe::grantRecordsWhatTheKernelGave()
         probe.collector().phases(RealClock::monotonicNow())[0].consumers[0].samples > 100,
         kStateWaitMs);
     probe.stop();
-    const ThreadGrant &g = probe.setups().at(0).grant;
+    const ThreadGrant g = probe.setups().at(0).grant;
 
     if (!g.refusal.empty()) {
         // Refused (e.g. real-time without CAP_SYS_NICE): it says what, and
@@ -498,7 +498,7 @@ void TestProbe::interbenchsConsumersRunWokenByATimekeeper()
     audio.wake = WakeMethod::Timekeeper;
     Probe probe(std::vector<ConsumerConfig>{audio, xConsumer(), gamingConsumer()}, ThreadParams{});
     probe.start();
-    const ThreadGrant &tk = probe.setups()[0].timekeeperGrant;
+    const ThreadGrant tk = probe.setups()[0].timekeeperGrant;
     QVERIFY2((tk.policy == SchedPolicy::Fifo && tk.priority == 96) ||
                  (tk.policy == SchedPolicy::Other && !tk.refusal.empty()),
              tk.refusal.c_str());
@@ -533,13 +533,13 @@ void TestProbe::loopWorkKeepsItsSpeedAtStartInWorkAndAtEnd()
         kStateWaitMs);
     probe.stop();
 
-    const ConsumerSetup &v = probe.setups()[0];
+    const ConsumerSetup v = probe.setups()[0];
     QCOMPARE(v.loopSpeed.loopsPerMs, start.loopsPerMs);
     QVERIFY2(v.workLoopSpeed.trials >= 20, qPrintable(QString::number(v.workLoopSpeed.trials)));
     QVERIFY(v.workLoopSpeed.minLoopsPerMs <= v.workLoopSpeed.loopsPerMs &&
             v.workLoopSpeed.loopsPerMs <= v.workLoopSpeed.maxLoopsPerMs);
     QVERIFY(v.endLoopSpeed.measured());
-    const ConsumerSetup &w = probe.setups()[1];
+    const ConsumerSetup w = probe.setups()[1];
     QVERIFY(!w.loopSpeed.measured() && !w.workLoopSpeed.measured() && !w.endLoopSpeed.measured());
 }
 

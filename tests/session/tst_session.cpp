@@ -108,6 +108,7 @@ private slots:
     void aMissPastTheStopConditionEndsAtThatStep();
     void aCaptureOnDemandLandsInTheRun();
     void finishStopsEverythingAndIsPartialWhenInterrupted();
+    void aCapSetJustBeforeAScenarioIsTheOneItMeets();
 };
 
 void TestSession::aScenarioFromTheRunStartIsTheWholeRun()
@@ -366,6 +367,28 @@ void TestSession::finishStopsEverythingAndIsPartialWhenInterrupted()
     session.startLoads({lightLoad()});
     QCOMPARE(session.runningProcesses(), 0);
     QCOMPARE(session.finish(RunEnd::Completed).phases.size(), run.phases.size());
+}
+
+// The cap and a scenario's check of it are one piece of state: set from the
+// caller's thread, read by the very next playScenario(). When the session
+// kept a copy and posted the change to its control thread, the scenario was
+// checked against the old cap (and the tsan preset saw the two threads race).
+void TestSession::aCapSetJustBeforeAScenarioIsTheOneItMeets()
+{
+    Session session(wakeupOnly());
+    session.start();
+    Scenario s;
+    s.name = "two burners";
+    s.steps = {step("burn", 0.5, {lightLoad(), lightLoad()})};
+    for (int round = 0; round < 20; ++round) {
+        session.setMaxLoadProcesses(1);
+        const std::string refusal = session.playScenario(s, {});
+        QVERIFY2(!refusal.empty(), "a scenario over the cap just set was accepted");
+        QCOMPARE(session.limits().maxProcesses, 1);
+        session.setMaxLoadProcesses(2048);
+        QCOMPARE(session.limits().maxProcesses, 2048);
+    }
+    session.finish(RunEnd::Completed);
 }
 
 QTEST_GUILESS_MAIN(TestSession)

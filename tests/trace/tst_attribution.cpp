@@ -4,10 +4,10 @@
 // where it cannot run, never passes silently. Unprivileged, the run warns in
 // one line what to grant and is otherwise the same.
 
+#include "kerneltracebuffer.h"
 #include "runfile.h"
 #include "runprogram.h"
 #include "statewait.h"
-#include "tracerecorder.h"
 
 #include <QDir>
 #include <QFile>
@@ -398,7 +398,7 @@ void TestAttribution::onlyTheConsumersWakeupsAreRecorded()
     if (const QString why = cannotAttribute(); !why.isEmpty())
         QSKIP(qPrintable(why));
     std::string error;
-    std::unique_ptr<TraceRecorder> recorder = TraceRecorder::open({0}, error);
+    std::unique_ptr<KernelTraceBuffer> recorder = KernelTraceBuffer::open({0}, error);
     QVERIFY2(recorder, error.c_str());
     std::atomic<int> followed{0}, other{0};
     std::atomic<bool> go{false};
@@ -443,7 +443,7 @@ void TestAttribution::onlyTheWantedTimesAreKept()
     if (const QString why = cannotAttribute(); !why.isEmpty())
         QSKIP(qPrintable(why));
     std::string error;
-    std::unique_ptr<TraceRecorder> recorder = TraceRecorder::open({0}, error);
+    std::unique_ptr<KernelTraceBuffer> recorder = KernelTraceBuffer::open({0}, error);
     QVERIFY2(recorder, error.c_str());
     int64_t marks[4] = {};
     std::thread napper([&marks] {
@@ -483,7 +483,7 @@ void TestAttribution::pagesBeforeTheWantedTimesAreNotWalked()
     if (const QString why = cannotAttribute(); !why.isEmpty())
         QSKIP(qPrintable(why));
     std::string error;
-    std::unique_ptr<TraceRecorder> recorder = TraceRecorder::open({0}, error);
+    std::unique_ptr<KernelTraceBuffer> recorder = KernelTraceBuffer::open({0}, error);
     QVERIFY2(recorder, error.c_str());
     int64_t from = 0, to = 0;
     std::thread napper([&] {
@@ -503,7 +503,7 @@ void TestAttribution::pagesBeforeTheWantedTimesAreNotWalked()
     napper.join();
     std::vector<SchedEvent> events;
     recorder->readInto(events, {{from, to}});
-    const TraceRecorder::PageCount pages = recorder->lastReadPages();
+    const KernelTraceBuffer::PageCount pages = recorder->lastReadPages();
     const auto switches = std::count_if(events.begin(), events.end(), [](const SchedEvent &e) {
         return e.type == SchedEvent::Type::Switch;
     });
@@ -530,7 +530,7 @@ void TestAttribution::aReadStopsAfterItsShareOfThePresent()
     if (const QString why = cannotAttribute(); !why.isEmpty())
         QSKIP(qPrintable(why));
     std::string error;
-    std::unique_ptr<TraceRecorder> recorder = TraceRecorder::open({0}, error);
+    std::unique_ptr<KernelTraceBuffer> recorder = KernelTraceBuffer::open({0}, error);
     QVERIFY2(recorder, error.c_str());
     int64_t middle = 0;
     std::thread napper([&middle] {
@@ -628,7 +628,7 @@ void TestAttribution::pausedTheEventsAreOffToo()
     if (const QString why = cannotAttribute(); !why.isEmpty())
         QSKIP(qPrintable(why));
     std::string error;
-    std::unique_ptr<TraceRecorder> recorder = TraceRecorder::open({0}, error);
+    std::unique_ptr<KernelTraceBuffer> recorder = KernelTraceBuffer::open({0}, error);
     QVERIFY2(recorder, error.c_str());
     const QString dir =
         "/sys/kernel/tracing/instances/" + QString::fromStdString(recorder->instanceName()) + "/";

@@ -1,4 +1,4 @@
-#include "tracerecorder.h"
+#include "kerneltracebuffer.h"
 
 #include <fmt/format.h>
 
@@ -16,10 +16,10 @@
 
 namespace latprobe {
 
-// Named, not anonymous: TraceRecorder::Parsers holds these, and a class
+// Named, not anonymous: KernelTraceBuffer::Parsers holds these, and a class
 // with linkage may not hold a type from an anonymous namespace once this
 // file is compiled as part of a unity (jumbo) source.
-namespace tracerecorder_detail {
+namespace kerneltracebuffer_detail {
 
 // What each event's fields are, looked up once: the callback then reads
 // numbers at known offsets instead of finding fields by name per event.
@@ -35,11 +35,11 @@ struct Parser
     std::string name = {};      // an irq_vectors event's vector
 };
 
-} // namespace tracerecorder_detail
+} // namespace kerneltracebuffer_detail
 
 namespace {
 
-using tracerecorder_detail::Parser;
+using kerneltracebuffer_detail::Parser;
 
 constexpr const char *kPrefix = "latprobe-";
 
@@ -47,13 +47,13 @@ struct ReadContext
 {
     tep_handle *tep;
     const std::unordered_map<int, Parser> *parsers;
-    const std::vector<TraceRecorder::TimeRange> *wanted; // sorted, disjoint
+    const std::vector<KernelTraceBuffer::TimeRange> *wanted; // sorted, disjoint
     std::vector<SchedEvent> *out;
     int64_t start = 0;              // CLOCK_MONOTONIC, as the trace's "mono" clock
     size_t maxPastStart = SIZE_MAX; // of each CPU
 };
 
-bool isWanted(const std::vector<TraceRecorder::TimeRange> &wanted, int64_t ts)
+bool isWanted(const std::vector<KernelTraceBuffer::TimeRange> &wanted, int64_t ts)
 {
     return meetsWanted(wanted, ts, ts);
 }
@@ -262,14 +262,14 @@ bool latprobeAlive(pid_t pid)
 
 } // namespace
 
-struct TraceRecorder::Parsers
+struct KernelTraceBuffer::Parsers
 {
-    std::unordered_map<int, tracerecorder_detail::Parser> byId;
+    std::unordered_map<int, kerneltracebuffer_detail::Parser> byId;
 };
 
-TraceRecorder::TraceRecorder() = default;
+KernelTraceBuffer::KernelTraceBuffer() = default;
 
-int TraceRecorder::removeStaleInstances()
+int KernelTraceBuffer::removeStaleInstances()
 {
     // Every instance, filtered here: libtracefs compiles its pattern as a
     // basic regex, where "[0-9]+" does not mean what it says.
@@ -300,7 +300,8 @@ int TraceRecorder::removeStaleInstances()
     return removed;
 }
 
-std::unique_ptr<TraceRecorder> TraceRecorder::open(const std::vector<int> &cpus, std::string &error)
+std::unique_ptr<KernelTraceBuffer> KernelTraceBuffer::open(const std::vector<int> &cpus,
+                                                           std::string &error)
 {
     // tracefs_tracing_dir() names where tracefs is mounted, or would be.
     const char *found = tracefs_tracing_dir();
@@ -318,7 +319,7 @@ std::unique_ptr<TraceRecorder> TraceRecorder::open(const std::vector<int> &cpus,
         return nullptr;
     }
     removeStaleInstances();
-    std::unique_ptr<TraceRecorder> r(new TraceRecorder);
+    std::unique_ptr<KernelTraceBuffer> r(new KernelTraceBuffer);
     // One instance per session: a process (the tests) may hold several.
     static std::atomic<int> sessions{0};
     const int n = sessions++;
@@ -409,7 +410,7 @@ std::unique_ptr<TraceRecorder> TraceRecorder::open(const std::vector<int> &cpus,
     return r;
 }
 
-TraceRecorder::~TraceRecorder()
+KernelTraceBuffer::~KernelTraceBuffer()
 {
     // Before the instance goes: tracefs refuses to remove one still open.
     m_readers.clear();
@@ -422,7 +423,7 @@ TraceRecorder::~TraceRecorder()
     }
 }
 
-bool TraceRecorder::setRecording(bool on)
+bool KernelTraceBuffer::setRecording(bool on)
 {
     // Off, the events too: with tracing_on alone, each tracepoint still
     // entered the tracer to find the buffer off, a part of the cost that
@@ -437,7 +438,7 @@ bool TraceRecorder::setRecording(bool on)
     return tracefs_trace_on(m_instance) == 0 && enabled;
 }
 
-bool TraceRecorder::followOnly(const std::vector<std::string> &threadNames)
+bool KernelTraceBuffer::followOnly(const std::vector<std::string> &threadNames)
 {
     std::string filter;
     for (const std::string &name : threadNames)
@@ -456,14 +457,14 @@ bool TraceRecorder::followOnly(const std::vector<std::string> &threadNames)
     return applied;
 }
 
-std::vector<SchedEvent> TraceRecorder::read(int64_t from, int64_t to)
+std::vector<SchedEvent> KernelTraceBuffer::read(int64_t from, int64_t to)
 {
     std::vector<SchedEvent> events;
     readInto(events, {{from, to}});
     return events;
 }
 
-TraceRecorder::PageCount TraceRecorder::lastReadPages() const
+KernelTraceBuffer::PageCount KernelTraceBuffer::lastReadPages() const
 {
     PageCount count;
     for (const CpuPageReader &reader : m_readers) {
@@ -473,8 +474,8 @@ TraceRecorder::PageCount TraceRecorder::lastReadPages() const
     return count;
 }
 
-size_t TraceRecorder::readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
-                               size_t maxPastStart, int64_t startNs)
+size_t KernelTraceBuffer::readInto(std::vector<SchedEvent> &events, std::vector<TimeRange> wanted,
+                                   size_t maxPastStart, int64_t startNs)
 {
     if (startNs == 0) {
         timespec now{};

@@ -1,4 +1,4 @@
-#include "missexplainer.h"
+#include "missreplay.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,6 +1,6 @@
-#include "flightrecorder.h"
+#include "delayexplainer.h"
 
-#include "missexplainer.h"
+#include "missreplay.h"
 #include "recenttrace.h"
 
 #include <fmt/format.h>
@@ -51,10 +51,10 @@ std::string describePolicy(int pid, int prio)
     return fmt::format("{} nice {}", name, prio - 120);
 }
 
-FlightRecorder::FlightRecorder(const std::vector<int> &cpus)
+DelayExplainer::DelayExplainer(const std::vector<int> &cpus)
 {
     std::string error;
-    m_recorder = TraceRecorder::open(cpus, error);
+    m_recorder = KernelTraceBuffer::open(cpus, error);
     if (m_recorder) {
         m_summary.on = true;
         m_summary.bufferKbPerCpu = m_recorder->bufferKbPerCpu();
@@ -77,19 +77,19 @@ FlightRecorder::FlightRecorder(const std::vector<int> &cpus)
     }
 }
 
-FlightRecorder::~FlightRecorder()
+DelayExplainer::~DelayExplainer()
 {
     m_thread.waitIdle();
 }
 
-void FlightRecorder::follow(const std::vector<std::string> &threadNames)
+void DelayExplainer::follow(const std::vector<std::string> &threadNames)
 {
     if (m_recorder && !m_recorder->followOnly(threadNames))
         spdlog::debug(
             "flight recorder: the kernel refused the wakeup filter; recording everyone's");
 }
 
-void FlightRecorder::explain(std::vector<Collector::ExplainRequest> requests, Context context)
+void DelayExplainer::explain(std::vector<Collector::ExplainRequest> requests, Context context)
 {
     if (!m_recorder || requests.empty())
         return;
@@ -98,7 +98,7 @@ void FlightRecorder::explain(std::vector<Collector::ExplainRequest> requests, Co
     });
 }
 
-void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
+void DelayExplainer::run(const std::vector<Collector::ExplainRequest> &requests,
                          const Context &context)
 {
     // Spent: the kernel goes on recording, and the next read skips the
@@ -123,7 +123,7 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
     const int64_t neededFrom = context.explainableFrom == INT64_MAX
                                    ? INT64_MAX
                                    : context.explainableFrom - longestLookback;
-    std::vector<TraceRecorder::TimeRange> wanted;
+    std::vector<KernelTraceBuffer::TimeRange> wanted;
     int64_t keepFrom = neededFrom;
     for (const Collector::ExplainRequest &r : requests) {
         wanted.push_back(
@@ -200,7 +200,7 @@ void FlightRecorder::run(const std::vector<Collector::ExplainRequest> &requests,
         m_explanations.push_back(std::move(x));
 }
 
-void FlightRecorder::setRecording(bool on)
+void DelayExplainer::setRecording(bool on)
 {
     // At once, from the caller's thread: lp-explain is SCHED_IDLE and, on a
     // saturated machine, took a paused step's first seconds to get to it.
@@ -218,7 +218,7 @@ void FlightRecorder::setRecording(bool on)
     }
 }
 
-double FlightRecorder::recordedS() const
+double DelayExplainer::recordedS() const
 {
     // Read apart from its resume, a pause may be counted twice for a
     // moment: the bucket then fills a little later, never sooner.
@@ -228,19 +228,19 @@ double FlightRecorder::recordedS() const
     return now - static_cast<double>(m_pausedNs.load()) / 1e9 - pausing;
 }
 
-std::vector<MissExplanation> FlightRecorder::explanations() const
+std::vector<MissExplanation> DelayExplainer::explanations() const
 {
     std::lock_guard lock(m_mutex);
     return m_explanations;
 }
 
-size_t FlightRecorder::explainedCount() const
+size_t DelayExplainer::explainedCount() const
 {
     std::lock_guard lock(m_mutex);
     return m_explanations.size();
 }
 
-TraceSummary FlightRecorder::summary() const
+TraceSummary DelayExplainer::summary() const
 {
     std::lock_guard lock(m_mutex);
     return m_summary;

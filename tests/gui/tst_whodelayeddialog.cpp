@@ -8,11 +8,11 @@
 #include "delaybar.h"
 #include "livedata.h"
 #include "missesplot.h"
-#include "missexplanationdialog.h"
 #include "presets.h"
 #include "screenshot.h"
 #include "sysinfo.h"
 #include "topdelayers.h"
+#include "whodelayeddialog.h"
 
 #include <QDateTime>
 #include <QFontMetrics>
@@ -102,7 +102,7 @@ private slots:
 
     void aClickShowsTheNearestMissesChain()
     {
-        MissExplanationDialog dialog;
+        WhoDelayedDialog dialog;
         const std::vector<MissExplanation> all = {culpritMiss(2.0), culpritMiss(10.2),
                                                   culpritMiss(10.6), culpritMiss(30.0)};
         dialog.showNear(all, 10.5, QString());
@@ -122,7 +122,7 @@ private slots:
 
     void farFromAnyMissItSaysWhyNothingShows()
     {
-        MissExplanationDialog dialog;
+        WhoDelayedDialog dialog;
         dialog.showNear({culpritMiss(2.0)}, 50, QString());
         QCOMPARE(dialog.shownCount(), 0);
         bool said = false;
@@ -145,9 +145,9 @@ private slots:
 
     void explainTheNextMissesIsAskedFor()
     {
-        MissExplanationDialog dialog;
+        WhoDelayedDialog dialog;
         dialog.showNear({culpritMiss(2.0)}, 50, QString());
-        QSignalSpy asked(&dialog, &MissExplanationDialog::explainMoreRequested);
+        QSignalSpy asked(&dialog, &WhoDelayedDialog::explainMoreRequested);
         QVERIFY(dialog.explainMoreButton()->isEnabled());
         QVERIFY(dialog.explainMoreButton()->text().contains("next misses"));
         dialog.explainMoreButton()->click();
@@ -213,4 +213,4 @@ private slots:
 };
 
 QTEST_MAIN(TestMissExplanation)
-#include "tst_missexplanation.moc"
+#include "tst_whodelayeddialog.moc"

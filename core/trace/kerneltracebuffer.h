@@ -14,15 +14,15 @@ struct tep_handle;
 
 namespace latprobe {
 
-// The flight recorder: a private tracefs instance, `latprobe-<pid>` (a
-// process's later ones `latprobe-<pid>-<n>`), that
-// records the scheduler, interrupt and timer events a miss's explanation
+// The flight recorder's kernel half, the buffer: a private tracefs
+// instance, `latprobe-<pid>` (a process's later ones `latprobe-<pid>-<n>`),
+// that records the scheduler, interrupt and timer events a miss's explanation
 // needs on the probe's CPUs, in overwrite mode, so that the kernel keeps the
 // last seconds at small cost and nobody reads them until a miss asks. Never
 // the global buffer, which belongs to whoever else traces. The instance is
 // removed with the recorder, and one left by a latprobe killed with -9 is
 // removed by the next one's open().
-class TraceRecorder
+class KernelTraceBuffer
 {
 public:
     // Per CPU. A miss is read back 0.25 to 0.5 s after it (the collector's
@@ -33,10 +33,11 @@ public:
 
     // Starts recording on `cpus` (empty: every CPU). nullptr when it
     // cannot, with `error` one line saying what to grant.
-    static std::unique_ptr<TraceRecorder> open(const std::vector<int> &cpus, std::string &error);
-    ~TraceRecorder(); // stops and removes the instance
-    TraceRecorder(const TraceRecorder &) = delete;
-    TraceRecorder &operator=(const TraceRecorder &) = delete;
+    static std::unique_ptr<KernelTraceBuffer> open(const std::vector<int> &cpus,
+                                                   std::string &error);
+    ~KernelTraceBuffer(); // stops and removes the instance
+    KernelTraceBuffer(const KernelTraceBuffer &) = delete;
+    KernelTraceBuffer &operator=(const KernelTraceBuffer &) = delete;
 
     // Records wakeups and migrations of the threads so named only (the
     // consumers'; the kernel drops the rest before they reach the buffer):
@@ -82,7 +83,7 @@ public:
     static int removeStaleInstances();
 
 private:
-    TraceRecorder();
+    KernelTraceBuffer();
     struct Parsers; // each event's fields, looked up once
 
     std::string m_name;

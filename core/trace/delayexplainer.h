@@ -2,10 +2,10 @@
 
 #include "collector.h"
 #include "cpubudget.h"
+#include "kerneltracebuffer.h"
 #include "missexplanation.h"
 #include "schedevent.h"
 #include "taskthread.h"
-#include "tracerecorder.h"
 
 #include <algorithm>
 #include <atomic>
@@ -19,12 +19,13 @@
 
 namespace latprobe {
 
-// The session's side of "who delayed me" (docs/DESIGN.md): the recorder,
-// and a thread of its own (lp-explain) that reads the trace back when the
-// collector has misses to explain, replays each (explainMiss) and names the
-// tasks it finds: their policy, and the load group they belong to. The
-// measuring threads only ever push their samples, as they always did.
-class FlightRecorder
+// The flight recorder's explaining half, "who delayed me" (docs/DESIGN.md):
+// it owns the kernel's buffer (KernelTraceBuffer) and a thread of its own
+// (lp-explain) that reads the buffer back when the collector has misses to
+// explain, replays each (missreplay.h) and names the tasks it finds: their
+// policy, and the load group they belong to. The measuring threads only
+// ever push their samples, as they always did.
+class DelayExplainer
 {
 public:
     // What the explanations need to know of the session at the time.
@@ -42,11 +43,11 @@ public:
 
     // Opens the recorder on `cpus` (empty: all); off, with summary().message
     // saying why, when it cannot.
-    explicit FlightRecorder(const std::vector<int> &cpus);
-    ~FlightRecorder(); // finishes what runs, then removes the instance
+    explicit DelayExplainer(const std::vector<int> &cpus);
+    ~DelayExplainer(); // finishes what runs, then removes the instance
 
     bool on() const { return m_recorder != nullptr; }
-    // The consumers' measuring threads, by name: see TraceRecorder::followOnly().
+    // The consumers' measuring threads, by name: see KernelTraceBuffer::followOnly().
     void follow(const std::vector<std::string> &threadNames);
     // Posts the requests to lp-explain.
     void explain(std::vector<Collector::ExplainRequest> requests, Context context);
@@ -91,7 +92,7 @@ public:
 private:
     void run(const std::vector<Collector::ExplainRequest> &requests, const Context &context);
 
-    std::unique_ptr<TraceRecorder> m_recorder;
+    std::unique_ptr<KernelTraceBuffer> m_recorder;
     std::vector<SchedEvent> m_kept;            // lp-explain only
     CpuBudget m_budget{kCpuShare, kCpuBurstS}; // lp-explain only
     // The budget fills with recorded time only: paused steps (trace_overhead.py

@@ -1,4 +1,4 @@
-#include "missexplanationdialog.h"
+#include "whodelayeddialog.h"
 
 #include "delaybar.h"
 #include "topdelayers.h"
@@ -18,7 +18,7 @@
 
 namespace latprobe {
 
-MissExplanationDialog::MissExplanationDialog(QWidget *parent) : QDialog(parent)
+WhoDelayedDialog::WhoDelayedDialog(QWidget *parent) : QDialog(parent)
 {
     setWindowTitle(tr("Who delayed it"));
     auto *layout = new QVBoxLayout(this);
@@ -40,15 +40,14 @@ MissExplanationDialog::MissExplanationDialog(QWidget *parent) : QDialog(parent)
         buttons->addButton(tr("Explain the &next misses"), QDialogButtonBox::ActionRole);
     m_explainMore->setToolTip(tr("Have the flight recorder explain the next misses of each "
                                  "consumer in this phase too: click them once they show"));
-    connect(m_explainMore, &QPushButton::clicked, this,
-            &MissExplanationDialog::explainMoreRequested);
+    connect(m_explainMore, &QPushButton::clicked, this, &WhoDelayedDialog::explainMoreRequested);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     resize(720, 480);
 }
 
-void MissExplanationDialog::showNear(const std::vector<MissExplanation> &explanations, double timeS,
-                                     const QString &whyNone)
+void WhoDelayedDialog::showNear(const std::vector<MissExplanation> &explanations, double timeS,
+                                const QString &whyNone)
 {
     while (QLayoutItem *item = m_listLayout->takeAt(0)) {
         delete item->widget();

@@ -3,7 +3,7 @@
 // behind until the tick, a wakeup preemption, interrupts, a migration, and
 // a trace whose buffer no longer reaches the window's start.
 
-#include "missexplainer.h"
+#include "missreplay.h"
 #include "recenttrace.h"
 
 #include <QTest>
@@ -84,7 +84,7 @@ constexpr int64_t kPreempted = 0x100;
 
 } // namespace
 
-class TestMissExplainer : public QObject
+class TestMissReplay : public QObject
 {
     Q_OBJECT
 
@@ -101,7 +101,7 @@ private slots:
     void theSmallestSharesAreSummed();
 };
 
-void TestMissExplainer::fifoCulpritTakesTheWait()
+void TestMissReplay::fifoCulpritTakesTheWait()
 {
     // The culprit (SCHED_FIFO 10: prio 89) took the CPU before the period
     // began and spins 15 ms; the consumer runs once it sleeps.
@@ -126,7 +126,7 @@ void TestMissExplainer::fifoCulpritTakesTheWait()
     QCOMPARE(x.windowNs, x.timerNs + x.irqNs + x.waitNs + x.selfNs + x.unknownNs);
 }
 
-void TestMissExplainer::tickBoundBehindOtherHog()
+void TestMissReplay::tickBoundBehindOtherHog()
 {
     // A nice 0 hog keeps the CPU after the wakeup; preempt=none: the
     // consumer gets it at the next tick, 4 ms later (HZ 250).
@@ -148,7 +148,7 @@ void TestMissExplainer::tickBoundBehindOtherHog()
     QCOMPARE(tick->ns, 20 * us); // 10 us at the wakeup, 10 at the tick
 }
 
-void TestMissExplainer::wakeupPreemption()
+void TestMissReplay::wakeupPreemption()
 {
     // Switched in as the interrupt that woke it returns: no tick waited for.
     auto events = timerWakes({sw(-500, kTid, "lp-audio", kSleeping, 300, "hog")});
@@ -159,7 +159,7 @@ void TestMissExplainer::wakeupPreemption()
     QCOMPARE(x.selfNs, (6000 - 45) * us);
 }
 
-void TestMissExplainer::interruptsByHandlerName()
+void TestMissReplay::interruptsByHandlerName()
 {
     auto events = timerWakes({sw(-500, kTid, "lp-audio", kSleeping, 300, "hog")});
     events.push_back(irq(T::IrqEntry, 1000, "virtio0-input.0"));
@@ -180,7 +180,7 @@ void TestMissExplainer::interruptsByHandlerName()
     QCOMPARE(x.irqNs, (10 + 200 + 300) * us);
 }
 
-void TestMissExplainer::migrationAndIdle()
+void TestMissReplay::migrationAndIdle()
 {
     // Woken onto CPU 1 behind a busy task, pulled to CPU 0, which was idle.
     std::vector<SchedEvent> events{sw(-500, kTid, "lp-audio", kSleeping, 400, "busy", 1),
@@ -203,7 +203,7 @@ void TestMissExplainer::migrationAndIdle()
     QCOMPARE(x.waitEnd, std::string("idle CPU"));
 }
 
-void TestMissExplainer::overrunPeriodRunsFromItsStart()
+void TestMissReplay::overrunPeriodRunsFromItsStart()
 {
     // The previous period's work still ran when this one began: no timer.
     std::vector<SchedEvent> events{sw(-3000, 300, "hog", kPreempted, kTid, "lp-video"),
@@ -215,7 +215,7 @@ void TestMissExplainer::overrunPeriodRunsFromItsStart()
     QCOMPARE(x.delayNs(), int64_t{0});
 }
 
-void TestMissExplainer::traceOverwrittenIsSaid()
+void TestMissReplay::traceOverwrittenIsSaid()
 {
     std::vector<SchedEvent> events{sw(3000, 300, "hog", kSleeping, kTid, "lp-audio")};
     const MissExplanation x =
@@ -224,7 +224,7 @@ void TestMissExplainer::traceOverwrittenIsSaid()
     QVERIFY(x.note.find("overwritten") != std::string::npos);
 }
 
-void TestMissExplainer::blockingAfterTheWakeupIsNotTheTimers()
+void TestMissReplay::blockingAfterTheWakeupIsNotTheTimers()
 {
     // Woken on time, it ran, then slept 2 ms on a page fault's I/O.
     auto events = timerWakes({sw(-500, kTid, "lp-audio", kSleeping, 0, "swapper/0")});
@@ -242,7 +242,7 @@ void TestMissExplainer::blockingAfterTheWakeupIsNotTheTimers()
     QCOMPARE(x.windowNs, x.timerNs + x.irqNs + x.waitNs + x.selfNs + x.unknownNs);
 }
 
-void TestMissExplainer::keptBetweenReadsIsTheLastSpanOnly()
+void TestMissReplay::keptBetweenReadsIsTheLastSpanOnly()
 {
     // A second of events 10 us apart: kept, the 300 ms before the newest,
     // while a miss to come may still be asked about (from after the newest).
@@ -282,7 +282,7 @@ void TestMissExplainer::keptBetweenReadsIsTheLastSpanOnly()
     QCOMPARE(events.capacity(), size_t{0});
 }
 
-void TestMissExplainer::theSmallestSharesAreSummed()
+void TestMissReplay::theSmallestSharesAreSummed()
 {
     // Twenty tasks take the CPU in turn after the wakeup, task k for k+1
     // ms (hackbench's senders): the twelve largest are named, the other
@@ -317,5 +317,5 @@ void TestMissExplainer::theSmallestSharesAreSummed()
     QCOMPARE(named + irq + x.otherSharesNs, x.waitNs + x.irqNs);
 }
 
-QTEST_APPLESS_MAIN(TestMissExplainer)
-#include "tst_missexplainer.moc"
+QTEST_APPLESS_MAIN(TestMissReplay)
+#include "tst_missreplay.moc"

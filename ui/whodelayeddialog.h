@@ -18,14 +18,14 @@ namespace latprobe {
 // (formatExplanation()), with Copy; or, when there is none, why (tracing
 // off and what to grant, or only a phase's first misses are explained, and
 // a button to have the next ones explained).
-class MissExplanationDialog : public QDialog
+class WhoDelayedDialog : public QDialog
 {
     Q_OBJECT
 public:
     static constexpr double kNearS = 1.0;
     static constexpr size_t kShown = 3;
 
-    explicit MissExplanationDialog(QWidget *parent = nullptr);
+    explicit WhoDelayedDialog(QWidget *parent = nullptr);
 
     // `whyNone`: what to say when no explanation is near (the recorder's
     // one-line message when it is off).

@@ -1,0 +1,107 @@
+#include "runrecord.h"
+
+#include <algorithm>
+
+namespace latprobe {
+
+void RunRecord::addEndedLoads(const std::vector<GroupStatus> &groups, int64_t runStart, int64_t now)
+{
+    std::lock_guard lock(m_mutex);
+    for (const GroupStatus &g : groups)
+        m_endedLoads.push_back(toLoadResult(g, runStart, now));
+}
+
+void RunRecord::addState(StateCapture state)
+{
+    std::lock_guard lock(m_mutex);
+    m_states.push_back(std::move(state));
+}
+
+size_t RunRecord::stateCount() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_states.size();
+}
+
+void RunRecord::addReset(int64_t at)
+{
+    std::lock_guard lock(m_mutex);
+    m_resets.push_back(at);
+}
+
+bool RunRecord::hasResets() const
+{
+    std::lock_guard lock(m_mutex);
+    return !m_resets.empty();
+}
+
+void RunRecord::setPhase(PhaseMark phase, std::string asked)
+{
+    std::lock_guard lock(m_mutex);
+    m_phase = std::move(phase);
+    m_phaseAsked = std::move(asked);
+}
+
+PhaseMark RunRecord::phase() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_phase;
+}
+
+std::string RunRecord::phaseAsked() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_phaseAsked;
+}
+
+void RunRecord::setPhaseAsked(std::string asked)
+{
+    std::lock_guard lock(m_mutex);
+    m_phaseAsked = std::move(asked);
+}
+
+void RunRecord::setSpanningScenario(const ScenarioOutcome &outcome)
+{
+    std::lock_guard lock(m_mutex);
+    m_runName = outcome.name;
+    m_thresholdStep = outcome.thresholdStep;
+    m_stopVerdict = outcome.stopVerdict;
+}
+
+std::vector<RunMarker> RunRecord::markers(const std::vector<LoadEvent> &timeline,
+                                          int64_t runStart) const
+{
+    const auto since = [runStart](int64_t at) { return static_cast<double>(at - runStart) / 1e9; };
+    std::vector<RunMarker> out;
+    for (const LoadEvent &e : timeline)
+        out.push_back(
+            {since(e.at), e.started ? RunMarker::LoadStarted : RunMarker::LoadStopped, e.label});
+    {
+        std::lock_guard lock(m_mutex);
+        for (int64_t at : m_resets)
+            out.push_back({since(at), RunMarker::Reset, "reset"});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const RunMarker &a, const RunMarker &b) { return a.timeS < b.timeS; });
+    return out;
+}
+
+void RunRecord::fill(Run &run) const
+{
+    {
+        std::lock_guard lock(m_mutex);
+        run.scenario = m_runName;
+        run.thresholdStep = m_thresholdStep;
+        run.stopVerdict = m_stopVerdict;
+        run.loads.insert(run.loads.end(), m_endedLoads.begin(), m_endedLoads.end());
+        run.states = m_states;
+    }
+    std::stable_sort(
+        run.loads.begin(), run.loads.end(),
+        [](const LoadGroupResult &a, const LoadGroupResult &b) { return a.startS < b.startS; });
+    std::stable_sort(
+        run.states.begin(), run.states.end(),
+        [](const StateCapture &a, const StateCapture &b) { return a.timeS < b.timeS; });
+}
+
+} // namespace latprobe

@@ -1,0 +1,283 @@
+#include "scenarioplayer.h"
+
+#include "consumerconfig.h"
+#include "isotime.h"
+#include "scenariocheck.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace latprobe {
+
+struct ScenarioPlayer::Playing
+{
+    Scenario scenario;
+    Play play;
+    bool joinsRunStart = false;
+    int step = -1;
+    int round = 1;
+    int64_t stepStart = 0, stepEnd = 0;
+    double playedS = 0;             // the steps played before this one, every round
+    int64_t askedAt = 0;            // when accept() took it
+    double firstStepS = -1;         // where its first phase begins, since the run started
+    std::string startTime;          // ISO, for its own run
+    std::string error;              // why a load did not start
+    std::optional<StopJudge> judge; // with a stop condition
+    int firstPhase = -1;            // the stage's index of its first step's phase
+    double repeatedS = 0;           // steps played again to confirm a threshold
+    int thresholdStep = -1;         // counted from its first step's phase
+};
+
+ScenarioPlayer::ScenarioPlayer(ScenarioStage &stage) : m_stage(stage) {}
+
+ScenarioPlayer::~ScenarioPlayer() = default;
+
+std::string ScenarioPlayer::accept(const Scenario &scenario, Play play, const LoadLimits &limits,
+                                   const std::vector<ConsumerConfig> &consumers, bool untouched)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_active)
+        return fmt::format("scenario {} is still running", m_name);
+    if (scenario.steps.empty())
+        return fmt::format("scenario {} has no steps", scenario.name);
+    if (std::string refusal = checkScenario(scenario, limits); !refusal.empty())
+        return refusal;
+    for (const ScenarioStep &step : scenario.steps)
+        for (const std::string &name : step.consumers)
+            if (std::none_of(consumers.begin(), consumers.end(),
+                             [&](const ConsumerConfig &c) { return c.name == name; }))
+                return fmt::format("scenario {}: step \"{}\" measures {}, which this run does "
+                                   "not have (add it with --consumers or the scenario's preset)",
+                                   scenario.name, step.name, name);
+
+    auto playing = std::make_shared<Playing>();
+    playing->scenario = scenario;
+    playing->play = play;
+    if (scenario.stopWhen)
+        playing->judge.emplace(*scenario.stopWhen);
+    playing->askedAt = m_stage.now();
+    playing->startTime = isoTimeNow();
+    // Otherwise the first step begins a phase of its own: what was measured
+    // before is not the scenario's.
+    playing->joinsRunStart = play.fromRunStart && untouched;
+    m_name = scenario.name;
+    m_outcome.reset();
+    const ScenarioStep &first = scenario.steps[0];
+    m_progress = {0,
+                  static_cast<int>(scenario.steps.size()),
+                  1,
+                  scenario.rounds,
+                  first.name,
+                  0,
+                  first.durationS,
+                  scenario.totalS()};
+    m_next = std::move(playing);
+    m_cancel = false;
+    m_active = true;
+    return {};
+}
+
+std::string ScenarioPlayer::playingName() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_name;
+}
+
+ScenarioProgress ScenarioPlayer::progress() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_progress;
+}
+
+std::optional<ScenarioOutcome> ScenarioPlayer::lastOutcome() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_outcome;
+}
+
+RunEnd ScenarioPlayer::wait()
+{
+    std::unique_lock lock(m_mutex);
+    m_ended.wait(lock, [this] { return !m_active.load(); });
+    return m_outcome ? m_outcome->end : RunEnd::Completed;
+}
+
+void ScenarioPlayer::begin()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_playing = std::move(m_next);
+    }
+    if (m_playing)
+        beginStep(0);
+}
+
+bool ScenarioPlayer::beginStep(int index, bool again)
+{
+    Playing &p = *m_playing;
+    const ScenarioStep &step = p.scenario.steps[static_cast<size_t>(index)];
+    if (p.step >= 0)
+        p.playedS += p.scenario.steps[static_cast<size_t>(p.step)].durationS;
+    // The step before ends here, while its own loads still run: neither it
+    // nor this step counts its loads stopping or this step's starting
+    // (interbench, too, starts a benchmark only once its load runs).
+    if (p.step >= 0)
+        m_stage.endPhase(m_stage.now());
+    p.step = index;
+    // Paused before its loads start, so that their start-up is in no period
+    // (see Scenario::restartConsumers).
+    const bool restarts = p.scenario.restartConsumers;
+    const bool first = index == 0 && p.round == 1;
+    if (restarts) {
+        if (first && !again && p.joinsRunStart)
+            m_stage.discardPhase();
+        m_stage.pauseConsumers();
+    }
+    m_stage.stopLoads();
+    std::vector<std::string> specs;
+    for (const LoadSpec &spec : step.loads) {
+        if (p.error = m_stage.startLoad(spec); !p.error.empty()) {
+            endScenario(RunEnd::LoadFailed);
+            return false;
+        }
+        specs.push_back(spec.toString());
+    }
+    p.stepStart = m_stage.now();
+    p.stepEnd = p.stepStart + static_cast<int64_t>(step.durationS * 1e9);
+    // The recorder is on before a traced step begins and off only once a
+    // paused one has: a miss of a traced step always finds its trace.
+    if (step.trace)
+        m_stage.setTracing(true);
+    const PhaseMark phase =
+        m_stage.openPhase(again ? step.name + " (again)" : step.name, specs,
+                          first && p.joinsRunStart && !restarts ? m_stage.runStart() : p.stepStart,
+                          {index, p.round, step.consumers, step.trace});
+    if (first)
+        p.firstStepS = static_cast<double>(phase.start - m_stage.runStart()) / 1e9;
+    if (!step.trace)
+        m_stage.setTracing(false);
+    m_stage.stepBegun();
+    m_stage.wakeAt(p.stepEnd);
+    tick(p.stepStart);
+    return true;
+}
+
+void ScenarioPlayer::tick(int64_t now)
+{
+    if (!m_playing)
+        return;
+    Playing &p = *m_playing;
+    if (m_cancel || m_stage.interrupted()) {
+        endScenario(RunEnd::Interrupted);
+        return;
+    }
+    if (now < p.stepEnd) {
+        const ScenarioProgress progress = progressAt(now);
+        {
+            std::lock_guard lock(m_mutex);
+            m_progress = progress;
+        }
+        m_stage.progressed(progress);
+        return;
+    }
+    if (p.judge) {
+        const std::vector<PhaseResult> phases = m_stage.phases(now);
+        if (p.firstPhase < 0)
+            p.firstPhase = static_cast<int>(phases.size()) - 1;
+        switch (p.judge->stepEnded(p.step, phases.back())) {
+        case StopJudge::Decision::Stop:
+            p.thresholdStep = p.judge->thresholdPhase();
+            endScenario(RunEnd::Threshold);
+            return;
+        case StopJudge::Decision::Repeat:
+            p.repeatedS += p.scenario.steps[static_cast<size_t>(p.step)].durationS;
+            beginStep(p.step, true);
+            return;
+        case StopJudge::Decision::Continue:
+            break;
+        }
+    }
+    if (p.step + 1 < static_cast<int>(p.scenario.steps.size())) {
+        beginStep(p.step + 1); // ticks the new step itself, or ends the scenario
+    } else if (p.round < p.scenario.rounds) {
+        ++p.round;
+        beginStep(0);
+    } else {
+        endScenario(RunEnd::Completed);
+    }
+}
+
+ScenarioProgress ScenarioPlayer::progressAt(int64_t now) const
+{
+    const Playing &p = *m_playing;
+    const ScenarioStep &step = p.scenario.steps[static_cast<size_t>(p.step)];
+    const double elapsed = static_cast<double>(now - p.stepStart) / 1e9;
+    ScenarioProgress progress;
+    progress.step = p.step;
+    progress.steps = static_cast<int>(p.scenario.steps.size());
+    progress.round = p.round;
+    progress.rounds = p.scenario.rounds;
+    progress.stepName = step.name;
+    progress.stepElapsedS = elapsed;
+    progress.stepS = step.durationS;
+    progress.leftS = p.scenario.totalS() + p.repeatedS - p.playedS - elapsed;
+    return progress;
+}
+
+void ScenarioPlayer::endNow(RunEnd end)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_playing && m_next) // taken, never begun: nothing was measured
+            m_playing = std::move(m_next);
+    }
+    if (m_playing)
+        endScenario(end);
+}
+
+void ScenarioPlayer::endScenario(RunEnd end)
+{
+    const std::shared_ptr<Playing> ending = std::move(m_playing);
+    const Playing &p = *ending;
+    // The last step's numbers end before its loads stop, as each step's do.
+    if (p.step >= 0)
+        m_stage.endPhase(m_stage.now());
+    m_stage.stopLoads();
+    ScenarioStage::Span span;
+    span.endedAt = m_stage.now();
+    // What follows is a phase of its own: the last step's numbers end here.
+    m_stage.setTracing(true);
+    if (!p.play.endsRun)
+        m_stage.openPhase("idle", {}, span.endedAt, {});
+
+    ScenarioOutcome outcome;
+    outcome.name = p.scenario.name;
+    outcome.end = end;
+    outcome.step = std::max(0, p.step);
+    outcome.steps = static_cast<int>(p.scenario.steps.size());
+    outcome.round = p.round;
+    outcome.rounds = p.scenario.rounds;
+    outcome.error = p.error;
+    if (p.judge)
+        outcome.stopVerdict = p.judge->verdict();
+    // The threshold's phase in the run it belongs to: the scenario's own, or
+    // the whole run when the scenario ends it.
+    const int inWholeRun = p.thresholdStep >= 0 ? p.firstPhase + p.thresholdStep : -1;
+    outcome.thresholdStep = p.play.endsRun ? inWholeRun : p.thresholdStep;
+    span.askedS = static_cast<double>(p.askedAt - m_stage.runStart()) / 1e9;
+    span.fromS = p.firstStepS >= 0 ? p.firstStepS : span.askedS;
+    span.startTime = p.startTime;
+    span.endsRun = p.play.endsRun;
+    m_stage.scenarioEnded(outcome, span);
+    {
+        std::lock_guard lock(m_mutex);
+        m_outcome = outcome;
+        m_name.clear();
+        m_active = false;
+    }
+    m_ended.notify_all();
+    m_stage.scenarioFinished(outcome);
+}
+
+} // namespace latprobe

@@ -1,0 +1,342 @@
+// The scenario player on a stage of its own: a fake clock, loads that start
+// or fail on demand, phases recorded as opened. Steps and rounds in order,
+// progress and time left, a failing load, cancelling, a stop condition, a
+// scenario that ends the run and one taken but never begun.
+
+#include "consumerconfig.h"
+#include "presets.h"
+#include "scenarioplayer.h"
+
+#include <QTest>
+
+using namespace latprobe;
+
+namespace {
+
+constexpr int64_t kS = 1'000'000'000;
+
+class FakeStage : public ScenarioStage
+{
+public:
+    int64_t clock = 100 * kS;
+    int64_t start = 90 * kS;
+    int64_t wake = -1;
+    std::string failLoad; // a load of this kind fails
+    bool interrupt = false;
+    std::vector<std::string> log; // what the player did, in order
+    std::vector<PhasePlace> places;
+    std::vector<PhaseResult> measured; // what phases() answers; misses per phase by name
+    std::map<std::string, uint64_t> missesOf;
+    std::optional<Span> span;
+    std::optional<ScenarioOutcome> finishedWith;
+    std::vector<ScenarioProgress> progress;
+
+    int64_t now() override { return clock; }
+    int64_t runStart() const override { return start; }
+    void endPhase(int64_t) override { log.push_back("end"); }
+    void discardPhase() override { log.push_back("discard"); }
+    void pauseConsumers() override { log.push_back("pause"); }
+    void stopLoads() override { log.push_back("stop loads"); }
+    std::string startLoad(const LoadSpec &spec) override
+    {
+        if (spec.kind == failLoad)
+            return spec.kind + " cannot start";
+        log.push_back("start " + spec.label());
+        return {};
+    }
+    PhaseMark openPhase(const std::string &name, const std::vector<std::string> &, int64_t at,
+                        const PhasePlace &place) override
+    {
+        log.push_back("phase " + name);
+        places.push_back(place);
+        PhaseResult phase;
+        phase.name = name;
+        ConsumerStats audio;
+        audio.name = "audio";
+        audio.hasDeadline = true;
+        audio.misses = missesOf.count(name) ? missesOf[name] : 0;
+        phase.consumers.push_back(audio);
+        measured.push_back(phase);
+        return {name, at};
+    }
+    void setTracing(bool on) override { log.push_back(on ? "trace on" : "trace off"); }
+    std::vector<PhaseResult> phases(int64_t) override { return measured; }
+    void wakeAt(int64_t at) override { wake = at; }
+    bool interrupted() override { return interrupt; }
+    void progressed(const ScenarioProgress &p) override { progress.push_back(p); }
+    void stepBegun() override {}
+    void scenarioEnded(ScenarioOutcome &, const Span &s) override { span = s; }
+    void scenarioFinished(const ScenarioOutcome &outcome) override { finishedWith = outcome; }
+
+    // Runs the clock to the step's end and ticks the player there.
+    void toStepEnd(ScenarioPlayer &player)
+    {
+        clock = wake;
+        player.tick(clock);
+    }
+    std::vector<std::string> phasesOpened() const
+    {
+        std::vector<std::string> out;
+        for (const std::string &l : log)
+            if (l.rfind("phase ", 0) == 0)
+                out.push_back(l.substr(6));
+        return out;
+    }
+};
+
+LoadSpec load(const std::string &text)
+{
+    LoadSpec spec;
+    std::string error;
+    if (!parseLoadSpec(text, spec, error))
+        qFatal("%s", error.c_str());
+    return spec;
+}
+
+Scenario twoSteps(int rounds = 1)
+{
+    Scenario s;
+    s.name = "pair";
+    s.rounds = rounds;
+    s.steps = {{"idle", 10, {}}, {"burn", 20, {load("burn:1")}}};
+    return s;
+}
+
+const std::vector<ConsumerConfig> kAudio = {audioConsumer(256, 48000, 2)};
+
+} // namespace
+
+class TestScenarioPlayer : public QObject
+{
+    Q_OBJECT
+private slots:
+    void playsStepsRoundByRound()
+    {
+        FakeStage stage;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(twoSteps(2), {}, {}, kAudio, false), std::string());
+        QVERIFY(player.active());
+        player.begin();
+        for (int turn = 0; turn < 3; ++turn)
+            stage.toStepEnd(player);
+        QVERIFY(player.active());
+        stage.toStepEnd(player);
+        QVERIFY(!player.active());
+        QCOMPARE(stage.phasesOpened(),
+                 (std::vector<std::string>{"idle", "burn", "idle", "burn", "idle"}));
+        // Each step's phase says where it was played; the last "idle" is the
+        // phase after the scenario, begun by hand.
+        QCOMPARE(stage.places[1].step, 1);
+        QCOMPARE(stage.places[1].round, 1);
+        QCOMPARE(stage.places[2].step, 0);
+        QCOMPARE(stage.places[2].round, 2);
+        QCOMPARE(stage.places[4].step, -1);
+        QVERIFY(stage.finishedWith);
+        QCOMPARE(stage.finishedWith->end, RunEnd::Completed);
+        QCOMPARE(stage.finishedWith->round, 2);
+        QCOMPARE(player.wait(), RunEnd::Completed);
+    }
+
+    void stepsEndTheLastStepBeforeItsLoadsStop()
+    {
+        FakeStage stage;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(twoSteps(), {}, {}, kAudio, false), std::string());
+        player.begin();
+        stage.toStepEnd(player);
+        stage.log.clear();
+        stage.toStepEnd(player);
+        // A step's numbers end while its loads still run, so that no phase
+        // counts them stopping.
+        QCOMPARE(stage.log.front(), std::string("end"));
+        QCOMPARE(stage.log[1], std::string("stop loads"));
+    }
+
+    void progressCountsDownTheWholeScenario()
+    {
+        FakeStage stage;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(twoSteps(2), {}, {}, kAudio, false), std::string());
+        QCOMPARE(player.progress().leftS, 60.0);
+        player.begin();
+        stage.toStepEnd(player); // into "burn" of round 1
+        stage.clock += 5 * kS;
+        player.tick(stage.clock);
+        const ScenarioProgress p = player.progress();
+        QCOMPARE(p.step, 1);
+        QCOMPARE(p.round, 1);
+        QCOMPARE(p.stepName, std::string("burn"));
+        QCOMPARE(p.stepElapsedS, 5.0);
+        QCOMPARE(p.leftS, 60.0 - 10 - 5);
+        QCOMPARE(stage.progress.back().leftS, p.leftS);
+    }
+
+    void aLoadThatFailsEndsTheScenario()
+    {
+        FakeStage stage;
+        stage.failLoad = "burn";
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(twoSteps(), {}, {}, kAudio, false), std::string());
+        player.begin();
+        stage.toStepEnd(player);
+        QVERIFY(!player.active());
+        QCOMPARE(player.lastOutcome()->end, RunEnd::LoadFailed);
+        QCOMPARE(player.lastOutcome()->error, std::string("burn cannot start"));
+        QCOMPARE(player.lastOutcome()->step, 1);
+        QCOMPARE(stage.phasesOpened(), (std::vector<std::string>{"idle", "idle"}));
+    }
+
+    void cancelEndsAtTheNextTick()
+    {
+        FakeStage stage;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(twoSteps(), {}, {}, kAudio, false), std::string());
+        player.begin();
+        player.cancel();
+        QVERIFY(player.active());
+        stage.clock += kS;
+        player.tick(stage.clock);
+        QVERIFY(!player.active());
+        QCOMPARE(player.lastOutcome()->end, RunEnd::Interrupted);
+        QCOMPARE(player.lastOutcome()->step, 0);
+    }
+
+    void anInterruptEndsItToo()
+    {
+        FakeStage stage;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(twoSteps(), {}, {}, kAudio, false), std::string());
+        player.begin();
+        stage.interrupt = true;
+        player.tick(stage.clock);
+        QCOMPARE(player.lastOutcome()->end, RunEnd::Interrupted);
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<int>("which");
+        QTest::addColumn<QString>("refusal");
+        QTest::newRow("no steps") << 0 << "scenario pair has no steps";
+        QTest::newRow("consumer not measured")
+            << 1
+            << "scenario pair: step \"idle\" measures video, which this run does not have (add "
+               "it with --consumers or the scenario's preset)";
+        QTest::newRow("over the worker cap") << 2 << "burn x2 would run 2 processes";
+    }
+    void refusals()
+    {
+        QFETCH(int, which);
+        QFETCH(QString, refusal);
+        FakeStage stage;
+        ScenarioPlayer player(stage);
+        Scenario s = twoSteps();
+        LoadLimits limits;
+        if (which == 0)
+            s.steps.clear();
+        if (which == 1)
+            s.steps[0].consumers = {"video"};
+        if (which == 2) {
+            limits.maxProcesses = 1;
+            s.steps[1].loads = {load("burn:2")};
+        }
+        const std::string said = player.accept(s, {}, limits, kAudio, false);
+        QVERIFY2(QString::fromStdString(said).startsWith(refusal), said.c_str());
+        QVERIFY(!player.active());
+    }
+
+    void oneScenarioAtATime()
+    {
+        FakeStage stage;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(twoSteps(), {}, {}, kAudio, false), std::string());
+        QCOMPARE(player.accept(twoSteps(), {}, {}, kAudio, false),
+                 std::string("scenario pair is still running"));
+    }
+
+    void aStopConditionEndsTheRampAtItsThreshold()
+    {
+        FakeStage stage;
+        stage.missesOf["burn x2"] = 50;
+        Scenario s;
+        s.name = "ramp";
+        s.stopWhen = StopCondition{{"audio"}, 10, false};
+        s.steps = {{"burn x1", 10, {}}, {"burn x2", 10, {}}, {"burn x3", 10, {}}};
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(s, {false, true}, {}, kAudio, false), std::string());
+        player.begin();
+        stage.toStepEnd(player);
+        stage.toStepEnd(player);
+        QVERIFY(!player.active());
+        QCOMPARE(player.lastOutcome()->end, RunEnd::Threshold);
+        QCOMPARE(player.lastOutcome()->thresholdStep, 1);
+        QVERIFY(!player.lastOutcome()->stopVerdict.empty());
+        QCOMPARE(stage.phasesOpened(), (std::vector<std::string>{"burn x1", "burn x2"}));
+    }
+
+    void aScenarioThatEndsTheRunOpensNoIdlePhase()
+    {
+        FakeStage stage;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(twoSteps(), {true, true}, {}, kAudio, true), std::string());
+        player.begin();
+        stage.toStepEnd(player);
+        stage.toStepEnd(player);
+        QCOMPARE(stage.phasesOpened(), (std::vector<std::string>{"idle", "burn"}));
+        QVERIFY(stage.span && stage.span->endsRun);
+        // Joining the run's start, its first phase is the run's first.
+        QCOMPARE(stage.span->fromS, 0.0);
+    }
+
+    void restartingConsumersPausesThemBeforeEachStep()
+    {
+        FakeStage stage;
+        Scenario s = twoSteps();
+        s.restartConsumers = true;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(s, {true, true}, {}, kAudio, true), std::string());
+        player.begin();
+        stage.toStepEnd(player);
+        const auto count = [&](const std::string &what) {
+            return std::count(stage.log.begin(), stage.log.end(), what);
+        };
+        QCOMPARE(count("discard"), 1); // the run's first phase gives way to the first step's
+        QCOMPARE(count("pause"), 2);
+        const auto pause = std::find(stage.log.begin(), stage.log.end(), "pause");
+        const auto firstLoad = std::find(stage.log.begin(), stage.log.end(), "start burn x1");
+        QVERIFY(pause < firstLoad);
+    }
+
+    void aStepThatPausesTheRecorderStartsItAgainAfter()
+    {
+        FakeStage stage;
+        Scenario s = twoSteps();
+        s.steps[1].trace = false;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(s, {}, {}, kAudio, false), std::string());
+        player.begin();
+        stage.toStepEnd(player);
+        // Off only once the untraced step's phase is open.
+        const auto at = [&](const std::string &what) {
+            return std::find(stage.log.begin(), stage.log.end(), what) - stage.log.begin();
+        };
+        const auto off = at("trace off");
+        QVERIFY(at("phase burn") < off);
+        stage.toStepEnd(player);
+        QCOMPARE(stage.log.back(), std::string("phase idle"));
+        QVERIFY(std::find(stage.log.begin() + off, stage.log.end(), "trace on") != stage.log.end());
+    }
+
+    void takenButNeverBegunStillEnds()
+    {
+        // finish() before the control thread began it: waiters must not hang.
+        FakeStage stage;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(twoSteps(), {}, {}, kAudio, false), std::string());
+        player.endNow(RunEnd::Interrupted);
+        QVERIFY(!player.active());
+        QCOMPARE(player.wait(), RunEnd::Interrupted);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScenarioPlayer)
+#include "tst_scenarioplayer.moc"
