@@ -440,6 +440,29 @@ std::vector<LoadEvent> LoadManager::timeline() const
     return m_timeline;
 }
 
+std::vector<LoadSpec> LoadManager::specs() const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<LoadSpec> out;
+    for (const auto &g : m_groups)
+        out.push_back(g->spec);
+    return out;
+}
+
+std::map<int, std::string> LoadManager::processLabels() const
+{
+    std::lock_guard lock(m_mutex);
+    std::map<int, std::string> out;
+    for (const auto &g : m_groups) {
+        const std::string label = g->spec.label();
+        out[g->leader] = label;
+        for (int i = 0; i < g->spec.count; ++i)
+            if (const pid_t pid = g->slots()[i].pid.load(std::memory_order_relaxed); pid > 0)
+                out[pid] = label;
+    }
+    return out;
+}
+
 std::vector<std::string> LoadManager::activeLabels() const
 {
     std::lock_guard lock(m_mutex);

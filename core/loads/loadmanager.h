@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -65,7 +66,12 @@ public:
     // Kills every group at once, then reaps; returns when none is left.
     void stopAll();
 
+    // Every group's figures, each worker's CPU time read from /proc: costly.
     std::vector<GroupStatus> status() const;
+    // What runs, without sampling a worker: a phase's load signature.
+    std::vector<LoadSpec> specs() const;
+    // Each leader's and worker's pid, with its group's label.
+    std::map<int, std::string> processLabels() const;
     std::vector<LoadEvent> timeline() const;
     std::vector<std::string> activeLabels() const;
     int runningProcesses() const;

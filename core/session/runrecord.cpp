@@ -104,4 +104,16 @@ void RunRecord::fill(Run &run) const
         [](const StateCapture &a, const StateCapture &b) { return a.timeS < b.timeS; });
 }
 
+Run cutRun(Run run, double fromS, double toS, double loadsFromS)
+{
+    auto within = [&](double t) { return t >= fromS && t <= toS; };
+    // A phase begun at the end (the idle one after a scenario) is not its.
+    std::erase_if(run.phases,
+                  [&](const PhaseResult &ph) { return !within(ph.startS) || ph.startS >= toS; });
+    std::erase_if(run.misses, [&](const MissEvent &m) { return !within(m.timeS); });
+    std::erase_if(run.states, [&](const StateCapture &s) { return !within(s.timeS); });
+    std::erase_if(run.loads, [&](const LoadGroupResult &l) { return l.startS < loadsFromS; });
+    return run;
+}
+
 } // namespace latprobe

@@ -54,4 +54,9 @@ private:
     std::vector<std::string> m_stopVerdict;
 };
 
+// A scenario's own run cut from the whole: its phases, misses and captures
+// from `fromS` to `toS` (since the run started), and the load groups started
+// from `loadsFromS` on.
+Run cutRun(Run whole, double fromS, double toS, double loadsFromS);
+
 } // namespace latprobe

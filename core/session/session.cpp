@@ -21,12 +21,12 @@ namespace latprobe {
 namespace {
 
 // What runs now, each group as KIND:N:key=value: a phase's load signature.
-std::vector<std::string> specsOf(const std::vector<GroupStatus> &groups)
+std::vector<std::string> signatureOf(const std::vector<LoadSpec> &specs)
 {
-    std::vector<std::string> specs;
-    for (const GroupStatus &g : groups)
-        specs.push_back(g.spec.toString());
-    return specs;
+    std::vector<std::string> out;
+    for (const LoadSpec &spec : specs)
+        out.push_back(spec.toString());
+    return out;
 }
 
 } // namespace
@@ -83,10 +83,6 @@ void Session::start()
     }
     m_record.setPhase({"idle", m_probe->collector().runStart()}, "idle");
     m_running = true;
-    // Kept in the run library as it goes: a kill -9 loses `every` at most.
-    if (m_keep)
-        m_autosaver = std::make_unique<RunAutosaver>(
-            m_keep->library, [this] { return snapshot("autosaved"); }, m_keep->every);
     m_nextTick = RealClock::monotonicNow() + kTickNs;
     armTimer();
 }
@@ -274,7 +270,7 @@ void Session::openPhaseForLoads()
     // Against the name asked for: the one given may be numbered ("idle 2").
     if (!m_running || m_player.active() || name == m_record.phaseAsked())
         return;
-    beginPhase(name, specsOf(m_loads->status()),
+    beginPhase(name, signatureOf(m_loads->specs()),
                m_probe->collector().fineBoundary(RealClock::monotonicNow()));
 }
 
@@ -287,7 +283,7 @@ void Session::reset()
     // The reason is in the name, so that the saved run says why the same
     // loads begin a phase again; the loads themselves have not changed.
     const std::string labels = phaseNameForLoads(m_loads->activeLabels());
-    beginPhase(labels + " (reset)", specsOf(m_loads->status()), at);
+    beginPhase(labels + " (reset)", signatureOf(m_loads->specs()), at);
     m_record.setPhaseAsked(labels);
 }
 
@@ -409,15 +405,8 @@ Run Session::cutScenarioRun(const ScenarioOutcome &outcome, const Span &span) co
 {
     // From its first step's phase (which may be an empty one it renamed, or
     // the run's first) to its end; loads from the moment it was asked to play.
-    const double toS = static_cast<double>(span.endedAt - runStart()) / 1e9;
-    auto within = [&](double t) { return t >= span.fromS && t <= toS; };
-    Run run = buildRun(toString(outcome.end), false);
-    // The idle phase begun at the end is not the scenario's.
-    std::erase_if(run.phases,
-                  [&](const PhaseResult &ph) { return !within(ph.startS) || ph.startS >= toS; });
-    std::erase_if(run.misses, [&](const MissEvent &m) { return !within(m.timeS); });
-    std::erase_if(run.states, [&](const StateCapture &s) { return !within(s.timeS); });
-    std::erase_if(run.loads, [&](const LoadGroupResult &l) { return l.startS < span.askedS; });
+    Run run = cutRun(buildRun(toString(outcome.end), false), span.fromS,
+                     static_cast<double>(span.endedAt - runStart()) / 1e9, span.askedS);
     run.startTime = span.startTime;
     run.scenario = outcome.name;
     run.thresholdStep = outcome.thresholdStep;
@@ -492,11 +481,8 @@ void Session::takeExplainRequests()
         // lp-explain parsed under hackbench.
         context.periods.push_back(config.kind == ConsumerKind::Periodic ? config.periodNs : 0);
     }
-    for (const GroupStatus &g : m_loads->status()) {
-        m_loadOfPid[g.leader] = g.spec.label();
-        for (const WorkerStatus &w : g.workers)
-            m_loadOfPid[w.pid] = g.spec.label();
-    }
+    for (auto &[pid, label] : m_loads->processLabels())
+        m_loadOfPid[pid] = std::move(label);
     context.loadOfPid = m_loadOfPid;
     context.preemption = m_system.preemption;
     context.runStart = m_probe->collector().runStart();
@@ -615,8 +601,11 @@ Run Session::finish(RunEnd end)
 
 void Session::keepInLibrary(RunLibrary library, std::chrono::milliseconds every)
 {
-    if (!m_running && !m_finished)
-        m_keep = Keep{std::move(library), every};
+    // Its first save comes `every` after start(); a snapshot before has no
+    // phase, and is not saved.
+    if (!m_running && !m_finished && !m_autosaver)
+        m_autosaver = std::make_unique<RunAutosaver>(
+            std::move(library), [this] { return snapshot("autosaved"); }, every);
 }
 
 std::string Session::keptPath() const
@@ -626,9 +615,7 @@ std::string Session::keptPath() const
 
 std::string Session::keepError() const
 {
-    if (!m_keep)
-        return "the run is not kept in a library (--no-library)";
-    return m_keepError;
+    return m_autosaver ? m_keepError : "the run is not kept in a library (--no-library)";
 }
 
 void Session::discardKept()
@@ -636,7 +623,6 @@ void Session::discardKept()
     if (m_autosaver)
         m_autosaver->discard();
     m_autosaver.reset();
-    m_keep.reset();
 }
 
 } // namespace latprobe

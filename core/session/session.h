@@ -121,7 +121,7 @@ public:
     // finished run over it at finish(). Call before start().
     void keepInLibrary(RunLibrary library,
                        std::chrono::milliseconds every = RunAutosaver::kDefaultEvery);
-    bool keepsInLibrary() const { return m_keep.has_value(); }
+    bool keepsInLibrary() const { return m_autosaver != nullptr; }
     std::string keptPath() const;  // "" before the first save
     std::string keepError() const; // why the finished run was not kept, "" when it was
     void discardKept();            // stops keeping and deletes it: the user chose so
@@ -201,12 +201,6 @@ private:
     std::atomic<bool> m_finished{false};
     RunRecord m_record;
     ScenarioPlayer m_player{*this};
-    struct Keep
-    {
-        RunLibrary library;
-        std::chrono::milliseconds every;
-    };
-    std::optional<Keep> m_keep;
     std::unique_ptr<RunAutosaver> m_autosaver; // snapshots the parts above: after them
     std::string m_keepError;
 
