@@ -1,6 +1,5 @@
 #include "runoptions.h"
 
-#include "consumertable.h"
 #include "loadspec.h"
 #include "presets.h"
 #include "probe.h"
@@ -148,7 +147,7 @@ bool resolveConsumers(const RunOptions &o, const Preset &preset,
             }
         ConsumerConfig c = *found;
         const double base = 100.0 * static_cast<double>(c.workNs) / static_cast<double>(c.periodNs);
-        switch (consumerRole(c.name)) {
+        switch (c.role) {
         case ConsumerRole::Audio: {
             int64_t period = c.periodNs;
             if (o.audioPeriodMs > 0)
@@ -181,7 +180,7 @@ bool resolveConsumers(const RunOptions &o, const Preset &preset,
             parseWakeMethod(o.wake, c.wake);
         // interbench's deadline is the next period: it has no buffer.
         if (c.wake == WakeMethod::Timekeeper && c.hasDeadline()) {
-            if (consumerRole(c.name) == ConsumerRole::Audio && o.audioBuffer != 2) {
+            if (c.role == ConsumerRole::Audio && o.audioBuffer != 2) {
                 error = "--audio-buffer applies to --wake timer: with the timekeeper "
                         "(interbench's method) a period is due by the next one";
                 return false;

@@ -371,7 +371,7 @@ std::vector<ConsumerSetup> Session::setups() const
 int Session::consumerIndex(ConsumerRole role) const
 {
     for (size_t i = 0; i < m_options.consumers.size(); ++i)
-        if (consumerRole(m_options.consumers[i].name) == role)
+        if (m_options.consumers[i].role == role)
             return static_cast<int>(i);
     return -1;
 }
