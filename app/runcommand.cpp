@@ -8,6 +8,7 @@
 #include "runautosaver.h"
 #include "runconclusion.h"
 #include "runfile.h"
+#include "runoptionscli.h"
 #include "scenario.h"
 #include "session.h"
 
