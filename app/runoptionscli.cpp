@@ -1,8 +1,29 @@
 #include "runoptionscli.h"
 
+#include "loadkind.h"
+
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <vector>
 
 namespace latprobe {
+
+std::string loadOptionHelp()
+{
+    std::string text = "Start a load group after the idle lead-in: KIND:N[:key=value...]\n"
+                       "any kind takes nice=, policy=batch|idle, cpus=, session=own|same;\n"
+                       "the kinds and their own keys (man latprobe, LOADS):";
+    for (const LoadKind &k : loadKinds()) {
+        std::vector<std::string> keys;
+        for (const LoadParam &p : k.params)
+            keys.push_back(p.key + "=");
+        if (k.runsCommand)
+            keys.push_back("cmd=PROGRAM ARGS");
+        text += fmt::format("\n  {:<14}{}", k.name, fmt::join(keys, " "));
+    }
+    return text;
+}
 
 void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
 {
@@ -65,11 +86,7 @@ void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
     if (headless)
         app.add_flag("--no-progress", o.noProgress, "No progress line on stderr");
     app.add_option("-l,--load", o.loads,
-                   std::string(headless ? "" : "Unattended (--run-for): ") +
-                       "Start a load group after the idle lead-in: KIND:N[:key=value...]\n"
-                       "kinds: massive_intr, ocbench, burn, hackbench, compile, io_write,\n"
-                       "io_read, memload, spawn, custom (custom:N:cmd=PROGRAM ARGS);\n"
-                       "any kind takes nice=, policy=batch|idle, cpus=, session=own|same")
+                   std::string(headless ? "" : "Unattended (--run-for): ") + loadOptionHelp())
         ->take_all();
     app.add_option("--idle", o.idleS, "Idle lead-in before the loads, in s (default 5)")
         ->check(CLI::Range(0.0, 3600.0));

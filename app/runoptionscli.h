@@ -13,4 +13,8 @@ namespace latprobe {
 // (RunOptions) and their checks (resolveRunPlan).
 void addRunOptions(CLI::App &app, RunOptions &options, RunFrontEnd frontEnd);
 
+// The --load help: every kind of the load kinds' table with its own keys,
+// so a new kind is listed without anyone remembering to.
+std::string loadOptionHelp();
+
 } // namespace latprobe
