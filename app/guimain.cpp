@@ -12,7 +12,7 @@
 #include "processstarter.h"
 #include "rootwarning.h"
 #include "runfile.h"
-#include "runoptions.h"
+#include "runoptionscli.h"
 #include "selfexe.h"
 #include "signalwatcher.h"
 #include "unattendedrun.h"

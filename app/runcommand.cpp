@@ -7,6 +7,7 @@
 #include "rootwarning.h"
 #include "runconclusion.h"
 #include "runfile.h"
+#include "runoptionscli.h"
 #include "scenario.h"
 #include "session.h"
 

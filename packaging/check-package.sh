@@ -167,7 +167,7 @@ check "man page is not empty" [ "$(wc -l <"$work/man.txt")" -gt 200 ]
 check "man page carries version $version" grep -q "latprobe $version" "$work/man.txt"
 check "man page lines fit 80 columns" [ "$(LC_ALL=C.UTF-8 wc -L <"$work/man.txt")" -le 80 ]
 
-# --- the man page and completion cover the binary's options and loads ---------
+# --- the man page and completion cover the binary's options -------------------
 # Options of `latprobe run` and `latprobe report`, as the binary lists them.
 completion="$root/usr/share/bash-completion/completions/latprobe"
 man_src=$(zcat "$man_page")
@@ -184,27 +184,8 @@ done
 for sub in run report compare runs sysinfo; do
     check "man page documents the $sub command" grep -qE "^\.B $sub$|^\.B latprobe $sub" <<<"$man_src"
 done
-# Load kinds and their keys, from the binary's own error messages.
-# (latprobe exits 2 on them: hence the "|| true".)
-kinds=$({ "$latprobe" -q run --load no_such_kind:1 2>&1 || true; } |
-    sed -n 's/.*use one of //p' | tr -d ,)
-if [ -z "$kinds" ]; then
-    fail "could not read the load kinds from latprobe's error message"
-fi
-for kind in $kinds; do
-    keys=$({ "$latprobe" -q run --load "$kind:1:no_such_key=1" 2>&1 || true; } |
-        sed -n 's/.*(it takes \(.*\)).*/\1/p' | tr -d ,)
-    [ -n "$keys" ] || fail "could not read the keys of $kind from latprobe's error message"
-    kind_roff=${kind//-/\\-}
-    check "man page documents load kind $kind" grep -qx "\.B $kind_roff" <<<"$man_src"
-    check "completion offers load kind $kind" grep -qw -- "$kind" "$completion"
-    for key in $keys; do
-        case $key in nice | policy | cpus | session) continue ;; esac
-        check "man page documents $kind:$key" grep -qF "BI $key=" <<<"$man_src"
-        check "completion offers $kind:$key" \
-            bash -c 'grep -E "^ +$1\)" "$2" | grep -qw "$3="' _ "$kind" "$completion" "$key"
-    done
-done
+# The load kinds and each one's keys: tst_loaddocs checks the man page and
+# the completion against the kinds' table itself.
 
 # --- bash completion, as bash-completion calls it -----------------------------
 check "completion parses" bash -n "$completion"

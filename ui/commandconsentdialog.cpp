@@ -32,7 +32,7 @@ QStringList CommandConsentDialog::commandLines(const Scenario &scenario)
     QStringList lines;
     for (size_t i = 0; i < scenario.steps.size(); ++i)
         for (const LoadSpec &spec : scenario.steps[i].loads) {
-            if (spec.kind != "custom")
+            if (!spec.runsCommand())
                 continue;
             QStringList argv;
             for (const std::string &arg : spec.command)

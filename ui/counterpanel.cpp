@@ -40,7 +40,7 @@ CounterPanel::CounterPanel(const std::vector<ConsumerConfig> &consumers, QWidget
     std::vector<CounterCard *> cards;
     auto find = [&](ConsumerRole role) {
         for (size_t i = 0; i < consumers.size(); ++i)
-            if (consumerRole(consumers[i].name) == role)
+            if (consumers[i].role == role)
                 return static_cast<int>(i);
         return -1;
     };

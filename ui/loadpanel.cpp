@@ -81,11 +81,11 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
         r.nice->setToolTip(tr("Nice value of the %1 workers").arg(name));
         grid->addWidget(r.nice, line, 2);
 
-        if (kinds[i].name == "custom") {
+        if (kinds[i].runsCommand) {
             r.command = new QLineEdit(startBox);
             r.command->setPlaceholderText(tr("command…"));
             r.command->setToolTip(tr("The program and its arguments, run without a shell"));
-            r.command->setAccessibleName(tr("custom command"));
+            r.command->setAccessibleName(tr("%1 command").arg(name));
             grid->addWidget(r.command, line, 3);
         } else if (!kinds[i].params.empty()) {
             const LoadParam &p = kinds[i].params.front();

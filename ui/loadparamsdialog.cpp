@@ -54,7 +54,7 @@ LoadParamsDialog::LoadParamsDialog(const LoadKind &kind, const LoadChoice &choic
         form->addRow(QString(), help);
         m_params[p.key] = box;
     }
-    if (kind.name == "custom") {
+    if (kind.runsCommand) {
         m_command = new QLineEdit(choice.command, this);
         m_command->setPlaceholderText(tr("program and arguments, e.g. stress-ng --cpu 1"));
         m_command->setToolTip(tr("Run directly, without a shell; split on spaces, quotes group."));

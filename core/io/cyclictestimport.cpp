@@ -157,6 +157,7 @@ Run importCyclictestJson(const std::string &text, const std::string &file)
                    "missing: run cyclictest with -h (a histogram) and --json");
         ConsumerSetup setup;
         setup.config.name = threads->size() == 1 ? "wakeup" : "wakeup#" + id;
+        setup.config.role = ConsumerRole::Wakeup;
         setup.config.periodNs = static_cast<int64_t>(intervalUs * 1000);
         setup.grant.policy = run.requested.policy;
         run.consumers.push_back(setup);

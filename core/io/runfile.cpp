@@ -617,6 +617,7 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         const json &c = consumers[i];
         ConsumerSetup setup;
         setup.config.name = r.get<std::string>(c, path, "name");
+        setup.config.role = consumerRole(setup.config.name); // not kept: the name says it
         // Absent in files written before 0.1.0 kept it: those were periodic.
         if (c.contains("kind")) {
             const std::string kind = r.get<std::string>(c, path, "kind");

@@ -120,11 +120,12 @@ std::vector<RunLibrary::Entry> RunLibrary::list() const
             for (const PhaseResult &p : run.phases) {
                 e.durationS += p.durationS;
                 for (const ConsumerStats &c : p.consumers) {
-                    if (c.name == "audio")
+                    const ConsumerRole role = consumerRole(c.name);
+                    if (role == ConsumerRole::Audio)
                         e.audioMisses += c.misses;
-                    else if (c.name == "video")
+                    else if (role == ConsumerRole::Video)
                         e.videoMisses += c.misses;
-                    else if (c.name == "wakeup" && c.samples > 0)
+                    else if (role == ConsumerRole::Wakeup && c.samples > 0)
                         e.wakeupP99Us = std::max(e.wakeupP99Us, c.p99Us);
                 }
             }

@@ -57,7 +57,7 @@ bool Scenario::runsCommands() const
 {
     for (const ScenarioStep &s : steps)
         for (const LoadSpec &l : s.loads)
-            if (l.kind == "custom")
+            if (l.runsCommand())
                 return true;
     return false;
 }

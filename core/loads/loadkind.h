@@ -33,12 +33,23 @@ struct WorkerContext
     std::string tempDir;
 };
 
+// A safety cap (LoadLimits) shared by every group that counts against it,
+// whatever its kind.
+enum class SharedCap {
+    None,
+    MemoryMiB, // LoadLimits::memShare of MemAvailable
+    DiskMiB,   // LoadLimits::ioMaxBytes, and ioFreeShare of the temp dir's free space
+    SpawnRate, // LoadLimits::spawnRateMax processes started a second
+};
+
+// One row per kind, written with designated initialisers: everything code
+// asks of a kind is here, so nothing outside this table compares its name.
 struct LoadKind
 {
     std::string name;
     std::string description;
     std::string unit; // what progress counts: "loops", "bytes", ...
-    std::vector<LoadParam> params;
+    std::vector<LoadParam> params = {};
     // Runs in each worker process until it is killed; returns only on an
     // error, with a message on stderr and a non-zero exit code.
     int (*body)(WorkerContext &) = nullptr;
@@ -50,6 +61,13 @@ struct LoadKind
     // Processes per worker, for the worker cap (hackbench forks its pairs).
     int (*processesPerWorker)(const LoadSpec &) = nullptr;
     bool needsTempDir = false;
+    // The shared cap each worker takes a part of, and the parameter that
+    // says how much: MiB for memory and disk, processes a second for spawn.
+    SharedCap cap = SharedCap::None;
+    std::string capParam = {};
+    // Runs the user's own program, written last as cmd=PROGRAM ARGS: a spec
+    // must give one, and a scenario with one asks the user's consent first.
+    bool runsCommand = false;
 };
 
 // Records the first error of a group where latprobe shows it, and on stderr.

@@ -39,22 +39,15 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
-// What a spec asks of one cap, all its workers together.
-double memBytes(const LoadSpec &spec)
+// What a spec asks of one shared cap, all its workers together: bytes, or
+// processes a second.
+double demand(const LoadSpec &spec, SharedCap cap)
 {
-    return spec.kind == "memload" ? spec.count * loadParam(spec, "mb") * kMiB : 0;
-}
-
-double ioBytes(const LoadSpec &spec)
-{
-    return spec.kind == "io_write" || spec.kind == "io_read"
-               ? spec.count * loadParam(spec, "mb") * kMiB
-               : 0;
-}
-
-double spawnRate(const LoadSpec &spec)
-{
-    return spec.kind == "spawn" ? spec.count * loadParam(spec, "rate") : 0;
+    const LoadKind *kind = findLoadKind(spec.kind);
+    if (!kind || kind->cap != cap)
+        return 0;
+    const double unit = cap == SharedCap::SpawnRate ? 1 : kMiB;
+    return spec.count * loadParam(spec, kind->capParam) * unit;
 }
 
 // ", 900 with those running" when other groups count towards a cap.
@@ -72,67 +65,68 @@ std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits,
     double mem = 0, io = 0, rate = 0;
     for (const LoadSpec &r : running) {
         processes += processesFor(r);
-        mem += memBytes(r);
-        io += ioBytes(r);
-        rate += spawnRate(r);
+        mem += demand(r, SharedCap::MemoryMiB);
+        io += demand(r, SharedCap::DiskMiB);
+        rate += demand(r, SharedCap::SpawnRate);
     }
     const int wanted = processesFor(spec);
     if (processes + wanted > limits.maxProcesses)
         return fmt::format("{} would run {} processes, {} with those running; the cap is {} "
                            "(raise it with --max-workers, or in the window's Edit > Preferences)",
                            spec.label(), wanted, processes + wanted, limits.maxProcesses);
+    const LoadKind *kind = findLoadKind(spec.kind);
+    if (!kind)
+        return {};
     // Refused here, before anything starts, rather than by mkdtemp later.
-    if (const LoadKind *kind = findLoadKind(spec.kind);
-        kind && kind->needsTempDir && access(tempBase().c_str(), W_OK | X_OK) != 0)
+    if (kind->needsTempDir && access(tempBase().c_str(), W_OK | X_OK) != 0)
         return fmt::format("{} needs a temp dir, but {} is not writable ({}): set TMPDIR to a "
                            "writable directory",
                            spec.label(), tempBase(), std::strerror(errno));
-    if (spec.kind == "memload") {
+    if (kind->cap == SharedCap::MemoryMiB) {
         // Conservative: what runs may already hold part of MemAvailable.
         const double available = static_cast<double>(memAvailableBytes());
-        const double total = mem + memBytes(spec);
+        const double asked = demand(spec, kind->cap), total = mem + asked;
         // interbench's size is meant to push pages out to swap: free swap
-        // is room for it, beside the share of RAM any memload gets.
-        const auto mb = spec.params.find("mb");
-        const double swapFree = mb != spec.params.end() && mb->second == "interbench"
+        // is room for it, beside the share of RAM any memory load gets.
+        const auto size = spec.params.find(kind->capParam);
+        const double swapFree = size != spec.params.end() && size->second == "interbench"
                                     ? static_cast<double>(readMemInfo().swapFreeKb) * 1024
                                     : 0;
         const double cap = limits.memShare * available + swapFree;
         if (total > cap)
-            return fmt::format(
-                "{} would use {:.0f} MiB{}, over the cap of {:.0f} % of the {:.0f} "
-                "MiB available{} ({:.0f} MiB): lower mb= or the count",
-                spec.label(), memBytes(spec) / kMiB, besides(mem, total / kMiB, " MiB"),
-                limits.memShare * 100, available / kMiB,
-                swapFree > 0 ? fmt::format(" and {:.0f} MiB of free swap", swapFree / kMiB)
-                             : std::string(),
-                cap / kMiB);
+            return fmt::format("{} would use {:.0f} MiB{}, over the cap of {:.0f} % of the {:.0f} "
+                               "MiB available{} ({:.0f} MiB): lower {}= or the count",
+                               spec.label(), asked / kMiB, besides(mem, total / kMiB, " MiB"),
+                               limits.memShare * 100, available / kMiB,
+                               swapFree > 0
+                                   ? fmt::format(" and {:.0f} MiB of free swap", swapFree / kMiB)
+                                   : std::string(),
+                               cap / kMiB, kind->capParam);
     }
-    if (spec.kind == "io_write" || spec.kind == "io_read") {
-        const double total = io + ioBytes(spec);
+    if (kind->cap == SharedCap::DiskMiB) {
+        const double asked = demand(spec, kind->cap), total = io + asked;
         struct statvfs fs
         {};
         const double free =
             statvfs(tempBase().c_str(), &fs) == 0 ? double(fs.f_bavail) * fs.f_frsize : 0;
         if (total > static_cast<double>(limits.ioMaxBytes))
-            return fmt::format("{} would write {:.0f} MiB{}, over the {:.0f} MiB io cap: lower mb= "
+            return fmt::format("{} would write {:.0f} MiB{}, over the {:.0f} MiB io cap: lower {}= "
                                "or the count",
-                               spec.label(), ioBytes(spec) / kMiB,
-                               besides(io, total / kMiB, " MiB"), limits.ioMaxBytes / kMiB);
+                               spec.label(), asked / kMiB, besides(io, total / kMiB, " MiB"),
+                               limits.ioMaxBytes / kMiB, kind->capParam);
         if (total > limits.ioFreeShare * free)
             return fmt::format("{} would write {:.0f} MiB{}, over {:.0f} % of the {:.0f} MiB free "
-                               "in {}: lower mb= or set TMPDIR elsewhere",
-                               spec.label(), ioBytes(spec) / kMiB,
-                               besides(io, total / kMiB, " MiB"), limits.ioFreeShare * 100,
-                               free / kMiB, tempBase());
+                               "in {}: lower {}= or set TMPDIR elsewhere",
+                               spec.label(), asked / kMiB, besides(io, total / kMiB, " MiB"),
+                               limits.ioFreeShare * 100, free / kMiB, tempBase(), kind->capParam);
     }
-    if (spec.kind == "spawn") {
-        const double total = rate + spawnRate(spec);
+    if (kind->cap == SharedCap::SpawnRate) {
+        const double asked = demand(spec, kind->cap), total = rate + asked;
         if (total > limits.spawnRateMax)
             return fmt::format("{} would start {:.0f} processes/s{}, over the cap of {:.0f}/s: "
-                               "lower rate= or the count",
-                               spec.label(), spawnRate(spec), besides(rate, total),
-                               limits.spawnRateMax);
+                               "lower {}= or the count",
+                               spec.label(), asked, besides(rate, total), limits.spawnRateMax,
+                               kind->capParam);
     }
     return {};
 }

@@ -35,6 +35,12 @@ std::vector<std::string> splitColons(const std::string &text)
 
 } // namespace
 
+bool LoadSpec::runsCommand() const
+{
+    const LoadKind *k = findLoadKind(kind);
+    return k && k->runsCommand;
+}
+
 std::string LoadSpec::label() const
 {
     return fmt::format("{} x{}", kind, count);
@@ -149,8 +155,12 @@ bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error)
         }
     }
     if (!cmd.empty()) {
-        if (spec.kind != "custom") {
-            error = fmt::format("load \"{}\": only custom takes cmd=", text);
+        if (!kind->runsCommand) {
+            std::vector<std::string> takers;
+            for (const LoadKind &k : loadKinds())
+                if (k.runsCommand)
+                    takers.push_back(k.name);
+            error = fmt::format("load \"{}\": only {} takes cmd=", text, fmt::join(takers, ", "));
             return false;
         }
         if (!splitWords(cmd, spec.command, error)) {
@@ -158,8 +168,9 @@ bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error)
             return false;
         }
     }
-    if (spec.kind == "custom" && spec.command.empty()) {
-        error = fmt::format("load \"{}\": custom needs a command: custom:N:cmd=PROGRAM ARGS", text);
+    if (kind->runsCommand && spec.command.empty()) {
+        error = fmt::format("load \"{}\": {} needs a command: {}:N:cmd=PROGRAM ARGS", text,
+                            kind->name, kind->name);
         return false;
     }
     return true;

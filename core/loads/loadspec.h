@@ -15,8 +15,11 @@ struct LoadSpec
     std::map<std::string, std::string> params; // kind-specific, validated by LoadKind
     ThreadParams sched;                        // nice, policy (other/batch/idle), cpus
     bool ownSession = true;                    // setsid: its own autogroup
-    std::vector<std::string> command;          // custom: the argv to run
+    std::vector<std::string> command;          // the argv to run, if its kind runsCommand
 
+    // Its kind runs the user's program (LoadKind::runsCommand): it needs
+    // their consent.
+    bool runsCommand() const;
     // "massive_intr x8" for phase names and plot markers.
     std::string label() const;
     // The canonical KIND:N:key=value form, which parseLoadSpec reads back.
@@ -24,7 +27,8 @@ struct LoadSpec
 };
 
 // Parses and validates KIND:N[:key=value...] against the kind's table.
-// custom takes its command as cmd=..., split on spaces, or as `command`.
+// A kind that runsCommand takes its command as cmd=..., split into words
+// (`command`).
 bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error);
 
 // Integer/double parameter lookup with the kind's default applied, and a

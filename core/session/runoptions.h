@@ -9,14 +9,11 @@
 #include <string>
 #include <vector>
 
-namespace CLI {
-class App;
-}
-
 namespace latprobe {
 
 // Every option of a run, as `latprobe run` and latprobe-gui take them: one
-// parser and one resolver serve both, so every option and check exists once.
+// parser (app/runoptionscli.h) and one resolver serve both, so every option
+// and check exists once.
 struct RunOptions
 {
     double durationS = 30;
@@ -60,9 +57,6 @@ struct RunOptions
 // noise check (it measures at once), and names its unattended length
 // --run-for, which its own parser adds.
 enum class RunFrontEnd { Headless, Window };
-
-// Registers the run options on `app` (`latprobe run`, or latprobe-gui's own).
-void addRunOptions(CLI::App &app, RunOptions &options, RunFrontEnd frontEnd);
 
 // What a run is, resolved from its options.
 struct RunPlan

@@ -435,7 +435,7 @@ std::vector<ConsumerSetup> Session::setups() const
 int Session::consumerIndex(ConsumerRole role) const
 {
     for (size_t i = 0; i < configs().size(); ++i)
-        if (consumerRole(configs()[i].name) == role)
+        if (configs()[i].role == role)
             return static_cast<int>(i);
     return -1;
 }

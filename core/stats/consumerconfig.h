@@ -4,8 +4,18 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace latprobe {
+
+// Which consumer this is, where code acts on it: names are for files and
+// people, roles for code. consumertable.h has each role's row.
+enum class ConsumerRole { Audio, Video, X, Gaming, Wakeup, Gui, Start, Unknown };
+
+// The role a name read from outside (a run file, an option) stands for; a
+// cyclictest thread imported as "wakeup#2" is a wakeup. Unknown names are
+// Unknown. Code that holds a ConsumerConfig asks its `role` instead.
+ConsumerRole consumerRole(std::string_view name);
 
 enum class ConsumerKind {
     Periodic,     // audio, video, wakeup: sleep, work, meet a deadline
@@ -35,7 +45,8 @@ const char *latencyDefinition(WakeMethod method);
 struct ConsumerConfig
 {
     ConsumerKind kind = ConsumerKind::Periodic;
-    std::string name; // "audio", "video", "wakeup"
+    ConsumerRole role = ConsumerRole::Unknown;
+    std::string name; // "audio", "video", "wakeup": the role's name, or "wakeup#2"
     int64_t periodNs = 0;
     int64_t workNs = 0;   // CPU work per period
     int64_t slackNs = 0;  // deadline = period start + slack; 0: no deadline

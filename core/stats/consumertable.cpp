@@ -75,7 +75,7 @@ std::string describeRole(const ConsumerConfig &c)
 {
     const double cpu =
         c.periodNs ? 100.0 * static_cast<double>(c.workNs) / static_cast<double>(c.periodNs) : 0;
-    switch (consumerRole(c.name)) {
+    switch (c.role) {
     case ConsumerRole::Audio:
         return fmt::format("Audio skips: periods the simulated audio player lost. It wakes every "
                            "{} ms, works {:.0f} % of that, and must finish within {} ms (its "

@@ -8,10 +8,6 @@
 
 namespace latprobe {
 
-// Which consumer this is, where code acts on it: names are for files and
-// people, roles for code.
-enum class ConsumerRole { Audio, Video, X, Gaming, Wakeup, Gui, Start, Unknown };
-
 // Everything a front end shows of a consumer, in one row per role, as the
 // load kinds have their table: the CLI, the report and the window read it
 // here instead of comparing names.
@@ -30,9 +26,7 @@ struct ConsumerTraits
 // legends use.
 const ConsumerTraits *consumerTable(size_t &count);
 const ConsumerTraits &consumerTraits(ConsumerRole role);
-// By name; a cyclictest thread imported as "wakeup#2" is a wakeup.
-// Unknown names get the Unknown row ("misses").
-ConsumerRole consumerRole(std::string_view name);
+// By name (consumerRole(name)): unknown names get the Unknown row ("misses").
 const ConsumerTraits &consumerTraits(std::string_view name);
 
 // "Audio skips", or "<name> misses" for a name the table does not know.

@@ -16,6 +16,7 @@ ConsumerConfig consumerOf(ConsumerRole role)
 {
     const ConsumerTraits &t = consumerTraits(role);
     ConsumerConfig c;
+    c.role = role;
     c.name = t.name;
     if (role != ConsumerRole::Wakeup && role != ConsumerRole::Gaming)
         c.missName = t.missName;

@@ -37,7 +37,8 @@ namespace {
 SessionOptions wakeupOnly()
 {
     SessionOptions o = defaultSessionOptions(RunFrontEnd::Window);
-    std::erase_if(o.consumers, [](const ConsumerConfig &c) { return c.name != "wakeup"; });
+    std::erase_if(o.consumers,
+                  [](const ConsumerConfig &c) { return c.role != ConsumerRole::Wakeup; });
     return o;
 }
 

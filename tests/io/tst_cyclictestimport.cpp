@@ -27,6 +27,7 @@ private slots:
         QCOMPARE(w.expected, uint64_t{20000}); // -D 20 / -i 1000
         QVERIFY(w.p50Us >= w.minUs && w.p50Us <= w.p99Us && w.p99Us <= w.maxUs);
         QCOMPARE(run.consumers.at(0).config.periodNs, int64_t{1000000});
+        QCOMPARE(run.consumers.at(0).config.role, ConsumerRole::Wakeup);
     }
 
     void percentilesMatchTheHistogram()

@@ -148,6 +148,7 @@ void compareSetups(const ConsumerSetup &a, const ConsumerSetup &b)
 {
     QCOMPARE(a.config.kind, b.config.kind);
     QCOMPARE(a.config.name, b.config.name);
+    QCOMPARE(a.config.role, b.config.role);
     QCOMPARE(a.config.periodNs, b.config.periodNs);
     QCOMPARE(a.config.workNs, b.config.workNs);
     QCOMPARE(a.config.slackNs, b.config.slackNs);

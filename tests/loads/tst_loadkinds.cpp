@@ -25,6 +25,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <unistd.h>
 
@@ -167,6 +168,19 @@ void TestLoadKinds::table()
     QCOMPARE(loadKinds().size(), expected.size());
     for (const char *name : {"compile", "io_write", "io_read"})
         QVERIFY2(findLoadKind(name)->needsTempDir, name);
+    // The caps count what they always counted, and only custom runs a
+    // command: the facts that used to be name comparisons.
+    const std::map<std::string, std::pair<SharedCap, std::string>> caps = {
+        {"memload", {SharedCap::MemoryMiB, "mb"}},
+        {"io_write", {SharedCap::DiskMiB, "mb"}},
+        {"io_read", {SharedCap::DiskMiB, "mb"}},
+        {"spawn", {SharedCap::SpawnRate, "rate"}}};
+    for (const LoadKind &k : loadKinds()) {
+        const auto it = caps.find(k.name);
+        QVERIFY2(k.cap == (it == caps.end() ? SharedCap::None : it->second.first), k.name.c_str());
+        QCOMPARE(k.capParam, it == caps.end() ? std::string() : it->second.second);
+        QCOMPARE(k.runsCommand, k.name == "custom");
+    }
     QCOMPARE(processesFor(spec("hackbench:10")), 10 * (1 + 2 * 20));
     QCOMPARE(processesFor(spec("hackbench:2:fds=3")), 2 * 7);
 }
@@ -175,7 +189,7 @@ void TestLoadKinds::defaultsFitTheCaps()
 {
     // Every kind with its defaults starts on an ordinary machine.
     for (const LoadKind &k : loadKinds()) {
-        const LoadSpec s = spec(k.name + ":1" + (k.name == "custom" ? ":cmd=sleep 1" : ""));
+        const LoadSpec s = spec(k.name + ":1" + (k.runsCommand ? ":cmd=sleep 1" : ""));
         QCOMPARE(checkLoadLimits(s, LoadLimits{}, {}), std::string());
     }
     // hackbench:10 is hackbench -p -g 10: 410 processes, under the cap.

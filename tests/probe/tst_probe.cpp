@@ -235,6 +235,8 @@ void TestProbe::presetsHaveTheDocumentedNumbers()
     QVERIFY(!p->description.empty());
     // The four run by default, then interbench's X and Gaming on request.
     QCOMPARE(p->consumers.size(), 6u);
+    for (const ConsumerConfig &c : p->consumers)
+        QCOMPARE(c.role, consumerRole(c.name));
     const ConsumerConfig &audio = p->consumers[0], &video = p->consumers[1],
                          &wakeup = p->consumers[2], &start = p->consumers[3], &x = p->consumers[4],
                          &gaming = p->consumers[5];

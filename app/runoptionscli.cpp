@@ -1,0 +1,124 @@
+#include "runoptionscli.h"
+
+#include "loadkind.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace latprobe {
+
+std::string loadOptionHelp()
+{
+    std::string text = "Start a load group after the idle lead-in: KIND:N[:key=value...]\n"
+                       "any kind takes nice=, policy=batch|idle, cpus=, session=own|same;\n"
+                       "the kinds and their own keys (man latprobe, LOADS):";
+    for (const LoadKind &k : loadKinds()) {
+        std::vector<std::string> keys;
+        for (const LoadParam &p : k.params)
+            keys.push_back(p.key + "=");
+        if (k.runsCommand)
+            keys.push_back("cmd=PROGRAM ARGS");
+        text += fmt::format("\n  {:<14}{}", k.name, fmt::join(keys, " "));
+    }
+    return text;
+}
+
+void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
+{
+    const bool headless = frontEnd == RunFrontEnd::Headless;
+    if (headless)
+        app.add_option("-d,--duration", o.durationS, "Seconds to measure (default 30)")
+            ->check(CLI::Range(0.1, 7 * 24 * 3600.0));
+    app.add_option("-c,--consumers", o.consumers,
+                   "Comma-separated consumers: audio,video,wakeup,start (the default),\n"
+                   "x, gaming (interbench's X and Gaming)");
+    app.add_option("-p,--preset", o.preset,
+                   "Consumer preset: default, desktop, pro, interbench; or a built-in\nscenario: "
+                   "quick, ramp, contest");
+    app.add_option("--audio-frames", o.audioFrames, "Audio frames per period (default 256)")
+        ->check(CLI::Range(16, 65536));
+    app.add_option("--audio-rate", o.audioRate, "Audio sample rate in Hz (default 48000)")
+        ->check(CLI::Range(8000, 384000));
+    app.add_option("--audio-period", o.audioPeriodMs,
+                   "Audio period in ms (overrides frames and rate)")
+        ->check(CLI::Range(0.1, 1000.0));
+    app.add_option("--audio-buffer", o.audioBuffer, "Audio buffer in periods (default 2)")
+        ->check(CLI::Range(2, 16));
+    app.add_option("--audio-cpu", o.audioCpu, "Audio work, % of a period (default 5)")
+        ->check(CLI::Range(0.0, 95.0));
+    app.add_option("--video-fps", o.videoFps, "Video frame rate (default 60)")
+        ->check(CLI::Range(1.0, 1000.0));
+    app.add_option("--video-cpu", o.videoCpu, "Video work, % of a frame (default 40)")
+        ->check(CLI::Range(0.0, 95.0));
+    app.add_option("--wakeup-interval", o.wakeupIntervalUs,
+                   "Wakeup consumer interval in us (default 1000)")
+        ->check(CLI::Range(int64_t{50}, int64_t{10000000}));
+    app.add_option("--work-mode", o.workMode,
+                   "cpu: spin until the thread ran the time (default); loops: interbench's\n"
+                   "calibrated loop")
+        ->check(CLI::IsMember({"cpu", "loops"}));
+    app.add_option("--wake", o.wake,
+                   "What wakes the periodic consumers: timer (their own, latency =\n"
+                   "wakeup - period start; the default) or timekeeper (interbench's:\n"
+                   "a SCHED_FIFO 96 thread, its oversleep not charged, lost periods\n"
+                   "charged; the default of --preset interbench)")
+        ->check(CLI::IsMember({"timer", "timekeeper"}));
+    app.add_option("--policy", o.policy, "Probe policy: other, fifo, rr, batch, idle")
+        ->check(CLI::IsMember({"other", "fifo", "rr", "batch", "idle"}));
+    app.add_option("--priority", o.priority, "Real-time priority for fifo/rr (1-99)")
+        ->check(CLI::Range(0, 99));
+    app.add_option("--nice", o.nice, "Nice value for other/batch (-20..19)")
+        ->check(CLI::Range(-20, 19));
+    app.add_option("--cpus", o.cpus, "Pin the probe's threads to these CPUs, e.g. 0 or 0-1");
+    app.add_option("--timer-slack", o.timerSlackNs,
+                   "Timer slack in ns (default: the kernel's, 50000 for SCHED_OTHER)")
+        ->check(CLI::Range(int64_t{1}, int64_t{1000000000}));
+    app.add_option("--align-us", o.alignUs,
+                   "Start the periods at a whole second plus this many us, as\n"
+                   "cyclictest --secaligned does: probes given the same value wake\n"
+                   "at the same instants")
+        ->check(CLI::Range(int64_t{0}, int64_t{999999}));
+    app.add_option("-o,--out", o.out,
+                   headless ? "Write the run to this JSON file"
+                            : "Unattended (--run-for): write the run to this JSON file");
+    if (headless)
+        app.add_flag("--no-progress", o.noProgress, "No progress line on stderr");
+    app.add_option("-l,--load", o.loads,
+                   std::string(headless ? "" : "Unattended (--run-for): ") + loadOptionHelp())
+        ->take_all();
+    app.add_option("--idle", o.idleS, "Idle lead-in before the loads, in s (default 5)")
+        ->check(CLI::Range(0.0, 3600.0));
+    app.add_option("-s,--scenario", o.scenario,
+                   "Play a scenario: a file, or built-in quick, ramp, contest, interbench");
+    app.add_option("-r,--rounds", o.rounds,
+                   "Play the steps this many times, interleaved (idle, A, idle, A, ...):\n"
+                   "each round of a step is one sample when runs are compared.\n"
+                   "With --load, each round lasts --duration")
+        ->check(CLI::Range(1, kMaxRounds));
+    if (headless)
+        app.add_flag("--allow-commands", o.allowCommands,
+                     "Let a scenario's custom loads run their commands");
+    if (headless)
+        app.add_flag("--no-noise-check", o.noNoiseCheck, "Skip the 3 s noise check before the run");
+    app.add_flag("--no-auto-capture", o.noAutoCapture,
+                 "Do not capture the system's state at each phase's first miss\n(the first 16 "
+                 "phases; kill -USR1 <pid> captures it on demand)");
+    app.add_flag("--no-trace", o.noTrace,
+                 "Do not record the kernel's trace to explain misses (the flight\nrecorder: "
+                 "a private tracefs instance, root or tracefs access)");
+    app.add_option("--explain-misses", o.explainMisses,
+                   "Misses explained from the trace per phase and consumer (default 8;\n0 "
+                   "records without explaining: the window's \"Explain the next\nmisses\" "
+                   "still can)")
+        ->check(CLI::Range(0, 100));
+    app.add_option("--max-workers", o.maxWorkers,
+                   "Cap on load processes running at once (default 2048)")
+        ->check(CLI::Range(1, 100000));
+    app.add_flag("--no-library", o.noLibrary,
+                 "Do not keep the run in the run library\n(~/.local/share/latprobe/runs, or "
+                 "$LATPROBE_LIBRARY; see latprobe runs)");
+}
+
+} // namespace latprobe

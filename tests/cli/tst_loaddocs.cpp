@@ -1,0 +1,190 @@
+// The load kinds' table against what a user reads: `latprobe run --help`,
+// the man page's Kinds section and the bash completion name every kind of
+// loadKinds() with exactly its own keys. A kind or key added to the table
+// and not documented fails here, as `ring` once went missing from --help.
+
+#include "runprogram.h"
+
+#include "loadkind.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <map>
+#include <set>
+
+using namespace latprobe;
+
+namespace {
+
+using Keys = std::set<QString>;
+
+// A kind's own keys, as a user writes them after KIND:N:.
+Keys ownKeys(const LoadKind &kind)
+{
+    Keys keys;
+    for (const LoadParam &p : kind.params)
+        keys.insert(QString::fromStdString(p.key));
+    if (kind.runsCommand)
+        keys.insert(QStringLiteral("cmd"));
+    return keys;
+}
+
+QString readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+// "key=" words in `text`.
+Keys keysIn(const QString &text)
+{
+    Keys keys;
+    static const QRegularExpression key(QStringLiteral("(?:^|\\s)([a-z_]+)="));
+    for (const QRegularExpressionMatch &m : key.globalMatch(text))
+        keys.insert(m.captured(1));
+    return keys;
+}
+
+// The man page's Kinds section, kind by kind: a kind is a `.TP` then
+// `.B KIND` outside its neighbours' `.RS` blocks; its keys are its
+// `.BI key= default` lines.
+std::map<QString, Keys> manPageKinds(const QString &man)
+{
+    std::map<QString, Keys> kinds;
+    const QStringList lines = man.split(QLatin1Char('\n'));
+    const qsizetype from = lines.indexOf(QStringLiteral(".SS Kinds"));
+    if (from < 0)
+        return kinds;
+    static const QRegularExpression keyLine(QStringLiteral("^\\.BI ([a-z_]+)="));
+    int depth = 0;
+    Keys *current = nullptr;
+    for (qsizetype i = from + 1; i < lines.size() && !lines[i].startsWith(".SS "); ++i) {
+        const QString &line = lines[i];
+        if (line == QLatin1String(".RS"))
+            ++depth;
+        else if (line == QLatin1String(".RE"))
+            --depth;
+        else if (depth == 0 && line.startsWith(".B ") && lines[i - 1] == QLatin1String(".TP"))
+            current = &kinds[line.mid(3).remove(QLatin1Char('\\'))];
+        else if (const auto m = keyLine.match(line); current && m.hasMatch())
+            current->insert(m.captured(1));
+    }
+    return kinds;
+}
+
+// The completion's kinds (`local kinds="..."`) and each one's keys (its
+// `KIND) keys+="..."` line).
+std::map<QString, Keys> completionKinds(const QString &script)
+{
+    std::map<QString, Keys> kinds;
+    static const QRegularExpression list(QStringLiteral("local kinds=\"([^\"]*)\""));
+    const QString names = list.match(script).captured(1);
+    for (const QString &name :
+         names.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts))
+        kinds[name];
+    static const QRegularExpression cases(QStringLiteral("^\\s+([a-z_]+)\\) keys\\+=\"([^\"]*)\""),
+                                          QRegularExpression::MultilineOption);
+    for (const QRegularExpressionMatch &m : cases.globalMatch(script))
+        kinds[m.captured(1)] = keysIn(m.captured(2));
+    return kinds;
+}
+
+// --load's help, up to the next option, a line per kind: "  KIND  key= key=".
+std::map<QString, Keys> helpKinds(const QString &help)
+{
+    std::map<QString, Keys> kinds;
+    const QStringList lines = help.split(QLatin1Char('\n'));
+    qsizetype i = 0;
+    while (i < lines.size() && !lines[i].trimmed().startsWith("-l,--load"))
+        ++i;
+    static const QRegularExpression kindLine(QStringLiteral("^\\s+([a-z_]+)(\\s.*)?$"));
+    for (++i; i < lines.size() && !lines[i].trimmed().startsWith('-'); ++i)
+        if (const auto m = kindLine.match(lines[i]); m.hasMatch())
+            kinds[m.captured(1)] = keysIn(m.captured(2));
+    return kinds;
+}
+
+QString describe(const Keys &keys)
+{
+    QStringList out;
+    for (const QString &k : keys)
+        out << k;
+    return QLatin1Char('{') + out.join(QStringLiteral(", ")) + QLatin1Char('}');
+}
+
+} // namespace
+
+class TestLoadDocs : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void everyKindWithItsKeys_data();
+    void everyKindWithItsKeys();
+    void noKindTheTableLacks_data();
+    void noKindTheTableLacks();
+
+private:
+    // Where: "run --help", "man page", "completion".
+    std::map<QString, std::map<QString, Keys>> m_documented;
+};
+
+void TestLoadDocs::initTestCase()
+{
+    const QString binary = qEnvironmentVariable("LATPROBE_BINARY");
+    QVERIFY2(!binary.isEmpty(), "LATPROBE_BINARY must name the latprobe binary (CTest sets it)");
+    const Outcome help = runProgram(binary, {"run", "--help"});
+    QVERIFY2(help.finished && help.exitCode == 0, qUtf8Printable(help.describe()));
+    const QString man = readFile(PACKAGING_DIR "/latprobe.1.in");
+    const QString completion = readFile(PACKAGING_DIR "/latprobe.bash-completion");
+    QVERIFY2(!man.isEmpty(), PACKAGING_DIR "/latprobe.1.in");
+    QVERIFY2(!completion.isEmpty(), PACKAGING_DIR "/latprobe.bash-completion");
+    m_documented["run --help"] = helpKinds(help.out);
+    m_documented["man page"] = manPageKinds(man);
+    m_documented["completion"] = completionKinds(completion);
+}
+
+void TestLoadDocs::everyKindWithItsKeys_data()
+{
+    QTest::addColumn<QString>("where");
+    QTest::addColumn<QString>("kind");
+    for (const char *where : {"run --help", "man page", "completion"})
+        for (const LoadKind &k : loadKinds())
+            QTest::addRow("%s: %s", where, k.name.c_str())
+                << QString(where) << QString::fromStdString(k.name);
+}
+
+void TestLoadDocs::everyKindWithItsKeys()
+{
+    QFETCH(QString, where);
+    QFETCH(QString, kind);
+    const std::map<QString, Keys> &documented = m_documented.at(where);
+    const auto it = documented.find(kind);
+    QVERIFY2(it != documented.end(),
+             qUtf8Printable(QStringLiteral("%1 does not name load kind %2").arg(where, kind)));
+    const Keys expected = ownKeys(*findLoadKind(kind.toStdString()));
+    QVERIFY2(it->second == expected,
+             qUtf8Printable(QStringLiteral("%1 gives %2 the keys %3; the table: %4")
+                                .arg(where, kind, describe(it->second), describe(expected))));
+}
+
+void TestLoadDocs::noKindTheTableLacks_data()
+{
+    QTest::addColumn<QString>("where");
+    for (const char *where : {"man page", "completion"})
+        QTest::newRow(where) << QString(where);
+}
+
+void TestLoadDocs::noKindTheTableLacks()
+{
+    QFETCH(QString, where);
+    for (const auto &[kind, keys] : m_documented.at(where))
+        QVERIFY2(findLoadKind(kind.toStdString()),
+                 qUtf8Printable(QStringLiteral("%1 names %2, no load kind").arg(where, kind)));
+}
+
+QTEST_GUILESS_MAIN(TestLoadDocs)
+#include "tst_loaddocs.moc"
