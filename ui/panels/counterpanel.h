@@ -49,6 +49,4 @@ private:
     int m_refreshes = 0;
 };
 
-QString formatLatencyMs(int64_t us);
-
 } // namespace latprobe

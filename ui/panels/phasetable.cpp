@@ -1,7 +1,7 @@
 #include "phasetable.h"
 
 #include "consumertable.h"
-#include "counterpanel.h"
+#include "latencytext.h"
 
 #include <QHeaderView>
 

@@ -3,7 +3,7 @@
 #include "consumertable.h"
 
 #include "consumerstyle.h"
-#include "counterpanel.h"
+#include "latencytext.h"
 #include "livedata.h"
 
 #include <qcustomplot.h>
