@@ -2,7 +2,7 @@
 
 #include "compare.h"
 #include "cyclictestimport.h"
-#include "interbenchreport.h"
+#include "outputformat.h"
 #include "report.h"
 #include "runfile.h"
 
@@ -15,10 +15,8 @@ CLI::App *addReportCommand(CLI::App &app, ReportOptions &o)
 {
     CLI::App *cmd = app.add_subcommand("report", "Print the report of a saved run");
     cmd->add_option("run", o.file, "A run file (or cyclictest --json output)")->required();
-    cmd->add_option("-f,--format", o.format,
-                    "text (72 columns, default), md, csv, json, or interbench (its own "
-                    "table layout, per consumer)")
-        ->check(CLI::IsMember({"text", "md", "csv", "json", "interbench"}));
+    cmd->add_option("-f,--format", o.format, formatHelp(runFormats()))
+        ->check(CLI::IsMember(formatNames(runFormats())));
     cmd->add_flag("--state", o.state, "Also print the system state captured during the run");
     return cmd;
 }
@@ -31,8 +29,8 @@ CLI::App *addCompareCommand(CLI::App &app, CompareOptions &o)
                     "Run files (or cyclictest --json outputs); the first is the reference")
         ->required()
         ->expected(1, -1);
-    cmd->add_option("-f,--format", o.format, "text (72 columns, default), md, csv or json")
-        ->check(CLI::IsMember({"text", "md", "csv", "json"}));
+    cmd->add_option("-f,--format", o.format, formatHelp(comparisonFormats()))
+        ->check(CLI::IsMember(formatNames(comparisonFormats())));
     return cmd;
 }
 
@@ -40,16 +38,8 @@ int executeReport(const ReportOptions &o)
 {
     try {
         const Run run = readAnyRunFile(o.file);
-        if (o.format == "md")
-            fmt::print("{}", formatMarkdownReport(run));
-        else if (o.format == "csv")
-            fmt::print("{}", formatCsvReport(run));
-        else if (o.format == "json")
-            fmt::print("{}", formatJsonSummary(run));
-        else if (o.format == "interbench")
-            fmt::print("{}", formatInterbenchReport(run));
-        else
-            fmt::print("{}", formatTextReport(run));
+        const RunFormat *format = findFormat(runFormats(), o.format);
+        fmt::print("{}", (format ? *format : runFormats().front()).write(run));
         if (o.state) {
             if (run.states.empty())
                 fmt::print("\nno system state was captured in this run\n");
@@ -75,14 +65,8 @@ int executeCompare(const CompareOptions &o)
         return 2;
     }
     const Comparison c = compareRuns(runs, o.files);
-    if (o.format == "md")
-        fmt::print("{}", formatComparisonMarkdown(c));
-    else if (o.format == "csv")
-        fmt::print("{}", formatComparisonCsv(c));
-    else if (o.format == "json")
-        fmt::print("{}", formatComparisonJson(c));
-    else
-        fmt::print("{}", formatComparison(c));
+    const ComparisonFormat *format = findFormat(comparisonFormats(), o.format);
+    fmt::print("{}", (format ? *format : comparisonFormats().front()).write(c));
     return 0;
 }
 

@@ -46,31 +46,19 @@ bool resolveConsumers(const RunOptions &o, const Preset &preset,
             }
         ConsumerConfig c = *found;
         const double base = 100.0 * static_cast<double>(c.workNs) / static_cast<double>(c.periodNs);
-        switch (c.role) {
-        case ConsumerRole::Audio: {
+        // The consumers with options of their own rebuild from them.
+        if (c.role == ConsumerRole::Audio) {
             int64_t period = c.periodNs;
             if (o.audioPeriodMs > 0)
                 period = static_cast<int64_t>(o.audioPeriodMs * 1e6);
             else if (o.audioFrames > 0)
                 period = static_cast<int64_t>(1e9 * o.audioFrames / o.audioRate);
             c = audioConsumerByPeriod(period, o.audioBuffer, o.audioCpu >= 0 ? o.audioCpu : base);
-            break;
-        }
-        case ConsumerRole::Video: {
+        } else if (c.role == ConsumerRole::Video) {
             const double fps = o.videoFps > 0 ? o.videoFps : 1e9 / static_cast<double>(c.periodNs);
             c = videoConsumer(fps, o.videoCpu >= 0 ? o.videoCpu : base);
-            break;
-        }
-        case ConsumerRole::Wakeup:
-            if (o.wakeupIntervalUs > 0)
-                c = wakeupConsumer(o.wakeupIntervalUs);
-            break;
-        case ConsumerRole::X:
-        case ConsumerRole::Gaming:
-        case ConsumerRole::Gui:
-        case ConsumerRole::Start:
-        case ConsumerRole::Unknown:
-            break;
+        } else if (c.role == ConsumerRole::Wakeup && o.wakeupIntervalUs > 0) {
+            c = wakeupConsumer(o.wakeupIntervalUs);
         }
         c.workMode = o.workMode == "loops" ? WorkMode::Loops : WorkMode::CpuTime;
         // The preset's wake, which the options' rebuilding above drops.

@@ -8,29 +8,136 @@ namespace latprobe {
 
 namespace {
 
-constexpr std::array<ConsumerTraits, 8> kTable{{
-    {ConsumerRole::Audio, "audio", "skips", "Audio skips", "an audio player filling its buffer",
-     0x0072b2, 0x56b4e9},
-    {ConsumerRole::Video, "video", "dropped frames", "Dropped frames",
-     "a video player rendering frames", 0xd55e00, 0xf0a040},
-    {ConsumerRole::X, "x", "late windows", "X late windows",
-     "an X server redrawing: bursts of 0 to 100 % CPU (interbench's X)", 0x7b3294, 0xc2a5cf},
-    {ConsumerRole::Gaming, "gaming", "misses", "Gaming CPU",
-     "a game with an unlocked frame rate: all the CPU it gets (interbench's Gaming)", 0x5a5a5a,
-     0xc8c8c8},
-    {ConsumerRole::Gui, "gui", "stalls", "GUI stalls", "this window's own event loop", 0xcc79a7,
-     0xe08ec4},
-    {ConsumerRole::Start, "start", "slow starts", "Slow starts", "an application being opened",
-     0x8a7a00, 0xe8d850},
-    {ConsumerRole::Wakeup, "wakeup", "misses", "Wakeup misses",
-     "a thread sleeping on a timer, cyclictest's method", 0x009e73, 0x3dd6a6},
-    {ConsumerRole::Unknown, "", "misses", "", "", 0x000000, 0xffffff},
-}};
-
 std::string ms(int64_t ns)
 {
     return fmt::format("{:.2f}", static_cast<double>(ns) / 1e6);
 }
+
+double cpuPct(const ConsumerConfig &c)
+{
+    return c.periodNs ? 100.0 * static_cast<double>(c.workNs) / static_cast<double>(c.periodNs) : 0;
+}
+
+std::string describeAudio(const ConsumerConfig &c)
+{
+    return fmt::format("Audio skips: periods the simulated audio player lost. It wakes every {} "
+                       "ms, works {:.0f} % of that, and must finish within {} ms (its buffer); a "
+                       "late or never-served period is an audible click.",
+                       ms(c.periodNs), cpuPct(c), ms(c.slackNs));
+}
+
+std::string describeVideo(const ConsumerConfig &c)
+{
+    return fmt::format("Dropped frames: frames the simulated video player lost. It renders "
+                       "every {} ms with {:.0f} % CPU and must finish before the next frame.",
+                       ms(c.periodNs), cpuPct(c));
+}
+
+std::string describeX(const ConsumerConfig &c)
+{
+    return fmt::format("X late windows: windows the simulated X server did not finish in. "
+                       "Window after window it burns 0, 1, ... {0} ms of CPU and sleeps the "
+                       "rest of its {0} ms (interbench's X); a burn that ends past its window "
+                       "is late, and every window it swallows counts.",
+                       ms(c.periodNs));
+}
+
+std::string describeGaming(const ConsumerConfig &c)
+{
+    return fmt::format("Gaming CPU: a simulated game burns {} ms of CPU back to back and never "
+                       "sleeps (interbench's Gaming). No deadline: what counts is the share of "
+                       "the time it ran that it got the CPU.",
+                       ms(c.workNs));
+}
+
+std::string describeGui(const ConsumerConfig &c)
+{
+    return fmt::format("GUI stalls: the window's own event loop ran its {} ms timer more than a "
+                       "frame ({} ms) late; a desktop application would have felt stuck.",
+                       ms(c.periodNs), ms(c.slackNs));
+}
+
+std::string describeStart(const ConsumerConfig &c)
+{
+    return fmt::format("Slow starts: every {:.0f} s a tiny process is started (fork+exec); one "
+                       "that takes longer than {:.0f} ms to run and exit is slow, like an "
+                       "application that takes long to open.",
+                       static_cast<double>(c.periodNs) / 1e9, static_cast<double>(c.slackNs) / 1e6);
+}
+
+std::string describeWakeup(const ConsumerConfig &c)
+{
+    return fmt::format("Wakeups: a thread sleeping {} ms at a time (cyclictest's method); how "
+                       "late it wakes is its latency. No deadline, no misses.",
+                       ms(c.periodNs));
+}
+
+// One row per role; the code asks these rows, never a consumer's name.
+const std::array<ConsumerTraits, 8> kTable{{
+    {.role = ConsumerRole::Audio,
+     .name = "audio",
+     .missName = "skips",
+     .missTitle = "Audio skips",
+     .simulates = "an audio player filling its buffer",
+     .lightRgb = 0x0072b2,
+     .darkRgb = 0x56b4e9,
+     .describe = describeAudio},
+    {.role = ConsumerRole::Video,
+     .name = "video",
+     .missName = "dropped frames",
+     .missTitle = "Dropped frames",
+     .simulates = "a video player rendering frames",
+     .lightRgb = 0xd55e00,
+     .darkRgb = 0xf0a040,
+     .describe = describeVideo},
+    {.role = ConsumerRole::X,
+     .name = "x",
+     .missName = "late windows",
+     .missTitle = "X late windows",
+     .simulates = "an X server redrawing: bursts of 0 to 100 % CPU (interbench's X)",
+     .lightRgb = 0x7b3294,
+     .darkRgb = 0xc2a5cf,
+     .describe = describeX},
+    {.role = ConsumerRole::Gaming,
+     .name = "gaming",
+     .missName = "misses",
+     .missTitle = "Gaming CPU",
+     .simulates = "a game with an unlocked frame rate: all the CPU it gets (interbench's Gaming)",
+     .lightRgb = 0x5a5a5a,
+     .darkRgb = 0xc8c8c8,
+     .describe = describeGaming},
+    {.role = ConsumerRole::Gui,
+     .name = "gui",
+     .missName = "stalls",
+     .missTitle = "GUI stalls",
+     .simulates = "this window's own event loop",
+     .lightRgb = 0xcc79a7,
+     .darkRgb = 0xe08ec4,
+     .describe = describeGui},
+    {.role = ConsumerRole::Start,
+     .name = "start",
+     .missName = "slow starts",
+     .missTitle = "Slow starts",
+     .simulates = "an application being opened",
+     .lightRgb = 0x8a7a00,
+     .darkRgb = 0xe8d850,
+     .describe = describeStart},
+    {.role = ConsumerRole::Wakeup,
+     .name = "wakeup",
+     .missName = "misses",
+     .missTitle = "Wakeup misses",
+     .simulates = "a thread sleeping on a timer, cyclictest's method",
+     .lightRgb = 0x009e73,
+     .darkRgb = 0x3dd6a6,
+     .describe = describeWakeup},
+    {.role = ConsumerRole::Unknown,
+     .name = "",
+     .missName = "misses",
+     .missTitle = "",
+     .simulates = "",
+     .lightRgb = 0x000000,
+     .darkRgb = 0xffffff},
+}};
 
 } // namespace
 
@@ -69,63 +176,14 @@ std::string missTitle(std::string_view name)
                                            : std::string(t.missTitle);
 }
 
-namespace {
-
-std::string describeRole(const ConsumerConfig &c)
-{
-    const double cpu =
-        c.periodNs ? 100.0 * static_cast<double>(c.workNs) / static_cast<double>(c.periodNs) : 0;
-    switch (c.role) {
-    case ConsumerRole::Audio:
-        return fmt::format("Audio skips: periods the simulated audio player lost. It wakes every "
-                           "{} ms, works {:.0f} % of that, and must finish within {} ms (its "
-                           "buffer); a late or never-served period is an audible click.",
-                           ms(c.periodNs), cpu, ms(c.slackNs));
-    case ConsumerRole::Video:
-        return fmt::format("Dropped frames: frames the simulated video player lost. It renders "
-                           "every {} ms with {:.0f} % CPU and must finish before the next frame.",
-                           ms(c.periodNs), cpu);
-    case ConsumerRole::X:
-        return fmt::format("X late windows: windows the simulated X server did not finish in. "
-                           "Window after window it burns 0, 1, ... {0} ms of CPU and sleeps the "
-                           "rest of its {0} ms (interbench's X); a burn that ends past its "
-                           "window is late, and every window it swallows counts.",
-                           ms(c.periodNs));
-    case ConsumerRole::Gaming:
-        return fmt::format("Gaming CPU: a simulated game burns {} ms of CPU back to back and "
-                           "never sleeps (interbench's Gaming). No deadline: what counts is the "
-                           "share of the time it ran that it got the CPU.",
-                           ms(c.workNs));
-    case ConsumerRole::Gui:
-        return fmt::format("GUI stalls: the window's own event loop ran its {} ms timer more "
-                           "than a frame ({} ms) late; a desktop application would have felt "
-                           "stuck.",
-                           ms(c.periodNs), ms(c.slackNs));
-    case ConsumerRole::Start:
-        return fmt::format("Slow starts: every {:.0f} s a tiny process is started (fork+exec); "
-                           "one that takes longer than {:.0f} ms to run and exit is slow, like "
-                           "an application that takes long to open.",
-                           static_cast<double>(c.periodNs) / 1e9,
-                           static_cast<double>(c.slackNs) / 1e6);
-    case ConsumerRole::Wakeup:
-        return fmt::format("Wakeups: a thread sleeping {} ms at a time (cyclictest's method); "
-                           "how late it wakes is its latency. No deadline, no misses.",
-                           ms(c.periodNs));
-    case ConsumerRole::Unknown:
-        break;
-    }
-    return missTitle(c.name);
-}
-
-} // namespace
-
 std::string describeConsumer(const ConsumerConfig &c)
 {
-    if (c.wake != WakeMethod::Timekeeper || c.kind != ConsumerKind::Periodic)
-        return describeRole(c);
-    return describeRole(c) + " Woken by a timekeeper thread, as interbench's are: the "
-                             "timekeeper's own oversleep is not charged, a period is for "
-                             "each period lost.";
+    const ConsumerTraits &t = consumerTraits(c.role);
+    std::string text = t.describe ? t.describe(c) : missTitle(c.name);
+    if (c.wake == WakeMethod::Timekeeper && c.kind == ConsumerKind::Periodic)
+        text += " Woken by a timekeeper thread, as interbench's are: the timekeeper's own "
+                "oversleep is not charged, a period is for each period lost.";
+    return text;
 }
 
 } // namespace latprobe

@@ -20,6 +20,9 @@ struct ConsumerTraits
     std::string_view simulates; // one line: what it stands for
     uint32_t lightRgb;          // its colour on a light base (Okabe-Ito, colour-blind safe)
     uint32_t darkRgb;           // and on a dark one
+    // What it does and when a miss counts, with a config's own figures
+    // (describeConsumer()); nullptr: its miss title.
+    std::string (*describe)(const ConsumerConfig &config) = nullptr;
 };
 
 // audio, video, x, gaming, gui, start, wakeup: the order counters and

@@ -1,11 +1,14 @@
-// The load kinds' table against what a user reads: `latprobe run --help`,
-// the man page's Kinds section and the bash completion name every kind of
-// loadKinds() with exactly its own keys. A kind or key added to the table
-// and not documented fails here, as `ring` once went missing from --help.
+// The tables against what a user reads: `latprobe run --help`, the man
+// page's Kinds section and the bash completion name every kind of
+// loadKinds() with exactly its own keys, and the man page's synopsis and the
+// completion offer exactly the output formats of `report` and `compare`. A
+// row added and not documented fails here, as `ring` once went missing from
+// --help.
 
 #include "runprogram.h"
 
 #include "loadkind.h"
+#include "outputformat.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -106,6 +109,41 @@ std::map<QString, Keys> helpKinds(const QString &help)
     return kinds;
 }
 
+// The formats the man page's synopsis gives `latprobe SUBCOMMAND --format`.
+Keys manPageFormats(const QString &man, const QString &subcommand)
+{
+    const QRegularExpression block(QStringLiteral("\\.B latprobe %1\n\\.RB \\[ \\\\-\\\\-format\n"
+                                                  "\\.BR ([a-z |]+) \\]")
+                                       .arg(subcommand));
+    Keys formats;
+    for (const QString &f : block.match(man).captured(1).split(QLatin1Char('|')))
+        if (!f.trimmed().isEmpty())
+            formats.insert(f.trimmed());
+    return formats;
+}
+
+// The formats the completion offers after `latprobe SUBCOMMAND -f`.
+Keys completionFormats(const QString &script, const QString &subcommand)
+{
+    const QRegularExpression block(
+        QStringLiteral("\\s%1\\)\\s+case \\$prev in\\s+-f \\| --format\\)\\s+"
+                       "COMPREPLY=\\(\\$\\(compgen -W \"([^\"]*)\"")
+            .arg(subcommand));
+    Keys formats;
+    for (const QString &f : block.match(script).captured(1).split(QLatin1Char(' ')))
+        if (!f.isEmpty())
+            formats.insert(f);
+    return formats;
+}
+
+template <typename Value> Keys tableFormats(std::span<const OutputFormat<Value>> formats)
+{
+    Keys names;
+    for (const std::string &name : formatNames(formats))
+        names.insert(QString::fromStdString(name));
+    return names;
+}
+
 QString describe(const Keys &keys)
 {
     QStringList out;
@@ -126,10 +164,13 @@ private slots:
     void everyKindWithItsKeys();
     void noKindTheTableLacks_data();
     void noKindTheTableLacks();
+    void outputFormatsAsTheTableHasThem_data();
+    void outputFormatsAsTheTableHasThem();
 
 private:
     // Where: "run --help", "man page", "completion".
     std::map<QString, std::map<QString, Keys>> m_documented;
+    QString m_man, m_completion;
 };
 
 void TestLoadDocs::initTestCase()
@@ -145,6 +186,8 @@ void TestLoadDocs::initTestCase()
     m_documented["run --help"] = helpKinds(help.out);
     m_documented["man page"] = manPageKinds(man);
     m_documented["completion"] = completionKinds(completion);
+    m_man = man;
+    m_completion = completion;
 }
 
 void TestLoadDocs::everyKindWithItsKeys_data()
@@ -184,6 +227,28 @@ void TestLoadDocs::noKindTheTableLacks()
     for (const auto &[kind, keys] : m_documented.at(where))
         QVERIFY2(findLoadKind(kind.toStdString()),
                  qUtf8Printable(QStringLiteral("%1 names %2, no load kind").arg(where, kind)));
+}
+
+void TestLoadDocs::outputFormatsAsTheTableHasThem_data()
+{
+    QTest::addColumn<QString>("subcommand");
+    QTest::newRow("report") << QStringLiteral("report");
+    QTest::newRow("compare") << QStringLiteral("compare");
+}
+
+void TestLoadDocs::outputFormatsAsTheTableHasThem()
+{
+    QFETCH(QString, subcommand);
+    const Keys table = subcommand == QLatin1String("report") ? tableFormats(runFormats())
+                                                             : tableFormats(comparisonFormats());
+    const Keys man = manPageFormats(m_man, subcommand);
+    const Keys completion = completionFormats(m_completion, subcommand);
+    QVERIFY2(man == table, qUtf8Printable(QStringLiteral("the man page's %1 --format: %2; the "
+                                                         "table: %3")
+                                              .arg(subcommand, describe(man), describe(table))));
+    QVERIFY2(completion == table,
+             qUtf8Printable(QStringLiteral("the completion's %1 --format: %2; the table: %3")
+                                .arg(subcommand, describe(completion), describe(table))));
 }
 
 QTEST_GUILESS_MAIN(TestLoadDocs)
