@@ -1,7 +1,6 @@
 #include "session.h"
 
 #include "collector.h"
-#include "delayexplainer.h"
 #include "isotime.h"
 #include "phasename.h"
 #include "probe.h"
@@ -66,21 +65,15 @@ void Session::start()
             spdlog::warn("noise check: {}: the max may be the host's, compare p99",
                          m_noise.summary());
     }
-    if (m_options.trace) {
-        m_flight = std::make_unique<DelayExplainer>(m_options.params.cpus);
-        if (!m_flight->on())
-            spdlog::warn("{}", m_flight->summary().message);
-    }
+    if (m_options.trace)
+        m_evidence.openRecorder(m_options.params.cpus);
     m_startTime = isoTimeNow();
     m_probe->start();
-    if (m_flight && m_flight->on()) {
-        std::vector<std::string> names;
-        for (const ConsumerSetup &s : m_probe->setups())
-            if (s.config.kind != ConsumerKind::External) // the window's own thread
-                names.push_back(Probe::threadName(s.config));
-        m_flight->follow(names);
-        m_probe->collector().setExplainPerPhase(m_options.explainPerPhase);
-    }
+    std::vector<std::string> names;
+    for (const ConsumerConfig &c : configs())
+        if (c.kind != ConsumerKind::External) // the window's own thread
+            names.push_back(Probe::threadName(c));
+    m_evidence.attach(m_probe->collector(), names, m_options.explainPerPhase, m_system.preemption);
     m_record.setPhase({"idle", m_probe->collector().runStart()}, "idle");
     m_running = true;
     m_nextTick = RealClock::monotonicNow() + kTickNs;
@@ -115,20 +108,9 @@ void Session::armTimer()
 
 void Session::tick()
 {
-    takeCaptureRequests();
-    takeExplainRequests();
+    m_evidence.takeCaptureRequests(m_options.autoCapture);
+    m_evidence.takeExplainRequests([this] { return measuringThreads(); });
     m_player.tick(RealClock::monotonicNow());
-}
-
-// --- Captures.
-
-void Session::takeCaptureRequests()
-{
-    std::vector<Collector::CaptureRequest> requests = m_probe->collector().takeCaptureRequests();
-    if (!m_options.autoCapture)
-        return;
-    for (const Collector::CaptureRequest &r : requests)
-        capture("first miss of " + r.consumer, r.timeS, r.phase);
 }
 
 void Session::requestCapture()
@@ -137,20 +119,24 @@ void Session::requestCapture()
         return;
     onControl([this] {
         const double timeS = static_cast<double>(RealClock::monotonicNow() - runStart()) / 1e9;
-        capture("on demand", timeS, currentPhase().name);
+        m_evidence.capture("on demand", timeS, currentPhase().name);
     });
 }
 
-void Session::capture(const std::string &reason, double timeS, const std::string &phase)
+MissEvidence::Threads Session::measuringThreads() const
 {
-    m_capturer.post([this, reason, timeS, phase] {
-        StateCapture s = captureSystemState(reason);
-        s.timeS = timeS;
-        s.phase = phase;
-        m_record.addState(std::move(s));
-        if (m_observer)
-            m_observer->stateCaptured(reason);
-    });
+    MissEvidence::Threads threads;
+    for (size_t i = 0; i < configs().size(); ++i) {
+        const ConsumerConfig &config = configs()[i];
+        threads.tids.push_back(m_probe->measuringTid(i));
+        threads.consumers.push_back(config.name);
+        // Only a periodic consumer's misses are explained: start's 1-s
+        // period set a 100-ms lookback for every read, half the events that
+        // lp-explain parsed under hackbench.
+        threads.periods.push_back(config.kind == ConsumerKind::Periodic ? config.periodNs : 0);
+    }
+    threads.loadOfPid = m_loads->processLabels();
+    return threads;
 }
 
 // --- Loads by hand.
@@ -349,13 +335,7 @@ PhaseMark Session::openPhase(const std::string &name, const std::vector<std::str
 
 void Session::setTracing(bool on)
 {
-    // Which misses are asked about is the phase's own (PhasePlace::traced),
-    // so that no thread's timing decides it; this only spares the kernel the
-    // tracing while a step does not want it.
-    if (!m_flight || !m_flight->on() || on == m_tracing)
-        return;
-    m_tracing = on;
-    m_flight->setRecording(on);
+    m_evidence.setTracing(on);
 }
 
 std::vector<PhaseResult> Session::phases(int64_t now)
@@ -462,59 +442,9 @@ int64_t Session::runStart() const
     return m_running || m_finished ? m_probe->collector().runStart() : 0;
 }
 
-// --- Explanations of misses.
-
-void Session::takeExplainRequests()
-{
-    DelayExplainer::Context context;
-    std::vector<Collector::ExplainRequest> requests =
-        m_probe->collector().takeExplainRequests(&context.explainableFrom);
-    if (!m_flight || requests.empty())
-        return;
-    const std::vector<ConsumerSetup> setups = m_probe->setups();
-    for (size_t i = 0; i < setups.size(); ++i) {
-        const ConsumerConfig &config = setups[i].config;
-        context.tids.push_back(m_probe->measuringTid(i));
-        context.consumers.push_back(config.name);
-        // Only a periodic consumer's misses are explained: start's 1-s
-        // period set a 100-ms lookback for every read, half the events that
-        // lp-explain parsed under hackbench.
-        context.periods.push_back(config.kind == ConsumerKind::Periodic ? config.periodNs : 0);
-    }
-    for (auto &[pid, label] : m_loads->processLabels())
-        m_loadOfPid[pid] = std::move(label);
-    context.loadOfPid = m_loadOfPid;
-    context.preemption = m_system.preemption;
-    context.runStart = m_probe->collector().runStart();
-    m_flight->explain(std::move(requests), std::move(context));
-}
-
-std::vector<MissExplanation> Session::explanations() const
-{
-    if (!m_flight)
-        return {};
-    std::vector<MissExplanation> out = m_flight->explanations();
-    for (MissExplanation &x : out)
-        if (std::string name = m_probe->collector().phaseName(x.phaseIndex); !name.empty())
-            x.phase = std::move(name);
-    return out;
-}
-
 bool Session::explainMore(size_t count)
 {
-    if (!m_running || !m_flight || !m_flight->on())
-        return false;
-    return m_probe->collector().explainMore(count);
-}
-
-size_t Session::explainedCount() const
-{
-    return m_flight ? m_flight->explainedCount() : 0;
-}
-
-TraceSummary Session::traceSummary() const
-{
-    return m_flight ? m_flight->summary() : TraceSummary{};
+    return m_running && m_evidence.explainMore(count);
 }
 
 // --- The run.
@@ -537,13 +467,11 @@ Run Session::buildRun(const std::string &endReason, bool withRunningLoads) const
         run.misses = c.missLog();
         run.missLogDropped = c.missLogDropped();
     }
-    if (m_flight) {
-        run.trace = m_flight->summary();
-        run.explanations = explanations();
-        std::stable_sort(
-            run.explanations.begin(), run.explanations.end(),
-            [](const MissExplanation &a, const MissExplanation &b) { return a.timeS < b.timeS; });
-    }
+    run.trace = m_evidence.traceSummary();
+    run.explanations = m_evidence.explanations();
+    std::stable_sort(
+        run.explanations.begin(), run.explanations.end(),
+        [](const MissExplanation &a, const MissExplanation &b) { return a.timeS < b.timeS; });
     run.endTime = isoTimeNow();
     if (withRunningLoads) {
         const int64_t now = RealClock::monotonicNow();
@@ -575,17 +503,17 @@ Run Session::finish(RunEnd end)
     m_player.endNow(RunEnd::Interrupted);
     // A first miss just before the end still gets its capture, taken while
     // the loads still run.
-    takeCaptureRequests();
-    takeExplainRequests();
-    m_capturer.waitIdle();
+    const auto threads = [this] { return measuringThreads(); };
+    m_evidence.takeCaptureRequests(m_options.autoCapture);
+    m_evidence.takeExplainRequests(threads);
+    m_evidence.waitForCaptures();
     m_urgent.waitIdle();
     // Loads go first, so the last samples are not taken while hundreds of
     // workers are being torn down.
     stopEveryLoad();
     m_probe->stop();
-    takeExplainRequests();
-    if (m_flight)
-        m_flight->waitIdle();
+    m_evidence.takeExplainRequests(threads);
+    m_evidence.waitForExplanations();
     m_running = false;
     m_finished = true;
     Run run = buildRun(toString(end), false);

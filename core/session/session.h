@@ -7,6 +7,7 @@
 #include "loadmanager.h"
 #include "loadresult.h"
 #include "loadspec.h"
+#include "missevidence.h"
 #include "noisecheck.h"
 #include "run.h"
 #include "runautosaver.h"
@@ -35,7 +36,6 @@
 namespace latprobe {
 
 class Collector;
-class DelayExplainer;
 class Probe;
 
 struct SessionOptions
@@ -148,9 +148,9 @@ public:
 
     // Who delayed the misses (docs/DESIGN.md): what the flight recorder
     // explained so far, how many (it only grows), and its state.
-    std::vector<MissExplanation> explanations() const;
-    size_t explainedCount() const;
-    TraceSummary traceSummary() const;
+    std::vector<MissExplanation> explanations() const { return m_evidence.explanations(); }
+    size_t explainedCount() const { return m_evidence.explainedCount(); }
+    TraceSummary traceSummary() const { return m_evidence.traceSummary(); }
     // Explains the next `count` misses of each consumer in the open phase;
     // false when the recorder is off or a step that plays pauses it.
     bool explainMore(size_t count);
@@ -159,9 +159,7 @@ private:
     void tick();
     void armTimer();
     void onControl(std::function<void()> command);
-    void takeCaptureRequests();
-    void takeExplainRequests();
-    void capture(const std::string &reason, double timeS, const std::string &phase);
+    MissEvidence::Threads measuringThreads() const;
     void notifyLoadsChanged();
     // `loads`: each group's KIND:N:key=value, the phase's load signature.
     PhaseMark beginPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at,
@@ -194,19 +192,17 @@ private:
     SystemInfo m_system;
     std::unique_ptr<Probe> m_probe;
     std::unique_ptr<LoadManager> m_loads;
-    std::unique_ptr<DelayExplainer> m_flight;
     NoiseCheck m_noise;
     std::string m_startTime;
     std::atomic<bool> m_running{false};
     std::atomic<bool> m_finished{false};
     RunRecord m_record;
+    MissEvidence m_evidence{m_record, m_observer};
     ScenarioPlayer m_player{*this};
     std::unique_ptr<RunAutosaver> m_autosaver; // snapshots the parts above: after them
     std::string m_keepError;
 
     // The control thread's own.
-    bool m_tracing = true;                  // a scenario step may pause the recorder
-    std::map<int, std::string> m_loadOfPid; // every load process seen
     int64_t m_nextTick = 0;
     int64_t m_stepEnd = 0;
 
@@ -216,7 +212,6 @@ private:
     std::atomic<int> m_stopGeneration{0};                     // bumped by stopAllLoads()
 
     // Last, so that they stop first: none runs a task on a part gone.
-    TaskThread m_capturer{"lp-capture"};
     TaskThread m_urgent{"lp-stopall"};
     TaskThread m_control{"lp-session"};
 };
