@@ -178,7 +178,7 @@ std::string settingsDiffer(const Run &a, const Run &b, const std::string &consum
     differ("period", ms(x->periodNs), ms(y->periodNs));
     differ("work", ms(x->workNs), ms(y->workNs));
     differ("deadline", ms(x->slackNs), ms(y->slackNs));
-    differ("work mode", toString(x->workMode), toString(y->workMode));
+    differ("work mode", describe(x->workMode), describe(y->workMode));
     // A timekeeper-woken consumer is not charged its timekeeper's oversleep.
     differ("wake", toString(x->wake), toString(y->wake));
     return why.empty() ? std::string()

@@ -91,7 +91,7 @@ json toJson(const ConsumerSetup &s)
                 {"work_ns", c.workNs},
                 {"slack_ns", c.slackNs},
                 {"miss_name", c.missName},
-                {"work_mode", c.workMode == WorkMode::Loops ? "loops" : "cpu-time"},
+                {"work_mode", toString(c.workMode)},
                 // What readers before 1.3 take as the speed worked at.
                 {"loops_per_us", s.loopSpeed.loopsPerMs / 1000.0},
                 {"granted", toJson(s.grant)}};
@@ -287,20 +287,10 @@ ThreadParams paramsFromJson(const JsonReader &r, const json &j, const std::strin
 {
     ThreadParams p;
     const std::string policy = r.get<std::string>(j, path, "policy");
-    static const std::pair<const char *, SchedPolicy> names[] = {
-        {"SCHED_OTHER", SchedPolicy::Other},
-        {"SCHED_FIFO", SchedPolicy::Fifo},
-        {"SCHED_RR", SchedPolicy::RoundRobin},
-        {"SCHED_BATCH", SchedPolicy::Batch},
-        {"SCHED_IDLE", SchedPolicy::Idle}};
-    bool known = false;
-    for (const auto &[name, value] : names)
-        if (policy == name) {
-            p.policy = value;
-            known = true;
-        }
-    if (!known)
+    const std::optional<SchedPolicy> named = policyFromName(policy);
+    if (!named)
         r.fail(path + ".policy", "unknown policy \"" + policy + "\"");
+    p.policy = *named;
     p.priority = r.get<int>(j, path, "priority");
     p.nice = r.get<int>(j, path, "nice");
     const std::string cpus = r.get<std::string>(j, path, "cpus");
@@ -644,8 +634,9 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         setup.config.workNs = r.get<int64_t>(c, path, "work_ns");
         setup.config.slackNs = r.get<int64_t>(c, path, "slack_ns");
         setup.config.missName = r.get<std::string>(c, path, "miss_name");
-        const std::string mode = r.get<std::string>(c, path, "work_mode");
-        setup.config.workMode = mode == "loops" ? WorkMode::Loops : WorkMode::CpuTime;
+        // Any word but "loops" has always read as cpu-time.
+        setup.config.workMode =
+            workModeFromName(r.get<std::string>(c, path, "work_mode")).value_or(WorkMode::CpuTime);
         if (c.contains("loop_speed"))
             setup.loopSpeed = loopSpeedFromJson(r, c["loop_speed"], path + ".loop_speed");
         else {
