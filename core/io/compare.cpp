@@ -1,5 +1,6 @@
 #include "compare.h"
 
+#include "enumnames.h"
 #include "phasematch.h"
 #include "report.h"
 #include "texttable.h"
@@ -16,6 +17,20 @@
 namespace latprobe {
 
 namespace {
+
+constexpr EnumName<CompareMetric> kMetricNames[] = {
+    {CompareMetric::P99, "p99"},
+    {CompareMetric::P999, "p99.9"},
+    {CompareMetric::MissesPerMin, "misses/min"},
+    {CompareMetric::MetPct, "met%"},
+    {CompareMetric::CpuPct, "cpu%"},
+};
+constexpr EnumName<Verdict> kVerdictNames[] = {
+    {Verdict::Better, "better"},
+    {Verdict::Worse, "worse"},
+    {Verdict::NoChange, "~"},
+    {Verdict::TooFewSamples, "too few"},
+};
 
 std::string runLabel(const Run &run)
 {
@@ -295,34 +310,12 @@ std::string summaryOf(size_t run, const std::vector<ConsumerComparison> &consume
 
 const char *toString(CompareMetric metric)
 {
-    switch (metric) {
-    case CompareMetric::P99:
-        return "p99";
-    case CompareMetric::P999:
-        return "p99.9";
-    case CompareMetric::MissesPerMin:
-        return "misses/min";
-    case CompareMetric::MetPct:
-        return "met%";
-    case CompareMetric::CpuPct:
-        return "cpu%";
-    }
-    return "?";
+    return enumName(kMetricNames, metric);
 }
 
 const char *toString(Verdict verdict)
 {
-    switch (verdict) {
-    case Verdict::Better:
-        return "better";
-    case Verdict::Worse:
-        return "worse";
-    case Verdict::NoChange:
-        return "~";
-    case Verdict::TooFewSamples:
-        return "too few";
-    }
-    return "?";
+    return enumName(kVerdictNames, verdict);
 }
 
 bool PhaseComparison::inEveryRun() const

@@ -1,5 +1,6 @@
 #include "runfile.h"
 
+#include "enumnames.h"
 #include "jsonreader.h"
 #include "textfile.h"
 
@@ -15,6 +16,14 @@ namespace latprobe {
 using nlohmann::json;
 
 namespace {
+
+// The run file's word for each kind of consumer.
+constexpr EnumName<ConsumerKind> kConsumerKinds[] = {
+    {ConsumerKind::Periodic, "periodic"},
+    {ConsumerKind::ProcessStart, "process-start"},
+    {ConsumerKind::External, "external"},
+    {ConsumerKind::Continuous, "continuous"},
+};
 
 json toJson(const ThreadParams &p)
 {
@@ -83,10 +92,7 @@ json toJson(const ConsumerSetup &s)
 {
     const ConsumerConfig &c = s.config;
     json out = {{"name", c.name},
-                {"kind", c.kind == ConsumerKind::ProcessStart ? "process-start"
-                         : c.kind == ConsumerKind::External   ? "external"
-                         : c.kind == ConsumerKind::Continuous ? "continuous"
-                                                              : "periodic"},
+                {"kind", enumName(kConsumerKinds, c.kind, "periodic")},
                 {"period_ns", c.periodNs},
                 {"work_ns", c.workNs},
                 {"slack_ns", c.slackNs},
@@ -609,15 +615,11 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         setup.config.name = r.get<std::string>(c, path, "name");
         // Absent in files written before 0.1.0 kept it: those were periodic.
         if (c.contains("kind")) {
-            const std::string kind = r.get<std::string>(c, path, "kind");
-            if (kind == "process-start")
-                setup.config.kind = ConsumerKind::ProcessStart;
-            else if (kind == "external")
-                setup.config.kind = ConsumerKind::External;
-            else if (kind == "continuous")
-                setup.config.kind = ConsumerKind::Continuous;
-            else if (kind != "periodic")
+            const std::optional<ConsumerKind> kind =
+                enumFromName(kConsumerKinds, r.get<std::string>(c, path, "kind"));
+            if (!kind)
                 r.fail(path + ".kind", "expected periodic, process-start, external or continuous");
+            setup.config.kind = *kind;
         }
         // Before 1.4 every consumer woke on its own timer.
         if (c.contains("wake") &&
@@ -853,17 +855,11 @@ Run runFromJson(const std::string &text, const std::string &fileName)
             for (size_t k = 0; k < shares.size(); ++k) {
                 const std::string spath = fmt::format("{}.shares[{}]", path, k);
                 DelayShare d;
-                const std::string kind = r.get<std::string>(shares[k], spath, "kind");
-                if (kind == "task")
-                    d.kind = DelayShare::Kind::Task;
-                else if (kind == "irq")
-                    d.kind = DelayShare::Kind::Irq;
-                else if (kind == "softirq")
-                    d.kind = DelayShare::Kind::Softirq;
-                else if (kind == "idle")
-                    d.kind = DelayShare::Kind::Idle;
-                else
+                const std::optional<DelayShare::Kind> kind =
+                    delayKindFromName(r.get<std::string>(shares[k], spath, "kind"));
+                if (!kind)
                     r.fail(spath + ".kind", "expected task, irq, softirq or idle");
+                d.kind = *kind;
                 d.name = r.get<std::string>(shares[k], spath, "name");
                 d.pid = r.get<int>(shares[k], spath, "pid");
                 d.prio = r.get<int>(shares[k], spath, "prio");

@@ -56,11 +56,10 @@ std::string delayerName(const Delayer &d)
     case DelayShare::Kind::Task:
         return fmt::format("{}[{}]", d.name, d.pid);
     case DelayShare::Kind::Irq:
-        return "irq " + d.name;
     case DelayShare::Kind::Softirq:
-        return "softirq " + d.name;
+        return fmt::format("{} {}", toString(d.kind), d.name);
     case DelayShare::Kind::Idle:
-        return "idle";
+        return toString(d.kind);
     }
     return d.name;
 }
