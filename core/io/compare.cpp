@@ -366,14 +366,15 @@ std::string formatChange(const MetricComparison &m)
                    : fmt::format("{:+.2f}{}", m.change.estimate, unit);
 }
 
-Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::string> &fileNames)
+namespace {
+
+// Each run's label; two runs of one kernel are told apart by file name.
+std::vector<std::string> labelRuns(const std::vector<Run> &runs,
+                                   const std::vector<std::string> &fileNames)
 {
-    Comparison c;
-    if (runs.empty())
-        return c;
+    std::vector<std::string> labels;
     for (size_t i = 0; i < runs.size(); ++i) {
         std::string label = runLabel(runs[i]);
-        // Two runs of one kernel: tell them apart by file name.
         for (size_t k = 0; k < runs.size(); ++k)
             if (k != i && runLabel(runs[k]) == label && i < fileNames.size()) {
                 std::string file = fileNames[i].substr(fileNames[i].rfind('/') + 1);
@@ -382,17 +383,22 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
                 label = file;
                 break;
             }
-        c.runLabels.push_back(label);
+        labels.push_back(label);
     }
-    describeRuns(runs, c);
+    return labels;
+}
 
-    // Every identity of every run, in the order each first appears.
+// Every identity of every run, in the order each first appears, with each
+// run's side of it.
+std::vector<PhaseComparison> matchPhases(const std::vector<Run> &runs)
+{
+    std::vector<PhaseComparison> phases;
     std::vector<std::vector<PhaseGroup>> groups;
     for (const Run &r : runs)
         groups.push_back(groupPhases(r));
     for (size_t ri = 0; ri < runs.size(); ++ri)
         for (const PhaseGroup &g : groups[ri]) {
-            if (std::any_of(c.phases.begin(), c.phases.end(),
+            if (std::any_of(phases.begin(), phases.end(),
                             [&](const PhaseComparison &p) { return p.key == g.key; }))
                 continue;
             PhaseComparison p;
@@ -409,63 +415,87 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
                     }
                 p.sides.push_back(std::move(side));
             }
-            c.phases.push_back(std::move(p));
+            phases.push_back(std::move(p));
         }
+    return phases;
+}
 
-    for (PhaseComparison &p : c.phases) {
-        const PhaseSide &base = p.sides[0];
-        p.runs.resize(runs.size());
-        p.summaries.resize(runs.size());
-        p.delayers.resize(runs.size());
-        for (size_t ri = 0; ri < runs.size(); ++ri) {
-            PhaseSide &side = p.sides[ri];
-            if (!side.present)
-                continue;
-            std::vector<std::string> names;
-            for (size_t index : side.phases)
-                names.push_back(runs[ri].phases[index].name);
-            p.delayers[ri] = topDelayers(runs[ri].explanations, names, kCompareDelayers);
-            // Rounds are the samples when both sides have enough of them.
-            const bool byRound = base.present && base.phases.size() >= kMinRoundsAsSamples &&
-                                 side.phases.size() >= kMinRoundsAsSamples;
-            side.sampling = samplingOf(runs[ri], side, byRound);
-            // The consumers of this side, in its first phase's order.
-            for (const ConsumerStats &s : runs[ri].phases[side.phases.front()].consumers) {
-                ConsumerComparison cc;
-                cc.consumer = s.name;
-                cc.hasDeadline = s.hasDeadline;
-                const bool inBase =
-                    base.present && runs[0].phases[base.phases.front()].consumer(s.name);
-                cc.present = ri == 0 || inBase;
-                if (ri > 0 && inBase)
-                    cc.refusal = settingsDiffer(runs[0], runs[ri], s.name, ri);
-                if (cc.present && cc.refusal.empty()) {
-                    const Samples a = samplesOf(
-                        runs[0], base, s.name,
-                        byRound || (ri == 0 && base.phases.size() >= kMinRoundsAsSamples));
-                    const Samples b = ri == 0 ? a : samplesOf(runs[ri], side, s.name, byRound);
-                    const Sampling sampling = byRound ? Sampling::Rounds : Sampling::Blocks;
-                    cc.metrics.push_back(
-                        compareSamples(CompareMetric::P99, a.p99, b.p99, sampling));
-                    cc.metrics.push_back(
-                        compareSamples(CompareMetric::P999, a.p999, b.p999, sampling));
-                    if (s.hasDeadline) {
-                        cc.metrics.push_back(compareSamples(CompareMetric::MissesPerMin,
-                                                            a.missesPerMin, b.missesPerMin));
-                        cc.metrics.push_back(compareSamples(CompareMetric::MetPct, a.met, b.met));
-                    } else if (s.hasCpuTarget) {
-                        cc.metrics.push_back(compareSamples(CompareMetric::CpuPct, a.cpu, b.cpu));
-                    }
-                }
-                if (!cc.refusal.empty() &&
-                    std::find(c.warnings.begin(), c.warnings.end(), cc.refusal) == c.warnings.end())
-                    c.warnings.push_back(cc.refusal);
-                p.runs[ri].push_back(std::move(cc));
-            }
-            if (ri > 0 && base.present)
-                p.summaries[ri] = summaryOf(ri, p.runs[ri]);
-        }
+// Run `ri`'s consumer `s` in phase `p` against run 1's: its metrics, or
+// why it is not compared.
+ConsumerComparison compareConsumer(const std::vector<Run> &runs, const PhaseComparison &p,
+                                   size_t ri, const ConsumerStats &s, bool byRound)
+{
+    const PhaseSide &base = p.sides[0];
+    const PhaseSide &side = p.sides[ri];
+    ConsumerComparison cc;
+    cc.consumer = s.name;
+    cc.hasDeadline = s.hasDeadline;
+    const bool inBase = base.present && runs[0].phases[base.phases.front()].consumer(s.name);
+    cc.present = ri == 0 || inBase;
+    if (ri > 0 && inBase)
+        cc.refusal = settingsDiffer(runs[0], runs[ri], s.name, ri);
+    if (!cc.present || !cc.refusal.empty())
+        return cc;
+    const Samples a = samplesOf(runs[0], base, s.name,
+                                byRound || (ri == 0 && base.phases.size() >= kMinRoundsAsSamples));
+    const Samples b = ri == 0 ? a : samplesOf(runs[ri], side, s.name, byRound);
+    const Sampling sampling = byRound ? Sampling::Rounds : Sampling::Blocks;
+    cc.metrics.push_back(compareSamples(CompareMetric::P99, a.p99, b.p99, sampling));
+    cc.metrics.push_back(compareSamples(CompareMetric::P999, a.p999, b.p999, sampling));
+    if (s.hasDeadline) {
+        cc.metrics.push_back(
+            compareSamples(CompareMetric::MissesPerMin, a.missesPerMin, b.missesPerMin));
+        cc.metrics.push_back(compareSamples(CompareMetric::MetPct, a.met, b.met));
+    } else if (s.hasCpuTarget) {
+        cc.metrics.push_back(compareSamples(CompareMetric::CpuPct, a.cpu, b.cpu));
     }
+    return cc;
+}
+
+// Every run's side of `p` against run 1's; a refusal is also a warning of `c`.
+void comparePhase(const std::vector<Run> &runs, PhaseComparison &p, Comparison &c)
+{
+    const PhaseSide &base = p.sides[0];
+    p.runs.resize(runs.size());
+    p.summaries.resize(runs.size());
+    p.delayers.resize(runs.size());
+    for (size_t ri = 0; ri < runs.size(); ++ri) {
+        PhaseSide &side = p.sides[ri];
+        if (!side.present)
+            continue;
+        std::vector<std::string> names;
+        for (size_t index : side.phases)
+            names.push_back(runs[ri].phases[index].name);
+        p.delayers[ri] = topDelayers(runs[ri].explanations, names, kCompareDelayers);
+        // Rounds are the samples when both sides have enough of them.
+        const bool byRound = base.present && base.phases.size() >= kMinRoundsAsSamples &&
+                             side.phases.size() >= kMinRoundsAsSamples;
+        side.sampling = samplingOf(runs[ri], side, byRound);
+        // The consumers of this side, in its first phase's order.
+        for (const ConsumerStats &s : runs[ri].phases[side.phases.front()].consumers) {
+            ConsumerComparison cc = compareConsumer(runs, p, ri, s, byRound);
+            if (!cc.refusal.empty() &&
+                std::find(c.warnings.begin(), c.warnings.end(), cc.refusal) == c.warnings.end())
+                c.warnings.push_back(cc.refusal);
+            p.runs[ri].push_back(std::move(cc));
+        }
+        if (ri > 0 && base.present)
+            p.summaries[ri] = summaryOf(ri, p.runs[ri]);
+    }
+}
+
+} // namespace
+
+Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::string> &fileNames)
+{
+    Comparison c;
+    if (runs.empty())
+        return c;
+    c.runLabels = labelRuns(runs, fileNames);
+    describeRuns(runs, c);
+    c.phases = matchPhases(runs);
+    for (PhaseComparison &p : c.phases)
+        comparePhase(runs, p, c);
     return c;
 }
 
