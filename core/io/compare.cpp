@@ -7,6 +7,7 @@
 #include "textwrap.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -244,15 +245,13 @@ void describeRuns(const std::vector<Run> &runs, Comparison &c)
         {"probe", grant},
     };
     for (const auto &[name, get] : fields) {
-        bool differs = false;
+        std::vector<std::string> values;
         for (const Run &r : runs)
-            differs = differs || get(r) != get(runs[0]);
-        if (!differs)
+            values.push_back(get(r));
+        if (std::all_of(values.begin(), values.end(),
+                        [&](const std::string &v) { return v == values[0]; }))
             continue;
-        std::string line = fmt::format("{} differs:", name);
-        for (size_t i = 0; i < runs.size(); ++i)
-            line += fmt::format(" {}{}", i ? "| " : "", get(runs[i]));
-        c.notes.push_back(line);
+        c.notes.push_back(fmt::format("{} differs: {}", name, fmt::join(values, " | ")));
     }
 }
 
@@ -510,14 +509,15 @@ std::string metricTitle(CompareMetric metric)
 
 std::string sidesText(const Comparison &c, const PhaseComparison &p)
 {
-    std::string out;
+    std::vector<std::string> sides;
     for (size_t i = 0; i < p.sides.size(); ++i) {
         const PhaseSide &s = p.sides[i];
-        out += fmt::format("{}run {} ", i ? "; " : "", i + 1);
-        out += s.present ? fmt::format("{:.1f} s, {}", s.durationS, s.sampling) : "-";
+        sides.push_back(
+            fmt::format("run {} {}", i + 1,
+                        s.present ? fmt::format("{:.1f} s, {}", s.durationS, s.sampling) : "-"));
     }
     (void)c;
-    return out;
+    return fmt::format("{}", fmt::join(sides, "; "));
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "textfile.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 namespace latprobe {
@@ -42,11 +43,10 @@ std::string describePlay(const Scenario &s)
         s.rounds > 1 ? fmt::format(" x {} rounds, interleaved", s.rounds) : std::string();
     if (s.name == "run") {
         // A plain run's steps are its --idle and --load: name them.
-        std::string steps;
+        std::vector<std::string> steps;
         for (const ScenarioStep &step : s.steps)
-            steps += fmt::format("{}{} {}", steps.empty() ? "" : ", then ", step.name,
-                                 formatDuration(step.durationS));
-        return fmt::format("measuring {}{}{}", steps, rounds,
+            steps.push_back(fmt::format("{} {}", step.name, formatDuration(step.durationS)));
+        return fmt::format("measuring {}{}{}", fmt::join(steps, ", then "), rounds,
                            s.rounds > 1 ? ", " + formatDuration(s.totalS()) : std::string());
     }
     return fmt::format("playing {}: {} step{}{}, {}", s.name, n, n == 1 ? "" : "s", rounds,
@@ -203,10 +203,10 @@ ScenarioStep stepFromJson(const JsonReader &r, const json &step, const std::stri
 {
     ScenarioStep st = stepFieldsFromJson(r, step, where);
     if (st.name.empty()) {
+        std::vector<std::string> labels;
         for (const LoadSpec &l : st.loads)
-            st.name += (st.name.empty() ? "" : " + ") + l.label();
-        if (st.name.empty())
-            st.name = "idle";
+            labels.push_back(l.label());
+        st.name = labels.empty() ? "idle" : fmt::format("{}", fmt::join(labels, " + "));
     }
     if (s.stopWhen && s.stopWhen->aboveBaseline && st.durationS < kMinComparedStepS)
         r.fail(where + ".duration_s",

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace latprobe {
 
@@ -158,17 +159,15 @@ bool parseCpuList(const std::string &text, std::vector<int> &cpus)
 
 std::string formatCpuList(const std::vector<int> &cpus)
 {
-    std::string out;
+    std::vector<std::string> runs;
     for (size_t i = 0; i < cpus.size();) {
         size_t j = i;
         while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1)
             ++j;
-        if (!out.empty())
-            out += ',';
-        out += j > i ? fmt::format("{}-{}", cpus[i], cpus[j]) : fmt::format("{}", cpus[i]);
+        runs.push_back(j > i ? fmt::format("{}-{}", cpus[i], cpus[j]) : fmt::format("{}", cpus[i]));
         i = j + 1;
     }
-    return out;
+    return fmt::format("{}", fmt::join(runs, ","));
 }
 
 } // namespace latprobe

@@ -1,6 +1,7 @@
 #include "tracerecorder.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <atomic>
@@ -243,10 +244,7 @@ tep_handle *loadEventFormats(const char *const *systems)
 
 std::string cpuList(const std::vector<int> &cpus)
 {
-    std::string out;
-    for (int c : cpus)
-        out += (out.empty() ? "" : ",") + std::to_string(c);
-    return out;
+    return fmt::format("{}", fmt::join(cpus, ","));
 }
 
 // The process a stale instance's name points at is latprobe's while it lives.
@@ -476,12 +474,12 @@ bool TraceRecorder::setRecording(bool on)
 
 bool TraceRecorder::followOnly(const std::vector<std::string> &threadNames)
 {
-    std::string filter;
+    std::vector<std::string> tests;
     for (const std::string &name : threadNames)
         if (!name.empty())
-            filter += fmt::format("{}comm == \"{}\"", filter.empty() ? "" : " || ", name);
-    if (filter.empty())
-        filter = "0"; // writing 0 clears an event's filter
+            tests.push_back(fmt::format("comm == \"{}\"", name));
+    // Writing 0 clears an event's filter.
+    const std::string filter = tests.empty() ? "0" : fmt::format("{}", fmt::join(tests, " || "));
     bool applied = true;
     for (const char *event : {"sched_waking", "sched_wakeup", "sched_migrate_task"}) {
         const std::string file = fmt::format("events/sched/{}/filter", event);
