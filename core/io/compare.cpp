@@ -1,11 +1,13 @@
 #include "compare.h"
 
+#include "enumnames.h"
 #include "phasematch.h"
 #include "report.h"
 #include "texttable.h"
 #include "textwrap.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -16,6 +18,20 @@
 namespace latprobe {
 
 namespace {
+
+constexpr EnumName<CompareMetric> kMetricNames[] = {
+    {CompareMetric::P99, "p99"},
+    {CompareMetric::P999, "p99.9"},
+    {CompareMetric::MissesPerMin, "misses/min"},
+    {CompareMetric::MetPct, "met%"},
+    {CompareMetric::CpuPct, "cpu%"},
+};
+constexpr EnumName<Verdict> kVerdictNames[] = {
+    {Verdict::Better, "better"},
+    {Verdict::Worse, "worse"},
+    {Verdict::NoChange, "~"},
+    {Verdict::TooFewSamples, "too few"},
+};
 
 std::string runLabel(const Run &run)
 {
@@ -178,7 +194,7 @@ std::string settingsDiffer(const Run &a, const Run &b, const std::string &consum
     differ("period", ms(x->periodNs), ms(y->periodNs));
     differ("work", ms(x->workNs), ms(y->workNs));
     differ("deadline", ms(x->slackNs), ms(y->slackNs));
-    differ("work mode", toString(x->workMode), toString(y->workMode));
+    differ("work mode", describe(x->workMode), describe(y->workMode));
     // A timekeeper-woken consumer is not charged its timekeeper's oversleep.
     differ("wake", toString(x->wake), toString(y->wake));
     return why.empty() ? std::string()
@@ -229,15 +245,13 @@ void describeRuns(const std::vector<Run> &runs, Comparison &c)
         {"probe", grant},
     };
     for (const auto &[name, get] : fields) {
-        bool differs = false;
+        std::vector<std::string> values;
         for (const Run &r : runs)
-            differs = differs || get(r) != get(runs[0]);
-        if (!differs)
+            values.push_back(get(r));
+        if (std::all_of(values.begin(), values.end(),
+                        [&](const std::string &v) { return v == values[0]; }))
             continue;
-        std::string line = fmt::format("{} differs:", name);
-        for (size_t i = 0; i < runs.size(); ++i)
-            line += fmt::format(" {}{}", i ? "| " : "", get(runs[i]));
-        c.notes.push_back(line);
+        c.notes.push_back(fmt::format("{} differs: {}", name, fmt::join(values, " | ")));
     }
 }
 
@@ -295,34 +309,12 @@ std::string summaryOf(size_t run, const std::vector<ConsumerComparison> &consume
 
 const char *toString(CompareMetric metric)
 {
-    switch (metric) {
-    case CompareMetric::P99:
-        return "p99";
-    case CompareMetric::P999:
-        return "p99.9";
-    case CompareMetric::MissesPerMin:
-        return "misses/min";
-    case CompareMetric::MetPct:
-        return "met%";
-    case CompareMetric::CpuPct:
-        return "cpu%";
-    }
-    return "?";
+    return enumName(kMetricNames, metric);
 }
 
 const char *toString(Verdict verdict)
 {
-    switch (verdict) {
-    case Verdict::Better:
-        return "better";
-    case Verdict::Worse:
-        return "worse";
-    case Verdict::NoChange:
-        return "~";
-    case Verdict::TooFewSamples:
-        return "too few";
-    }
-    return "?";
+    return enumName(kVerdictNames, verdict);
 }
 
 bool PhaseComparison::inEveryRun() const
@@ -373,14 +365,15 @@ std::string formatChange(const MetricComparison &m)
                    : fmt::format("{:+.2f}{}", m.change.estimate, unit);
 }
 
-Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::string> &fileNames)
+namespace {
+
+// Each run's label; two runs of one kernel are told apart by file name.
+std::vector<std::string> labelRuns(const std::vector<Run> &runs,
+                                   const std::vector<std::string> &fileNames)
 {
-    Comparison c;
-    if (runs.empty())
-        return c;
+    std::vector<std::string> labels;
     for (size_t i = 0; i < runs.size(); ++i) {
         std::string label = runLabel(runs[i]);
-        // Two runs of one kernel: tell them apart by file name.
         for (size_t k = 0; k < runs.size(); ++k)
             if (k != i && runLabel(runs[k]) == label && i < fileNames.size()) {
                 std::string file = fileNames[i].substr(fileNames[i].rfind('/') + 1);
@@ -389,17 +382,22 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
                 label = file;
                 break;
             }
-        c.runLabels.push_back(label);
+        labels.push_back(label);
     }
-    describeRuns(runs, c);
+    return labels;
+}
 
-    // Every identity of every run, in the order each first appears.
+// Every identity of every run, in the order each first appears, with each
+// run's side of it.
+std::vector<PhaseComparison> matchPhases(const std::vector<Run> &runs)
+{
+    std::vector<PhaseComparison> phases;
     std::vector<std::vector<PhaseGroup>> groups;
     for (const Run &r : runs)
         groups.push_back(groupPhases(r));
     for (size_t ri = 0; ri < runs.size(); ++ri)
         for (const PhaseGroup &g : groups[ri]) {
-            if (std::any_of(c.phases.begin(), c.phases.end(),
+            if (std::any_of(phases.begin(), phases.end(),
                             [&](const PhaseComparison &p) { return p.key == g.key; }))
                 continue;
             PhaseComparison p;
@@ -416,63 +414,87 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
                     }
                 p.sides.push_back(std::move(side));
             }
-            c.phases.push_back(std::move(p));
+            phases.push_back(std::move(p));
         }
+    return phases;
+}
 
-    for (PhaseComparison &p : c.phases) {
-        const PhaseSide &base = p.sides[0];
-        p.runs.resize(runs.size());
-        p.summaries.resize(runs.size());
-        p.delayers.resize(runs.size());
-        for (size_t ri = 0; ri < runs.size(); ++ri) {
-            PhaseSide &side = p.sides[ri];
-            if (!side.present)
-                continue;
-            std::vector<std::string> names;
-            for (size_t index : side.phases)
-                names.push_back(runs[ri].phases[index].name);
-            p.delayers[ri] = topDelayers(runs[ri].explanations, names, kCompareDelayers);
-            // Rounds are the samples when both sides have enough of them.
-            const bool byRound = base.present && base.phases.size() >= kMinRoundsAsSamples &&
-                                 side.phases.size() >= kMinRoundsAsSamples;
-            side.sampling = samplingOf(runs[ri], side, byRound);
-            // The consumers of this side, in its first phase's order.
-            for (const ConsumerStats &s : runs[ri].phases[side.phases.front()].consumers) {
-                ConsumerComparison cc;
-                cc.consumer = s.name;
-                cc.hasDeadline = s.hasDeadline;
-                const bool inBase =
-                    base.present && runs[0].phases[base.phases.front()].consumer(s.name);
-                cc.present = ri == 0 || inBase;
-                if (ri > 0 && inBase)
-                    cc.refusal = settingsDiffer(runs[0], runs[ri], s.name, ri);
-                if (cc.present && cc.refusal.empty()) {
-                    const Samples a = samplesOf(
-                        runs[0], base, s.name,
-                        byRound || (ri == 0 && base.phases.size() >= kMinRoundsAsSamples));
-                    const Samples b = ri == 0 ? a : samplesOf(runs[ri], side, s.name, byRound);
-                    const Sampling sampling = byRound ? Sampling::Rounds : Sampling::Blocks;
-                    cc.metrics.push_back(
-                        compareSamples(CompareMetric::P99, a.p99, b.p99, sampling));
-                    cc.metrics.push_back(
-                        compareSamples(CompareMetric::P999, a.p999, b.p999, sampling));
-                    if (s.hasDeadline) {
-                        cc.metrics.push_back(compareSamples(CompareMetric::MissesPerMin,
-                                                            a.missesPerMin, b.missesPerMin));
-                        cc.metrics.push_back(compareSamples(CompareMetric::MetPct, a.met, b.met));
-                    } else if (s.hasCpuTarget) {
-                        cc.metrics.push_back(compareSamples(CompareMetric::CpuPct, a.cpu, b.cpu));
-                    }
-                }
-                if (!cc.refusal.empty() &&
-                    std::find(c.warnings.begin(), c.warnings.end(), cc.refusal) == c.warnings.end())
-                    c.warnings.push_back(cc.refusal);
-                p.runs[ri].push_back(std::move(cc));
-            }
-            if (ri > 0 && base.present)
-                p.summaries[ri] = summaryOf(ri, p.runs[ri]);
-        }
+// Run `ri`'s consumer `s` in phase `p` against run 1's: its metrics, or
+// why it is not compared.
+ConsumerComparison compareConsumer(const std::vector<Run> &runs, const PhaseComparison &p,
+                                   size_t ri, const ConsumerStats &s, bool byRound)
+{
+    const PhaseSide &base = p.sides[0];
+    const PhaseSide &side = p.sides[ri];
+    ConsumerComparison cc;
+    cc.consumer = s.name;
+    cc.hasDeadline = s.hasDeadline;
+    const bool inBase = base.present && runs[0].phases[base.phases.front()].consumer(s.name);
+    cc.present = ri == 0 || inBase;
+    if (ri > 0 && inBase)
+        cc.refusal = settingsDiffer(runs[0], runs[ri], s.name, ri);
+    if (!cc.present || !cc.refusal.empty())
+        return cc;
+    const Samples a = samplesOf(runs[0], base, s.name,
+                                byRound || (ri == 0 && base.phases.size() >= kMinRoundsAsSamples));
+    const Samples b = ri == 0 ? a : samplesOf(runs[ri], side, s.name, byRound);
+    const Sampling sampling = byRound ? Sampling::Rounds : Sampling::Blocks;
+    cc.metrics.push_back(compareSamples(CompareMetric::P99, a.p99, b.p99, sampling));
+    cc.metrics.push_back(compareSamples(CompareMetric::P999, a.p999, b.p999, sampling));
+    if (s.hasDeadline) {
+        cc.metrics.push_back(
+            compareSamples(CompareMetric::MissesPerMin, a.missesPerMin, b.missesPerMin));
+        cc.metrics.push_back(compareSamples(CompareMetric::MetPct, a.met, b.met));
+    } else if (s.hasCpuTarget) {
+        cc.metrics.push_back(compareSamples(CompareMetric::CpuPct, a.cpu, b.cpu));
     }
+    return cc;
+}
+
+// Every run's side of `p` against run 1's; a refusal is also a warning of `c`.
+void comparePhase(const std::vector<Run> &runs, PhaseComparison &p, Comparison &c)
+{
+    const PhaseSide &base = p.sides[0];
+    p.runs.resize(runs.size());
+    p.summaries.resize(runs.size());
+    p.delayers.resize(runs.size());
+    for (size_t ri = 0; ri < runs.size(); ++ri) {
+        PhaseSide &side = p.sides[ri];
+        if (!side.present)
+            continue;
+        std::vector<std::string> names;
+        for (size_t index : side.phases)
+            names.push_back(runs[ri].phases[index].name);
+        p.delayers[ri] = topDelayers(runs[ri].explanations, names, kCompareDelayers);
+        // Rounds are the samples when both sides have enough of them.
+        const bool byRound = base.present && base.phases.size() >= kMinRoundsAsSamples &&
+                             side.phases.size() >= kMinRoundsAsSamples;
+        side.sampling = samplingOf(runs[ri], side, byRound);
+        // The consumers of this side, in its first phase's order.
+        for (const ConsumerStats &s : runs[ri].phases[side.phases.front()].consumers) {
+            ConsumerComparison cc = compareConsumer(runs, p, ri, s, byRound);
+            if (!cc.refusal.empty() &&
+                std::find(c.warnings.begin(), c.warnings.end(), cc.refusal) == c.warnings.end())
+                c.warnings.push_back(cc.refusal);
+            p.runs[ri].push_back(std::move(cc));
+        }
+        if (ri > 0 && base.present)
+            p.summaries[ri] = summaryOf(ri, p.runs[ri]);
+    }
+}
+
+} // namespace
+
+Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::string> &fileNames)
+{
+    Comparison c;
+    if (runs.empty())
+        return c;
+    c.runLabels = labelRuns(runs, fileNames);
+    describeRuns(runs, c);
+    c.phases = matchPhases(runs);
+    for (PhaseComparison &p : c.phases)
+        comparePhase(runs, p, c);
     return c;
 }
 
@@ -487,14 +509,15 @@ std::string metricTitle(CompareMetric metric)
 
 std::string sidesText(const Comparison &c, const PhaseComparison &p)
 {
-    std::string out;
+    std::vector<std::string> sides;
     for (size_t i = 0; i < p.sides.size(); ++i) {
         const PhaseSide &s = p.sides[i];
-        out += fmt::format("{}run {} ", i ? "; " : "", i + 1);
-        out += s.present ? fmt::format("{:.1f} s, {}", s.durationS, s.sampling) : "-";
+        sides.push_back(
+            fmt::format("run {} {}", i + 1,
+                        s.present ? fmt::format("{:.1f} s, {}", s.durationS, s.sampling) : "-"));
     }
     (void)c;
-    return out;
+    return fmt::format("{}", fmt::join(sides, "; "));
 }
 
 } // namespace

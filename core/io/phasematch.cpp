@@ -3,6 +3,7 @@
 #include "loadspec.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -33,11 +34,10 @@ std::string loadSignature(const std::vector<std::string> &loads)
     std::vector<std::string> canonical;
     for (const std::string &l : loads)
         canonical.push_back(canonicalLoad(l));
+    // An empty load (a hand-made file's) names nothing.
+    std::erase(canonical, std::string());
     std::sort(canonical.begin(), canonical.end());
-    std::string out;
-    for (const std::string &c : canonical)
-        out += (out.empty() ? "" : " + ") + c;
-    return out.empty() ? "idle" : out;
+    return canonical.empty() ? "idle" : fmt::format("{}", fmt::join(canonical, " + "));
 }
 
 std::vector<PhaseGroup> groupPhases(const Run &run)

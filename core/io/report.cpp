@@ -231,62 +231,90 @@ std::string traceLine(const TraceSummary &t)
     return line;
 }
 
-} // namespace
-
-std::string formatTextReport(const Run &run)
+// Phase i's heading, tables and warnings, and who delayed its misses.
+std::string phaseSection(const Run &run, size_t i)
 {
-    std::string out = header(run) + traceLine(run.trace);
-    for (size_t i = 0; i < run.phases.size(); ++i) {
-        const PhaseResult &p = run.phases[i];
-        out += "\n";
-        out += fit(fmt::format("phase {}/{}  {}  {:.1f} s", i + 1, run.phases.size(), p.name,
-                               p.durationS));
-        out += phaseTables(p);
-        uint64_t overflows = 0;
-        for (const ConsumerStats &c : p.consumers)
-            overflows += c.ringOverflows;
-        if (overflows)
-            out +=
-                fit(fmt::format("WARNING: {} samples dropped (collector fell behind)", overflows));
-        for (const ConsumerStats &c : p.consumers)
-            if (c.failures)
-                out += fit(fmt::format("WARNING: {}: {} of {} failed outright (counted as misses)",
-                                       c.name, c.failures, c.samples));
-        out += delayerTables(run, p);
+    const PhaseResult &p = run.phases[i];
+    std::string out = "\n";
+    out += fit(
+        fmt::format("phase {}/{}  {}  {:.1f} s", i + 1, run.phases.size(), p.name, p.durationS));
+    out += phaseTables(p);
+    uint64_t overflows = 0;
+    for (const ConsumerStats &c : p.consumers)
+        overflows += c.ringOverflows;
+    if (overflows)
+        out += fit(fmt::format("WARNING: {} samples dropped (collector fell behind)", overflows));
+    for (const ConsumerStats &c : p.consumers)
+        if (c.failures)
+            out += fit(fmt::format("WARNING: {}: {} of {} failed outright (counted as misses)",
+                                   c.name, c.failures, c.samples));
+    return out + delayerTables(run, p);
+}
+
+// Each load's progress and fairness, then the same over the CPU time the
+// kernel gave each worker, and the loads that failed.
+std::string loadTables(const std::vector<LoadGroupResult> &groups)
+{
+    TextTable loads({"loads", "per s", "unit", "cpu%", "cv%", "max/min", "jain"});
+    for (const LoadGroupResult &l : groups) {
+        // A custom load counts no progress: no fairness to speak of.
+        const bool counted = l.unit != "-";
+        loads.addRow({l.label, counted ? fmt::format("{:.1f}", l.throughputPerS) : "-", l.unit,
+                      fmt::format("{:.1f}", l.cpuSharePct),
+                      counted ? fmt::format("{:.2f}", l.fairness.cvPct) : "-",
+                      !counted                    ? "-"
+                      : l.fairness.maxOverMin > 0 ? fmt::format("{:.2f}", l.fairness.maxOverMin)
+                                                  : "inf",
+                      counted ? fmt::format("{:.3f}", l.fairness.jain) : "-"});
     }
-    if (!run.loads.empty()) {
-        out += "\n";
-        TextTable loads({"loads", "per s", "unit", "cpu%", "cv%", "max/min", "jain"});
-        for (const LoadGroupResult &l : run.loads) {
-            // A custom load counts no progress: no fairness to speak of.
-            const bool counted = l.unit != "-";
-            loads.addRow({l.label, counted ? fmt::format("{:.1f}", l.throughputPerS) : "-", l.unit,
-                          fmt::format("{:.1f}", l.cpuSharePct),
-                          counted ? fmt::format("{:.2f}", l.fairness.cvPct) : "-",
-                          !counted                    ? "-"
-                          : l.fairness.maxOverMin > 0 ? fmt::format("{:.2f}", l.fairness.maxOverMin)
-                                                      : "inf",
-                          counted ? fmt::format("{:.3f}", l.fairness.jain) : "-"});
-        }
-        out += loads.render(kReportWidth);
-        // The same figures over the CPU time the kernel gave each worker.
-        TextTable cpu({"cpu time", "s/worker", "cv%", "max/min", "jain"});
-        for (const LoadGroupResult &l : run.loads) {
-            const Fairness &f = l.cpuFairness;
-            const bool known = f.workers > 0;
-            cpu.addRow({l.label, known ? fmt::format("{:.2f}", f.mean) : "-",
-                        known ? fmt::format("{:.2f}", f.cvPct) : "-",
-                        !known             ? "-"
-                        : f.maxOverMin > 0 ? fmt::format("{:.2f}", f.maxOverMin)
-                                           : "inf",
-                        known ? fmt::format("{:.3f}", f.jain) : "-"});
-        }
-        out += "\n" + cpu.render(kReportWidth);
-        for (const LoadGroupResult &l : run.loads)
-            if (!l.error.empty())
-                out += fit("ERROR: " + l.error);
+    TextTable cpu({"cpu time", "s/worker", "cv%", "max/min", "jain"});
+    for (const LoadGroupResult &l : groups) {
+        const Fairness &f = l.cpuFairness;
+        const bool known = f.workers > 0;
+        cpu.addRow({l.label, known ? fmt::format("{:.2f}", f.mean) : "-",
+                    known ? fmt::format("{:.2f}", f.cvPct) : "-",
+                    !known             ? "-"
+                    : f.maxOverMin > 0 ? fmt::format("{:.2f}", f.maxOverMin)
+                                       : "inf",
+                    known ? fmt::format("{:.3f}", f.jain) : "-"});
     }
-    out += "\n";
+    std::string out = loads.render(kReportWidth) + "\n" + cpu.render(kReportWidth);
+    for (const LoadGroupResult &l : groups)
+        if (!l.error.empty())
+            out += fit("ERROR: " + l.error);
+    return out;
+}
+
+// A miss is a deadline passed: say each one, or a slow start's 1 ms
+// latency beside 0 misses reads as a contradiction.
+std::string deadlinesLine(const std::vector<ConsumerSetup> &consumers)
+{
+    std::string deadlines, windows;
+    for (const ConsumerSetup &c : consumers) {
+        if (!c.config.hasDeadline())
+            continue;
+        // X's burns are due by the end of a window whose length ramps.
+        if (c.config.rampStepNs > 0)
+            windows += (windows.empty() ? "" : ", ") + c.config.name;
+        else
+            deadlines +=
+                fmt::format("{}{} {}", deadlines.empty() ? "" : ", ", c.config.name,
+                            fmt::format("{:.3g} ms", static_cast<double>(c.config.slackNs) / 1e6));
+    }
+    if (deadlines.empty() && windows.empty())
+        return {};
+    std::string line = "deadlines:";
+    if (!deadlines.empty())
+        line += " " + deadlines + " after the period start" + (windows.empty() ? "." : ";");
+    if (!windows.empty())
+        line += " " + windows + " by the end of its window.";
+    return wrapText(line, kReportWidth, "  ");
+}
+
+// What the columns mean, and what this run's consumers and loads add to it.
+std::string legend(const Run &run)
+{
+    std::string out;
     out += fit("latency: wakeup - period start, us truncated (cyclictest);");
     out += fit("sampled% = periods measured of those due; >1ms, >5ms = samples");
     out += fit("later than that; misses: periods lost (interbench);");
@@ -306,28 +334,7 @@ std::string formatTextReport(const Run &run)
         out += wrapText("gaming: burns back to back, no deadline; latency = how late a burn "
                         "ended, cpu% = burns/(burns + latency), interbench's Gaming.",
                         kReportWidth, "  ");
-    // A miss is a deadline passed: say each one, or a slow start's 1 ms
-    // latency beside 0 misses reads as a contradiction.
-    std::string deadlines, windows;
-    for (const ConsumerSetup &c : run.consumers) {
-        if (!c.config.hasDeadline())
-            continue;
-        // X's burns are due by the end of a window whose length ramps.
-        if (c.config.rampStepNs > 0)
-            windows += (windows.empty() ? "" : ", ") + c.config.name;
-        else
-            deadlines +=
-                fmt::format("{}{} {}", deadlines.empty() ? "" : ", ", c.config.name,
-                            fmt::format("{:.3g} ms", static_cast<double>(c.config.slackNs) / 1e6));
-    }
-    if (!deadlines.empty() || !windows.empty()) {
-        std::string line = "deadlines:";
-        if (!deadlines.empty())
-            line += " " + deadlines + " after the period start" + (windows.empty() ? "." : ";");
-        if (!windows.empty())
-            line += " " + windows + " by the end of its window.";
-        out += wrapText(line, kReportWidth, "  ");
-    }
+    out += deadlinesLine(run.consumers);
     if (!run.loads.empty())
         out += wrapText("loads: cpu% of the machine; cv%, max/min and jain of per-worker "
                         "progress (loads) and of per-worker CPU time from the kernel (cpu "
@@ -335,6 +342,18 @@ std::string formatTextReport(const Run &run)
                         "differ, not the scheduler's share.",
                         kReportWidth, "  ");
     return out;
+}
+
+} // namespace
+
+std::string formatTextReport(const Run &run)
+{
+    std::string out = header(run) + traceLine(run.trace);
+    for (size_t i = 0; i < run.phases.size(); ++i)
+        out += phaseSection(run, i);
+    if (!run.loads.empty())
+        out += "\n" + loadTables(run.loads);
+    return out + "\n" + legend(run);
 }
 
 std::string formatMarkdownReport(const Run &run)

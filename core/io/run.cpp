@@ -1,20 +1,21 @@
 #include "run.h"
 
+#include "enumnames.h"
+
 namespace latprobe {
+
+namespace {
+constexpr EnumName<RunEnd> kRunEnds[] = {
+    {RunEnd::Completed, "completed"},
+    {RunEnd::Threshold, "stopped at threshold"},
+    {RunEnd::Interrupted, "interrupted"},
+    {RunEnd::LoadFailed, "load failed"},
+};
+} // namespace
 
 const char *toString(RunEnd end)
 {
-    switch (end) {
-    case RunEnd::Completed:
-        return "completed";
-    case RunEnd::Threshold:
-        return "stopped at threshold";
-    case RunEnd::Interrupted:
-        return "interrupted";
-    case RunEnd::LoadFailed:
-        return "load failed";
-    }
-    return "?";
+    return enumName(kRunEnds, end);
 }
 
 } // namespace latprobe

@@ -1,11 +1,13 @@
 #include "runfile.h"
 
+#include "enumnames.h"
 #include "jsonreader.h"
 #include "textfile.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -16,6 +18,33 @@ using nlohmann::json;
 
 namespace {
 
+// Each part of a run has its writer, toJson(), and beside it its reader,
+// xFromJson(): the reader takes what every older minor version wrote (the
+// comments say since when a field is there) and names the field it refuses.
+
+// The array `key` of `obj`, each element read by `read(r, element, path)`
+// with the element's path, "phases[1].consumers[2]".
+template <typename Read>
+auto readEach(const JsonReader &r, const json &obj, const std::string &path, const char *key,
+              Read read)
+{
+    std::vector<std::invoke_result_t<Read, const JsonReader &, const json &, const std::string &>>
+        out;
+    const json &items = r.array(obj, path, key);
+    const std::string at = JsonReader::join(path, key);
+    for (size_t i = 0; i < items.size(); ++i)
+        out.push_back(read(r, items[i], fmt::format("{}[{}]", at, i)));
+    return out;
+}
+
+// The run file's word for each kind of consumer.
+constexpr EnumName<ConsumerKind> kConsumerKinds[] = {
+    {ConsumerKind::Periodic, "periodic"},
+    {ConsumerKind::ProcessStart, "process-start"},
+    {ConsumerKind::External, "external"},
+    {ConsumerKind::Continuous, "continuous"},
+};
+
 json toJson(const ThreadParams &p)
 {
     return {{"policy", toString(p.policy)},
@@ -23,6 +52,46 @@ json toJson(const ThreadParams &p)
             {"nice", p.nice},
             {"cpus", formatCpuList(p.cpus)},
             {"timer_slack_ns", p.timerSlackNs}};
+}
+
+ThreadParams paramsFromJson(const JsonReader &r, const json &j, const std::string &path)
+{
+    ThreadParams p;
+    const std::string policy = r.get<std::string>(j, path, "policy");
+    const std::optional<SchedPolicy> named = policyFromName(policy);
+    if (!named)
+        r.fail(path + ".policy", "unknown policy \"" + policy + "\"");
+    p.policy = *named;
+    p.priority = r.get<int>(j, path, "priority");
+    p.nice = r.get<int>(j, path, "nice");
+    const std::string cpus = r.get<std::string>(j, path, "cpus");
+    if (!cpus.empty() && !parseCpuList(cpus, p.cpus))
+        r.fail(path + ".cpus", "not a CPU list");
+    p.timerSlackNs = r.get<int64_t>(j, path, "timer_slack_ns");
+    return p;
+}
+
+json toJson(const ThreadGrant &g)
+{
+    return {{"policy", toString(g.policy)},
+            {"priority", g.priority},
+            {"nice", g.nice},
+            {"cpus", formatCpuList(g.cpus)},
+            {"timer_slack_ns", g.timerSlackNs},
+            {"refusal", g.refusal}};
+}
+
+ThreadGrant grantFromJson(const JsonReader &r, const json &g, const std::string &path)
+{
+    const ThreadParams granted = paramsFromJson(r, g, path);
+    ThreadGrant grant;
+    grant.policy = granted.policy;
+    grant.priority = granted.priority;
+    grant.nice = granted.nice;
+    grant.cpus = granted.cpus;
+    grant.timerSlackNs = granted.timerSlackNs;
+    grant.refusal = r.get<std::string>(g, path, "refusal");
+    return grant;
 }
 
 json toJson(const LoopCalibration &l)
@@ -67,31 +136,16 @@ LoopCalibration loopSpeedFromJson(const JsonReader &r, const json &j, const std:
     return l;
 }
 
-json toJson(const ThreadGrant &g)
-{
-    return {{"policy", toString(g.policy)},
-            {"priority", g.priority},
-            {"nice", g.nice},
-            {"cpus", formatCpuList(g.cpus)},
-            {"timer_slack_ns", g.timerSlackNs},
-            {"refusal", g.refusal}};
-}
-
-ThreadGrant grantFromJson(const JsonReader &r, const json &g, const std::string &path);
-
 json toJson(const ConsumerSetup &s)
 {
     const ConsumerConfig &c = s.config;
     json out = {{"name", c.name},
-                {"kind", c.kind == ConsumerKind::ProcessStart ? "process-start"
-                         : c.kind == ConsumerKind::External   ? "external"
-                         : c.kind == ConsumerKind::Continuous ? "continuous"
-                                                              : "periodic"},
+                {"kind", enumName(kConsumerKinds, c.kind, "periodic")},
                 {"period_ns", c.periodNs},
                 {"work_ns", c.workNs},
                 {"slack_ns", c.slackNs},
                 {"miss_name", c.missName},
-                {"work_mode", c.workMode == WorkMode::Loops ? "loops" : "cpu-time"},
+                {"work_mode", toString(c.workMode)},
                 // What readers before 1.3 take as the speed worked at.
                 {"loops_per_us", s.loopSpeed.loopsPerMs / 1000.0},
                 {"granted", toJson(s.grant)}};
@@ -114,6 +168,62 @@ json toJson(const ConsumerSetup &s)
     return out;
 }
 
+ConsumerConfig configFromJson(const JsonReader &r, const json &c, const std::string &path)
+{
+    ConsumerConfig config;
+    config.name = r.get<std::string>(c, path, "name");
+    config.role = consumerRole(config.name); // not kept: the name says it
+    // Absent in files written before 0.1.0 kept it: those were periodic.
+    if (c.contains("kind")) {
+        const std::optional<ConsumerKind> kind =
+            enumFromName(kConsumerKinds, r.get<std::string>(c, path, "kind"));
+        if (!kind)
+            r.fail(path + ".kind", "expected periodic, process-start, external or continuous");
+        config.kind = *kind;
+    }
+    // Before 1.4 every consumer woke on its own timer.
+    if (c.contains("wake") && !parseWakeMethod(r.get<std::string>(c, path, "wake"), config.wake))
+        r.fail(path + ".wake", "expected timer or timekeeper");
+    if (c.contains("ramp_step_ns")) {
+        config.rampStepNs = r.get<int64_t>(c, path, "ramp_step_ns");
+        if (config.rampStepNs <= 0)
+            r.fail(path + ".ramp_step_ns", "must be positive");
+    }
+    config.periodNs = r.get<int64_t>(c, path, "period_ns");
+    if (config.periodNs <= 0)
+        r.fail(path + ".period_ns", "must be positive");
+    config.workNs = r.get<int64_t>(c, path, "work_ns");
+    config.slackNs = r.get<int64_t>(c, path, "slack_ns");
+    config.missName = r.get<std::string>(c, path, "miss_name");
+    // Any word but "loops" has always read as cpu-time.
+    config.workMode =
+        workModeFromName(r.get<std::string>(c, path, "work_mode")).value_or(WorkMode::CpuTime);
+    return config;
+}
+
+ConsumerSetup setupFromJson(const JsonReader &r, const json &c, const std::string &path)
+{
+    ConsumerSetup setup;
+    setup.config = configFromJson(r, c, path);
+    if (c.contains("loop_speed"))
+        setup.loopSpeed = loopSpeedFromJson(r, c["loop_speed"], path + ".loop_speed");
+    else {
+        // Before 1.3: one figure, its trials unknown.
+        const double perMs = r.get<double>(c, path, "loops_per_us") * 1000.0;
+        setup.loopSpeed.loopsPerMs = setup.loopSpeed.minLoopsPerMs = setup.loopSpeed.maxLoopsPerMs =
+            perMs;
+    }
+    if (c.contains("work_loop_speed"))
+        setup.workLoopSpeed = loopSpeedFromJson(r, c["work_loop_speed"], path + ".work_loop_speed");
+    if (c.contains("end_loop_speed"))
+        setup.endLoopSpeed = loopSpeedFromJson(r, c["end_loop_speed"], path + ".end_loop_speed");
+    setup.grant = grantFromJson(r, r.field(c, path, "granted"), path + ".granted");
+    if (c.contains("timekeeper_granted"))
+        setup.timekeeperGrant =
+            grantFromJson(r, c["timekeeper_granted"], path + ".timekeeper_granted");
+    return setup;
+}
+
 // Compact rows, a phase can hold hundreds: [start_s, duration_s, samples,
 // misses, p50_us, p99_us, p999_us, met_pct].
 json blocksToJson(const std::vector<BlockStats> &blocks)
@@ -125,32 +235,39 @@ json blocksToJson(const std::vector<BlockStats> &blocks)
     return out;
 }
 
+BlockStats blockFromJson(const JsonReader &r, const json &row, const std::string &where)
+{
+    if (!row.is_array() || row.size() != 8)
+        r.fail(where, "expected [start_s, duration_s, samples, misses, p50_us, p99_us, "
+                      "p999_us, met_pct]");
+    BlockStats b;
+    b.startS = r.value<double>(row[0], where);
+    b.durationS = r.value<double>(row[1], where);
+    b.samples = r.value<uint64_t>(row[2], where);
+    b.misses = r.value<uint64_t>(row[3], where);
+    b.p50Us = r.value<int64_t>(row[4], where);
+    b.p99Us = r.value<int64_t>(row[5], where);
+    b.p999Us = r.value<int64_t>(row[6], where);
+    b.metPct = r.value<double>(row[7], where);
+    if (b.durationS <= 0)
+        r.fail(where, "a block lasts more than 0 s");
+    return b;
+}
+
+// The blocks (since 1.2) and their CPU column (since 1.4, gaming's).
 std::vector<BlockStats> blocksFromJson(const JsonReader &r, const json &j, const std::string &path)
 {
-    std::vector<BlockStats> out;
-    if (!j.contains("blocks"))
-        return out; // before 1.2
-    const json &rows = r.array(j, path, "blocks");
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const std::string where = fmt::format("{}.blocks[{}]", path, i);
-        const json &row = rows[i];
-        if (!row.is_array() || row.size() != 8)
-            r.fail(where, "expected [start_s, duration_s, samples, misses, p50_us, p99_us, "
-                          "p999_us, met_pct]");
-        BlockStats b;
-        b.startS = r.value<double>(row[0], where);
-        b.durationS = r.value<double>(row[1], where);
-        b.samples = r.value<uint64_t>(row[2], where);
-        b.misses = r.value<uint64_t>(row[3], where);
-        b.p50Us = r.value<int64_t>(row[4], where);
-        b.p99Us = r.value<int64_t>(row[5], where);
-        b.p999Us = r.value<int64_t>(row[6], where);
-        b.metPct = r.value<double>(row[7], where);
-        if (b.durationS <= 0)
-            r.fail(where, "a block lasts more than 0 s");
-        out.push_back(b);
+    std::vector<BlockStats> blocks;
+    if (j.contains("blocks"))
+        blocks = readEach(r, j, path, "blocks", blockFromJson);
+    if (j.contains("block_cpu_pct")) {
+        const json &cpu = r.array(j, path, "block_cpu_pct");
+        if (cpu.size() != blocks.size())
+            r.fail(path + ".block_cpu_pct", "expected one per block");
+        for (size_t i = 0; i < cpu.size(); ++i)
+            blocks[i].cpuPct = r.value<double>(cpu[i], path + ".block_cpu_pct");
     }
-    return out;
+    return blocks;
 }
 
 json toJson(const ConsumerStats &s)
@@ -201,30 +318,23 @@ json toJson(const ConsumerStats &s)
     return out;
 }
 
-json fairnessToJson(const Fairness &f)
+// The "histogram" object into `s`: its limit, overflow and [µs, count] pairs.
+void histogramFromJson(const JsonReader &r, const json &j, const std::string &path,
+                       ConsumerStats &s)
 {
-    return {{"workers", f.workers},
-            {"mean", f.mean},
-            {"min", f.min},
-            {"max", f.max},
-            {"stddev", f.stddev},
-            {"cv_pct", f.cvPct},
-            {"max_over_min", f.maxOverMin},
-            {"jain", f.jain}};
-}
-
-Fairness fairnessFromJson(const JsonReader &r, const json &f, const std::string &path)
-{
-    Fairness out;
-    out.workers = r.get<int>(f, path, "workers");
-    out.mean = r.get<double>(f, path, "mean");
-    out.min = r.get<double>(f, path, "min");
-    out.max = r.get<double>(f, path, "max");
-    out.stddev = r.get<double>(f, path, "stddev");
-    out.cvPct = r.get<double>(f, path, "cv_pct");
-    out.maxOverMin = r.get<double>(f, path, "max_over_min");
-    out.jain = r.get<double>(f, path, "jain");
-    return out;
+    const std::string hpath = path + ".histogram";
+    const json &h = r.field(j, path, "histogram");
+    s.histogramLimitUs = r.get<uint32_t>(h, hpath, "limit_us");
+    s.histogramOverflow = r.get<uint64_t>(h, hpath, "overflow");
+    const json &counts = r.array(h, hpath, "counts");
+    for (size_t i = 0; i < counts.size(); ++i) {
+        const json &pair = counts[i];
+        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
+            !pair[1].is_number_integer() || pair[0].get<int64_t>() < 0 ||
+            pair[1].get<int64_t>() < 0)
+            r.fail(fmt::format("{}.counts[{}]", hpath, i), "expected [µs, count]");
+        s.histogram.emplace_back(pair[0].get<int64_t>(), pair[1].get<uint64_t>());
+    }
 }
 
 ConsumerStats statsFromJson(const JsonReader &r, const json &j, const std::string &path)
@@ -260,67 +370,8 @@ ConsumerStats statsFromJson(const JsonReader &r, const json &j, const std::strin
     // Optional: files written before it was counted have none.
     s.failures = r.get<uint64_t>(j, path, "failures", 0);
     s.blocks = blocksFromJson(r, j, path);
-    if (j.contains("block_cpu_pct")) {
-        const json &cpu = r.array(j, path, "block_cpu_pct");
-        if (cpu.size() != s.blocks.size())
-            r.fail(path + ".block_cpu_pct", "expected one per block");
-        for (size_t i = 0; i < cpu.size(); ++i)
-            s.blocks[i].cpuPct = r.value<double>(cpu[i], path + ".block_cpu_pct");
-    }
-    const std::string hpath = path + ".histogram";
-    const json &h = r.field(j, path, "histogram");
-    s.histogramLimitUs = r.get<uint32_t>(h, hpath, "limit_us");
-    s.histogramOverflow = r.get<uint64_t>(h, hpath, "overflow");
-    const json &counts = r.array(h, hpath, "counts");
-    for (size_t i = 0; i < counts.size(); ++i) {
-        const json &pair = counts[i];
-        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
-            !pair[1].is_number_integer() || pair[0].get<int64_t>() < 0 ||
-            pair[1].get<int64_t>() < 0)
-            r.fail(fmt::format("{}.counts[{}]", hpath, i), "expected [µs, count]");
-        s.histogram.emplace_back(pair[0].get<int64_t>(), pair[1].get<uint64_t>());
-    }
+    histogramFromJson(r, j, path, s);
     return s;
-}
-
-ThreadParams paramsFromJson(const JsonReader &r, const json &j, const std::string &path)
-{
-    ThreadParams p;
-    const std::string policy = r.get<std::string>(j, path, "policy");
-    static const std::pair<const char *, SchedPolicy> names[] = {
-        {"SCHED_OTHER", SchedPolicy::Other},
-        {"SCHED_FIFO", SchedPolicy::Fifo},
-        {"SCHED_RR", SchedPolicy::RoundRobin},
-        {"SCHED_BATCH", SchedPolicy::Batch},
-        {"SCHED_IDLE", SchedPolicy::Idle}};
-    bool known = false;
-    for (const auto &[name, value] : names)
-        if (policy == name) {
-            p.policy = value;
-            known = true;
-        }
-    if (!known)
-        r.fail(path + ".policy", "unknown policy \"" + policy + "\"");
-    p.priority = r.get<int>(j, path, "priority");
-    p.nice = r.get<int>(j, path, "nice");
-    const std::string cpus = r.get<std::string>(j, path, "cpus");
-    if (!cpus.empty() && !parseCpuList(cpus, p.cpus))
-        r.fail(path + ".cpus", "not a CPU list");
-    p.timerSlackNs = r.get<int64_t>(j, path, "timer_slack_ns");
-    return p;
-}
-
-ThreadGrant grantFromJson(const JsonReader &r, const json &g, const std::string &path)
-{
-    const ThreadParams granted = paramsFromJson(r, g, path);
-    ThreadGrant grant;
-    grant.policy = granted.policy;
-    grant.priority = granted.priority;
-    grant.nice = granted.nice;
-    grant.cpus = granted.cpus;
-    grant.timerSlackNs = granted.timerSlackNs;
-    grant.refusal = r.get<std::string>(g, path, "refusal");
-    return grant;
 }
 
 json toJson(const PhaseResult &p)
@@ -333,6 +384,72 @@ json toJson(const PhaseResult &p)
             {"traced", p.traced}, {"consumers", stats}};
 }
 
+PhaseResult phaseFromJson(const JsonReader &r, const json &p, const std::string &path)
+{
+    PhaseResult phase;
+    phase.name = r.get<std::string>(p, path, "name");
+    phase.startS = r.get<double>(p, path, "start_s");
+    phase.durationS = r.get<double>(p, path, "duration_s");
+    for (const json &load : r.array(p, path, "loads"))
+        if (load.is_string())
+            phase.loads.push_back(load.get<std::string>());
+    // Before 1.2: a phase begun by hand, as far as anyone knows.
+    phase.step = r.get<int>(p, path, "step", -1);
+    phase.round = r.get<int>(p, path, "round", 0);
+    phase.traced = r.get<bool>(p, path, "traced", true); // 1.5
+    if (phase.step < -1 || phase.round < 0)
+        r.fail(path, "step is -1 or more and round 0 or more");
+    phase.consumers = readEach(r, p, path, "consumers", statsFromJson);
+    return phase;
+}
+
+// A consumer's seconds, by its name: {"audio": {"max_us": [...], "misses":
+// [...], "samples": [...]}}.
+json seriesToJson(const Run &run)
+{
+    json series = json::object();
+    for (size_t i = 0; i < run.series.size() && i < run.consumers.size(); ++i) {
+        json maxUs = json::array(), misses = json::array(), samples = json::array();
+        for (const SecondBucket &b : run.series[i]) {
+            maxUs.push_back(b.maxUs);
+            misses.push_back(b.misses);
+            samples.push_back(b.samples);
+        }
+        series[run.consumers[i].config.name] = {
+            {"max_us", maxUs}, {"misses", misses}, {"samples", samples}};
+    }
+    return series;
+}
+
+// One consumer's seconds; none when the file has none of it.
+std::vector<SecondBucket> seriesFromJson(const JsonReader &r, const json &series,
+                                         const std::string &consumer)
+{
+    std::vector<SecondBucket> buckets;
+    auto it = series.find(consumer);
+    if (it == series.end())
+        return buckets;
+    const std::string path = "series." + consumer;
+    const json &maxUs = r.array(*it, path, "max_us");
+    const json &misses = r.array(*it, path, "misses");
+    if (maxUs.size() != misses.size())
+        r.fail(path, "max_us and misses differ in length");
+    // Optional: files written before 0.1.0 kept it have no samples.
+    const json *samples = it->contains("samples") ? &r.array(*it, path, "samples") : nullptr;
+    if (samples && samples->size() != maxUs.size())
+        r.fail(path, "samples and max_us differ in length");
+    for (size_t k = 0; k < maxUs.size(); ++k) {
+        const std::string where = fmt::format("{}[{}]", path, k);
+        SecondBucket b;
+        b.maxUs = r.value<int64_t>(maxUs[k], where);
+        b.misses = r.value<uint32_t>(misses[k], where);
+        if (samples)
+            b.samples = r.value<uint32_t>((*samples)[k], fmt::format("{}.samples[{}]", path, k));
+        buckets.push_back(b);
+    }
+    return buckets;
+}
+
 json toJson(const MissEvent &m)
 {
     return {{"t_s", m.timeS},
@@ -340,6 +457,109 @@ json toJson(const MissEvent &m)
             {"lateness_us", m.latenessUs},
             {"periods_lost", m.periodsLost},
             {"phase", m.phase}};
+}
+
+MissEvent missFromJson(const JsonReader &r, const json &j, const std::string &path)
+{
+    MissEvent m;
+    m.timeS = r.get<double>(j, path, "t_s");
+    m.consumer = r.get<std::string>(j, path, "consumer");
+    m.latenessUs = r.get<int64_t>(j, path, "lateness_us");
+    m.periodsLost = r.get<uint32_t>(j, path, "periods_lost");
+    m.phase = r.get<std::string>(j, path, "phase");
+    return m;
+}
+
+json fairnessToJson(const Fairness &f)
+{
+    return {{"workers", f.workers},
+            {"mean", f.mean},
+            {"min", f.min},
+            {"max", f.max},
+            {"stddev", f.stddev},
+            {"cv_pct", f.cvPct},
+            {"max_over_min", f.maxOverMin},
+            {"jain", f.jain}};
+}
+
+Fairness fairnessFromJson(const JsonReader &r, const json &f, const std::string &path)
+{
+    Fairness out;
+    out.workers = r.get<int>(f, path, "workers");
+    out.mean = r.get<double>(f, path, "mean");
+    out.min = r.get<double>(f, path, "min");
+    out.max = r.get<double>(f, path, "max");
+    out.stddev = r.get<double>(f, path, "stddev");
+    out.cvPct = r.get<double>(f, path, "cv_pct");
+    out.maxOverMin = r.get<double>(f, path, "max_over_min");
+    out.jain = r.get<double>(f, path, "jain");
+    return out;
+}
+
+json toJson(const LoadGroupResult &l)
+{
+    json out = {{"label", l.label},
+                {"spec", l.spec},
+                {"unit", l.unit},
+                {"start_s", l.startS},
+                {"stop_s", l.stopS},
+                {"throughput_per_s", l.throughputPerS},
+                {"cpu_share_pct", l.cpuSharePct},
+                {"per_worker", l.perWorker},
+                {"per_worker_cpu_s", l.perWorkerCpuS},
+                {"error", l.error},
+                {"fairness", fairnessToJson(l.fairness)},
+                {"cpu_fairness", fairnessToJson(l.cpuFairness)}};
+    // A run read from a file before 1.3 has no CPU times: written
+    // without them, it reads back as it was read (the fuzzer's find).
+    if (l.perWorkerCpuS.empty() && !l.perWorker.empty())
+        out.erase("per_worker_cpu_s");
+    return out;
+}
+
+// Each worker's CPU time; before 1.3 none: read as unknown (no workers).
+std::vector<double> workerCpuFromJson(const JsonReader &r, const json &l, const std::string &path,
+                                      size_t workers)
+{
+    std::vector<double> out;
+    if (!l.contains("per_worker_cpu_s"))
+        return out;
+    const json &cpu = r.array(l, path, "per_worker_cpu_s");
+    if (cpu.size() != workers)
+        r.fail(path, "per_worker_cpu_s and per_worker differ in length");
+    for (size_t k = 0; k < cpu.size(); ++k) {
+        const std::string where = fmt::format("{}.per_worker_cpu_s[{}]", path, k);
+        const double seconds = r.value<double>(cpu[k], where);
+        if (seconds < 0 && seconds != -1)
+            r.fail(where, "expected seconds, or -1 for unknown");
+        out.push_back(seconds);
+    }
+    return out;
+}
+
+LoadGroupResult loadFromJson(const JsonReader &r, const json &l, const std::string &path)
+{
+    LoadGroupResult g;
+    g.label = r.get<std::string>(l, path, "label");
+    g.spec = r.get<std::string>(l, path, "spec");
+    g.unit = r.get<std::string>(l, path, "unit");
+    g.startS = r.get<double>(l, path, "start_s");
+    g.stopS = r.get<double>(l, path, "stop_s");
+    g.throughputPerS = r.get<double>(l, path, "throughput_per_s");
+    g.cpuSharePct = r.get<double>(l, path, "cpu_share_pct");
+    g.error = r.get<std::string>(l, path, "error");
+    const json &perWorker = r.array(l, path, "per_worker");
+    for (size_t k = 0; k < perWorker.size(); ++k) {
+        if (!perWorker[k].is_number_unsigned())
+            r.fail(fmt::format("{}.per_worker[{}]", path, k), "expected a count");
+        g.perWorker.push_back(perWorker[k].get<uint64_t>());
+    }
+    g.fairness = fairnessFromJson(r, r.field(l, path, "fairness"), path + ".fairness");
+    g.perWorkerCpuS = workerCpuFromJson(r, l, path, perWorker.size());
+    if (l.contains("cpu_fairness"))
+        g.cpuFairness =
+            fairnessFromJson(r, r.field(l, path, "cpu_fairness"), path + ".cpu_fairness");
+    return g;
 }
 
 json toJson(const StateCapture &s)
@@ -357,84 +577,226 @@ json toJson(const StateCapture &s)
             {"top", top}};
 }
 
+TopProcess topProcessFromJson(const JsonReader &r, const json &j, const std::string &path)
+{
+    TopProcess p;
+    p.pid = r.get<int>(j, path, "pid");
+    p.comm = r.get<std::string>(j, path, "comm");
+    p.cpuPct = r.get<double>(j, path, "cpu_pct");
+    return p;
+}
+
+StateCapture stateFromJson(const JsonReader &r, const json &j, const std::string &path)
+{
+    StateCapture capture;
+    capture.timeS = r.get<double>(j, path, "t_s");
+    capture.phase = r.get<std::string>(j, path, "phase");
+    capture.reason = r.get<std::string>(j, path, "reason");
+    capture.schedDebug = r.get<std::string>(j, path, "sched_debug");
+    capture.schedDebugSource = r.get<std::string>(j, path, "sched_debug_source");
+    capture.schedstat = r.get<std::string>(j, path, "schedstat");
+    capture.loadavg = r.get<std::string>(j, path, "loadavg");
+    capture.top = readEach(r, j, path, "top", topProcessFromJson);
+    return capture;
+}
+
+json toJson(const SystemInfo &sys)
+{
+    return {{"kernel_release", sys.kernelRelease},
+            {"kernel_version", sys.kernelVersion},
+            {"machine", sys.machine},
+            {"cpu_model", sys.cpuModel},
+            {"cpu_count", sys.cpuCount},
+            {"governor", sys.governor},
+            {"hz", sys.hz},
+            {"preemption", sys.preemption},
+            {"scheduler", sys.scheduler},
+            {"autogroup", sys.autogroup},
+            {"rt_throttling", sys.rtThrottling},
+            {"cmdline", sys.cmdline},
+            {"virtualization", sys.virtualization}};
+}
+
+SystemInfo systemFromJson(const JsonReader &r, const json &sys)
+{
+    SystemInfo s;
+    s.kernelRelease = r.get<std::string>(sys, "system", "kernel_release");
+    s.kernelVersion = r.get<std::string>(sys, "system", "kernel_version");
+    s.machine = r.get<std::string>(sys, "system", "machine");
+    s.cpuModel = r.get<std::string>(sys, "system", "cpu_model");
+    s.cpuCount = r.get<int>(sys, "system", "cpu_count");
+    s.governor = r.get<std::string>(sys, "system", "governor");
+    s.hz = r.get<std::string>(sys, "system", "hz");
+    s.preemption = r.get<std::string>(sys, "system", "preemption");
+    s.scheduler = r.get<std::string>(sys, "system", "scheduler");
+    s.autogroup = r.get<std::string>(sys, "system", "autogroup");
+    s.rtThrottling = r.get<std::string>(sys, "system", "rt_throttling");
+    s.cmdline = r.get<std::string>(sys, "system", "cmdline");
+    s.virtualization = r.get<std::string>(sys, "system", "virtualization");
+    return s;
+}
+
+json toJson(const NoiseCheck &n)
+{
+    json cpus = json::array();
+    for (const CpuNoise &c : n.cpus)
+        cpus.push_back({{"cpu", c.cpu},
+                        {"gaps_per_s", c.gapsPerS},
+                        {"lost_pct", c.lostPct},
+                        {"max_gap_us", c.maxGapUs}});
+    return {{"ran", n.ran},
+            {"duration_s", n.durationS},
+            {"gap_threshold_us", n.gapThresholdUs},
+            {"cpus", cpus},
+            {"loop_median_us", n.loopMedianUs},
+            {"loop_min_us", n.loopMinUs},
+            {"loop_max_us", n.loopMaxUs},
+            {"loop_cv_pct", n.loopCvPct},
+            {"verdict", n.verdict}};
+}
+
+CpuNoise cpuNoiseFromJson(const JsonReader &r, const json &j, const std::string &path)
+{
+    CpuNoise c;
+    c.cpu = r.get<int>(j, path, "cpu");
+    c.gapsPerS = r.get<double>(j, path, "gaps_per_s");
+    c.lostPct = r.get<double>(j, path, "lost_pct");
+    c.maxGapUs = r.get<double>(j, path, "max_gap_us");
+    return c;
+}
+
+NoiseCheck noiseFromJson(const JsonReader &r, const json &noise)
+{
+    NoiseCheck n;
+    n.ran = r.get<bool>(noise, "noise_check", "ran");
+    n.durationS = r.get<double>(noise, "noise_check", "duration_s");
+    n.gapThresholdUs = r.get<double>(noise, "noise_check", "gap_threshold_us");
+    n.loopMedianUs = r.get<double>(noise, "noise_check", "loop_median_us");
+    n.loopMinUs = r.get<double>(noise, "noise_check", "loop_min_us");
+    n.loopMaxUs = r.get<double>(noise, "noise_check", "loop_max_us");
+    n.loopCvPct = r.get<double>(noise, "noise_check", "loop_cv_pct");
+    n.verdict = r.get<std::string>(noise, "noise_check", "verdict");
+    n.cpus = readEach(r, noise, "noise_check", "cpus", cpuNoiseFromJson);
+    return n;
+}
+
+json toJson(const TraceSummary &t)
+{
+    return {{"on", t.on},
+            {"message", t.message},
+            {"buffer_kb_per_cpu", t.bufferKbPerCpu},
+            {"cpus", t.cpus},
+            {"reads", t.reads},
+            {"events", t.events},
+            {"cpu_s", t.cpuS},
+            {"cpu_budget_pct", t.cpuBudgetPct},
+            {"over_budget", t.overBudget}};
+}
+
+// Since 1.4.
+TraceSummary traceFromJson(const JsonReader &r, const json &t)
+{
+    TraceSummary trace;
+    trace.on = r.get<bool>(t, "trace", "on");
+    trace.message = r.get<std::string>(t, "trace", "message");
+    trace.bufferKbPerCpu = r.get<size_t>(t, "trace", "buffer_kb_per_cpu");
+    trace.cpus = r.get<int>(t, "trace", "cpus");
+    trace.reads = r.get<uint64_t>(t, "trace", "reads");
+    trace.events = r.get<uint64_t>(t, "trace", "events");
+    trace.cpuS = r.get<double>(t, "trace", "cpu_s");
+    trace.cpuBudgetPct = r.get<double>(t, "trace", "cpu_budget_pct", 0.0); // 1.5
+    trace.overBudget = r.get<uint64_t>(t, "trace", "over_budget", uint64_t{0});
+    return trace;
+}
+
+json toJson(const DelayShare &d)
+{
+    return {{"kind", toString(d.kind)}, {"name", d.name}, {"pid", d.pid}, {"prio", d.prio},
+            {"policy", d.policy},       {"load", d.load}, {"ns", d.ns}};
+}
+
+DelayShare shareFromJson(const JsonReader &r, const json &j, const std::string &path)
+{
+    DelayShare d;
+    const std::optional<DelayShare::Kind> kind =
+        delayKindFromName(r.get<std::string>(j, path, "kind"));
+    if (!kind)
+        r.fail(path + ".kind", "expected task, irq, softirq or idle");
+    d.kind = *kind;
+    d.name = r.get<std::string>(j, path, "name");
+    d.pid = r.get<int>(j, path, "pid");
+    d.prio = r.get<int>(j, path, "prio");
+    d.policy = r.get<std::string>(j, path, "policy");
+    d.load = r.get<std::string>(j, path, "load");
+    d.ns = r.get<int64_t>(j, path, "ns");
+    return d;
+}
+
+json toJson(const MissExplanation &x)
+{
+    json shares = json::array();
+    for (const DelayShare &d : x.shares)
+        shares.push_back(toJson(d));
+    return {{"t_s", x.timeS},
+            {"consumer", x.consumer},
+            {"phase", x.phase},
+            {"tid", x.tid},
+            {"cpu", x.cpu},
+            {"window_ns", x.windowNs},
+            {"expiry_ns", x.expiryNs},
+            {"timer_ns", x.timerNs},
+            {"irq_ns", x.irqNs},
+            {"wait_ns", x.waitNs},
+            {"self_ns", x.selfNs},
+            {"unknown_ns", x.unknownNs},
+            {"migrations", x.migrations},
+            {"wait_end", x.waitEnd},
+            {"wait_end_task", x.waitEndTask},
+            {"note", x.note},
+            {"shares", shares},
+            {"other_shares", x.otherShares},
+            {"other_shares_ns", x.otherSharesNs}};
+}
+
+MissExplanation explanationFromJson(const JsonReader &r, const json &e, const std::string &path)
+{
+    MissExplanation x;
+    x.timeS = r.get<double>(e, path, "t_s");
+    x.consumer = r.get<std::string>(e, path, "consumer");
+    x.phase = r.get<std::string>(e, path, "phase");
+    x.tid = r.get<int>(e, path, "tid");
+    x.cpu = r.get<int>(e, path, "cpu");
+    x.windowNs = r.get<int64_t>(e, path, "window_ns");
+    x.expiryNs = r.get<int64_t>(e, path, "expiry_ns");
+    x.timerNs = r.get<int64_t>(e, path, "timer_ns");
+    x.irqNs = r.get<int64_t>(e, path, "irq_ns");
+    x.waitNs = r.get<int64_t>(e, path, "wait_ns");
+    x.selfNs = r.get<int64_t>(e, path, "self_ns");
+    x.unknownNs = r.get<int64_t>(e, path, "unknown_ns");
+    x.migrations = r.get<int>(e, path, "migrations");
+    x.waitEnd = r.get<std::string>(e, path, "wait_end");
+    x.waitEndTask = r.get<std::string>(e, path, "wait_end_task");
+    x.note = r.get<std::string>(e, path, "note");
+    x.shares = readEach(r, e, path, "shares", shareFromJson);
+    // Since 1.5: before, every share was kept.
+    x.otherShares = r.get<int>(e, path, "other_shares", 0);
+    x.otherSharesNs = r.get<int64_t>(e, path, "other_shares_ns", int64_t{0});
+    return x;
+}
+
+template <typename T> json toJsonArray(const std::vector<T> &items)
+{
+    json out = json::array();
+    for (const T &item : items)
+        out.push_back(toJson(item));
+    return out;
+}
+
 // The run's top level, with the arrays that grow with the run (phases, the
 // miss log, state captures) left empty: writeRunJson() writes those an
 // element at a time.
 json runHead(const Run &run)
 {
-    const SystemInfo &sys = run.system;
-    json consumers = json::array();
-    for (const ConsumerSetup &s : run.consumers)
-        consumers.push_back(toJson(s));
-    json series = json::object();
-    for (size_t i = 0; i < run.series.size() && i < run.consumers.size(); ++i) {
-        json maxUs = json::array(), misses = json::array(), samples = json::array();
-        for (const SecondBucket &b : run.series[i]) {
-            maxUs.push_back(b.maxUs);
-            misses.push_back(b.misses);
-            samples.push_back(b.samples);
-        }
-        series[run.consumers[i].config.name] = {
-            {"max_us", maxUs}, {"misses", misses}, {"samples", samples}};
-    }
-    json loads = json::array();
-    for (const LoadGroupResult &l : run.loads) {
-        loads.push_back({{"label", l.label},
-                         {"spec", l.spec},
-                         {"unit", l.unit},
-                         {"start_s", l.startS},
-                         {"stop_s", l.stopS},
-                         {"throughput_per_s", l.throughputPerS},
-                         {"cpu_share_pct", l.cpuSharePct},
-                         {"per_worker", l.perWorker},
-                         {"per_worker_cpu_s", l.perWorkerCpuS},
-                         {"error", l.error},
-                         {"fairness", fairnessToJson(l.fairness)},
-                         {"cpu_fairness", fairnessToJson(l.cpuFairness)}});
-        // A run read from a file before 1.3 has no CPU times: written
-        // without them, it reads back as it was read (the fuzzer's find).
-        if (l.perWorkerCpuS.empty() && !l.perWorker.empty())
-            loads.back().erase("per_worker_cpu_s");
-    }
-    const NoiseCheck &n = run.noise;
-    json noiseCpus = json::array();
-    for (const CpuNoise &c : n.cpus)
-        noiseCpus.push_back({{"cpu", c.cpu},
-                             {"gaps_per_s", c.gapsPerS},
-                             {"lost_pct", c.lostPct},
-                             {"max_gap_us", c.maxGapUs}});
-    json explanations = json::array();
-    for (const MissExplanation &x : run.explanations) {
-        json shares = json::array();
-        for (const DelayShare &d : x.shares)
-            shares.push_back({{"kind", toString(d.kind)},
-                              {"name", d.name},
-                              {"pid", d.pid},
-                              {"prio", d.prio},
-                              {"policy", d.policy},
-                              {"load", d.load},
-                              {"ns", d.ns}});
-        explanations.push_back({{"t_s", x.timeS},
-                                {"consumer", x.consumer},
-                                {"phase", x.phase},
-                                {"tid", x.tid},
-                                {"cpu", x.cpu},
-                                {"window_ns", x.windowNs},
-                                {"expiry_ns", x.expiryNs},
-                                {"timer_ns", x.timerNs},
-                                {"irq_ns", x.irqNs},
-                                {"wait_ns", x.waitNs},
-                                {"self_ns", x.selfNs},
-                                {"unknown_ns", x.unknownNs},
-                                {"migrations", x.migrations},
-                                {"wait_end", x.waitEnd},
-                                {"wait_end_task", x.waitEndTask},
-                                {"note", x.note},
-                                {"shares", shares},
-                                {"other_shares", x.otherShares},
-                                {"other_shares_ns", x.otherSharesNs}});
-    }
-    const TraceSummary &t = run.trace;
     return {
         {"file_version", fmt::format("{}.{}", kRunFileMajor, kRunFileMinor)},
         {"tool", "latprobe"},
@@ -444,53 +806,64 @@ json runHead(const Run &run)
         {"end_time", run.endTime},
         {"partial", run.partial},
         {"end_reason", run.endReason},
-        {"system",
-         {{"kernel_release", sys.kernelRelease},
-          {"kernel_version", sys.kernelVersion},
-          {"machine", sys.machine},
-          {"cpu_model", sys.cpuModel},
-          {"cpu_count", sys.cpuCount},
-          {"governor", sys.governor},
-          {"hz", sys.hz},
-          {"preemption", sys.preemption},
-          {"scheduler", sys.scheduler},
-          {"autogroup", sys.autogroup},
-          {"rt_throttling", sys.rtThrottling},
-          {"cmdline", sys.cmdline},
-          {"virtualization", sys.virtualization}}},
+        {"system", toJson(run.system)},
         {"requested", toJson(run.requested)},
-        {"consumers", consumers},
+        {"consumers", toJsonArray(run.consumers)},
         {"phases", json::array()},
-        {"series", series},
+        {"series", seriesToJson(run)},
         {"misses", json::array()},
         {"miss_log_dropped", run.missLogDropped},
-        {"loads", loads},
+        {"loads", toJsonArray(run.loads)},
         {"scenario", run.scenario},
         {"states", json::array()},
         {"threshold_step", run.thresholdStep},
         {"stop_verdict", run.stopVerdict},
-        {"noise_check",
-         {{"ran", n.ran},
-          {"duration_s", n.durationS},
-          {"gap_threshold_us", n.gapThresholdUs},
-          {"cpus", noiseCpus},
-          {"loop_median_us", n.loopMedianUs},
-          {"loop_min_us", n.loopMinUs},
-          {"loop_max_us", n.loopMaxUs},
-          {"loop_cv_pct", n.loopCvPct},
-          {"verdict", n.verdict}}},
-        {"trace",
-         {{"on", t.on},
-          {"message", t.message},
-          {"buffer_kb_per_cpu", t.bufferKbPerCpu},
-          {"cpus", t.cpus},
-          {"reads", t.reads},
-          {"events", t.events},
-          {"cpu_s", t.cpuS},
-          {"cpu_budget_pct", t.cpuBudgetPct},
-          {"over_budget", t.overBudget}}},
-        {"explanations", explanations},
+        {"noise_check", toJson(run.noise)},
+        {"trace", toJson(run.trace)},
+        {"explanations", toJsonArray(run.explanations)},
     };
+}
+
+// A file of another major version is refused, naming the latprobe that reads it.
+void checkFileVersion(const JsonReader &r, const json &j)
+{
+    const std::string version = r.get<std::string>(j, "", "file_version");
+    int major = 0, minor = 0;
+    if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2)
+        r.fail("file_version", "\"" + version + "\" is not MAJOR.MINOR");
+    if (major != kRunFileMajor)
+        r.fail("file_version",
+               fmt::format("version {} is not supported (this latprobe reads {}.x); "
+                           "open it with a matching latprobe",
+                           version, kRunFileMajor));
+}
+
+// The top level's own fields, before its sections.
+void headFromJson(const JsonReader &r, const json &j, Run &run)
+{
+    run.version = r.get<std::string>(j, "", "version");
+    for (const json &arg : r.array(j, "", "command_line"))
+        if (arg.is_string())
+            run.commandLine.push_back(arg.get<std::string>());
+    run.startTime = r.get<std::string>(j, "", "start_time");
+    run.endTime = r.get<std::string>(j, "", "end_time");
+    run.partial = r.get<bool>(j, "", "partial");
+    run.endReason = r.get<std::string>(j, "", "end_reason");
+}
+
+// The scenario's stop condition: the phase that passed it and, since 1.2,
+// its verdict's lines.
+void thresholdFromJson(const JsonReader &r, const json &j, Run &run)
+{
+    run.thresholdStep = r.get<int>(j, "", "threshold_step");
+    if (run.thresholdStep < -1 || run.thresholdStep >= static_cast<int>(run.phases.size()))
+        r.fail("threshold_step", "names a phase the run does not have");
+    if (auto it = j.find("stop_verdict"); it != j.end()) {
+        if (!it->is_array())
+            r.fail("stop_verdict", "expected an array of lines");
+        for (const json &line : *it)
+            run.stopVerdict.push_back(r.value<std::string>(line, "stop_verdict"));
+    }
 }
 
 // Writes `j` as its parent's dump(indent) would, `depth` levels down:
@@ -567,327 +940,36 @@ std::string runToJson(const Run &run, JsonLayout layout)
     return text;
 }
 
+// The sections in the order the file has always been checked, so that of
+// two faults the same one is named.
 Run runFromJson(const std::string &text, const std::string &fileName)
 {
     const JsonReader r(fileName, throwError<RunFileError>);
     const json j = r.parse(text, ": is it a latprobe run file?");
     if (!j.is_object())
         r.fail("(top level)", "expected an object: is it a latprobe run file?");
-    const std::string version = r.get<std::string>(j, "", "file_version");
-    int major = 0, minor = 0;
-    if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2)
-        r.fail("file_version", "\"" + version + "\" is not MAJOR.MINOR");
-    if (major != kRunFileMajor)
-        r.fail("file_version",
-               fmt::format("version {} is not supported (this latprobe reads {}.x); "
-                           "open it with a matching latprobe",
-                           version, kRunFileMajor));
+    checkFileVersion(r, j);
 
     Run run;
-    run.version = r.get<std::string>(j, "", "version");
-    for (const json &arg : r.array(j, "", "command_line"))
-        if (arg.is_string())
-            run.commandLine.push_back(arg.get<std::string>());
-    run.startTime = r.get<std::string>(j, "", "start_time");
-    run.endTime = r.get<std::string>(j, "", "end_time");
-    run.partial = r.get<bool>(j, "", "partial");
-    run.endReason = r.get<std::string>(j, "", "end_reason");
-
-    const json &sys = r.field(j, "", "system");
-    SystemInfo &s = run.system;
-    s.kernelRelease = r.get<std::string>(sys, "system", "kernel_release");
-    s.kernelVersion = r.get<std::string>(sys, "system", "kernel_version");
-    s.machine = r.get<std::string>(sys, "system", "machine");
-    s.cpuModel = r.get<std::string>(sys, "system", "cpu_model");
-    s.cpuCount = r.get<int>(sys, "system", "cpu_count");
-    s.governor = r.get<std::string>(sys, "system", "governor");
-    s.hz = r.get<std::string>(sys, "system", "hz");
-    s.preemption = r.get<std::string>(sys, "system", "preemption");
-    s.scheduler = r.get<std::string>(sys, "system", "scheduler");
-    s.autogroup = r.get<std::string>(sys, "system", "autogroup");
-    s.rtThrottling = r.get<std::string>(sys, "system", "rt_throttling");
-    s.cmdline = r.get<std::string>(sys, "system", "cmdline");
-    s.virtualization = r.get<std::string>(sys, "system", "virtualization");
-
+    headFromJson(r, j, run);
+    run.system = systemFromJson(r, r.field(j, "", "system"));
     run.requested = paramsFromJson(r, r.field(j, "", "requested"), "requested");
-
-    const json &consumers = r.array(j, "", "consumers");
-    for (size_t i = 0; i < consumers.size(); ++i) {
-        const std::string path = fmt::format("consumers[{}]", i);
-        const json &c = consumers[i];
-        ConsumerSetup setup;
-        setup.config.name = r.get<std::string>(c, path, "name");
-        setup.config.role = consumerRole(setup.config.name); // not kept: the name says it
-        // Absent in files written before 0.1.0 kept it: those were periodic.
-        if (c.contains("kind")) {
-            const std::string kind = r.get<std::string>(c, path, "kind");
-            if (kind == "process-start")
-                setup.config.kind = ConsumerKind::ProcessStart;
-            else if (kind == "external")
-                setup.config.kind = ConsumerKind::External;
-            else if (kind == "continuous")
-                setup.config.kind = ConsumerKind::Continuous;
-            else if (kind != "periodic")
-                r.fail(path + ".kind", "expected periodic, process-start, external or continuous");
-        }
-        // Before 1.4 every consumer woke on its own timer.
-        if (c.contains("wake") &&
-            !parseWakeMethod(r.get<std::string>(c, path, "wake"), setup.config.wake))
-            r.fail(path + ".wake", "expected timer or timekeeper");
-        if (c.contains("ramp_step_ns")) {
-            setup.config.rampStepNs = r.get<int64_t>(c, path, "ramp_step_ns");
-            if (setup.config.rampStepNs <= 0)
-                r.fail(path + ".ramp_step_ns", "must be positive");
-        }
-        setup.config.periodNs = r.get<int64_t>(c, path, "period_ns");
-        if (setup.config.periodNs <= 0)
-            r.fail(path + ".period_ns", "must be positive");
-        setup.config.workNs = r.get<int64_t>(c, path, "work_ns");
-        setup.config.slackNs = r.get<int64_t>(c, path, "slack_ns");
-        setup.config.missName = r.get<std::string>(c, path, "miss_name");
-        const std::string mode = r.get<std::string>(c, path, "work_mode");
-        setup.config.workMode = mode == "loops" ? WorkMode::Loops : WorkMode::CpuTime;
-        if (c.contains("loop_speed"))
-            setup.loopSpeed = loopSpeedFromJson(r, c["loop_speed"], path + ".loop_speed");
-        else {
-            // Before 1.3: one figure, its trials unknown.
-            const double perMs = r.get<double>(c, path, "loops_per_us") * 1000.0;
-            setup.loopSpeed.loopsPerMs = setup.loopSpeed.minLoopsPerMs =
-                setup.loopSpeed.maxLoopsPerMs = perMs;
-        }
-        if (c.contains("work_loop_speed"))
-            setup.workLoopSpeed =
-                loopSpeedFromJson(r, c["work_loop_speed"], path + ".work_loop_speed");
-        if (c.contains("end_loop_speed"))
-            setup.endLoopSpeed =
-                loopSpeedFromJson(r, c["end_loop_speed"], path + ".end_loop_speed");
-        setup.grant = grantFromJson(r, r.field(c, path, "granted"), path + ".granted");
-        if (c.contains("timekeeper_granted"))
-            setup.timekeeperGrant =
-                grantFromJson(r, c["timekeeper_granted"], path + ".timekeeper_granted");
-        run.consumers.push_back(std::move(setup));
-    }
-
-    const json &phases = r.array(j, "", "phases");
-    for (size_t i = 0; i < phases.size(); ++i) {
-        const std::string path = fmt::format("phases[{}]", i);
-        const json &p = phases[i];
-        PhaseResult phase;
-        phase.name = r.get<std::string>(p, path, "name");
-        phase.startS = r.get<double>(p, path, "start_s");
-        phase.durationS = r.get<double>(p, path, "duration_s");
-        for (const json &load : r.array(p, path, "loads"))
-            if (load.is_string())
-                phase.loads.push_back(load.get<std::string>());
-        // Before 1.2: a phase begun by hand, as far as anyone knows.
-        phase.step = r.get<int>(p, path, "step", -1);
-        phase.round = r.get<int>(p, path, "round", 0);
-        phase.traced = r.get<bool>(p, path, "traced", true); // 1.5
-        if (phase.step < -1 || phase.round < 0)
-            r.fail(path, "step is -1 or more and round 0 or more");
-        const json &stats = r.array(p, path, "consumers");
-        for (size_t k = 0; k < stats.size(); ++k)
-            phase.consumers.push_back(
-                statsFromJson(r, stats[k], fmt::format("{}.consumers[{}]", path, k)));
-        run.phases.push_back(std::move(phase));
-    }
-
+    run.consumers = readEach(r, j, "", "consumers", setupFromJson);
+    run.phases = readEach(r, j, "", "phases", phaseFromJson);
     const json &series = r.field(j, "", "series");
-    for (const ConsumerSetup &c : run.consumers) {
-        std::vector<SecondBucket> buckets;
-        auto it = series.find(c.config.name);
-        if (it != series.end()) {
-            const std::string path = "series." + c.config.name;
-            const json &maxUs = r.array(*it, path, "max_us");
-            const json &misses = r.array(*it, path, "misses");
-            if (maxUs.size() != misses.size())
-                r.fail(path, "max_us and misses differ in length");
-            // Optional: files written before 0.1.0 kept it have no samples.
-            const json *samples =
-                it->contains("samples") ? &r.array(*it, path, "samples") : nullptr;
-            if (samples && samples->size() != maxUs.size())
-                r.fail(path, "samples and max_us differ in length");
-            for (size_t k = 0; k < maxUs.size(); ++k) {
-                const std::string where = fmt::format("{}[{}]", path, k);
-                SecondBucket b;
-                b.maxUs = r.value<int64_t>(maxUs[k], where);
-                b.misses = r.value<uint32_t>(misses[k], where);
-                if (samples)
-                    b.samples =
-                        r.value<uint32_t>((*samples)[k], fmt::format("{}.samples[{}]", path, k));
-                buckets.push_back(b);
-            }
-        }
-        run.series.push_back(std::move(buckets));
-    }
-
-    const json &misses = r.array(j, "", "misses");
-    for (size_t i = 0; i < misses.size(); ++i) {
-        const std::string path = fmt::format("misses[{}]", i);
-        MissEvent m;
-        m.timeS = r.get<double>(misses[i], path, "t_s");
-        m.consumer = r.get<std::string>(misses[i], path, "consumer");
-        m.latenessUs = r.get<int64_t>(misses[i], path, "lateness_us");
-        m.periodsLost = r.get<uint32_t>(misses[i], path, "periods_lost");
-        m.phase = r.get<std::string>(misses[i], path, "phase");
-        run.misses.push_back(std::move(m));
-    }
+    for (const ConsumerSetup &c : run.consumers)
+        run.series.push_back(seriesFromJson(r, series, c.config.name));
+    run.misses = readEach(r, j, "", "misses", missFromJson);
     run.missLogDropped = r.get<uint64_t>(j, "", "miss_log_dropped");
-
-    const json &loads = r.array(j, "", "loads");
-    for (size_t i = 0; i < loads.size(); ++i) {
-        const std::string path = fmt::format("loads[{}]", i);
-        const json &l = loads[i];
-        LoadGroupResult g;
-        g.label = r.get<std::string>(l, path, "label");
-        g.spec = r.get<std::string>(l, path, "spec");
-        g.unit = r.get<std::string>(l, path, "unit");
-        g.startS = r.get<double>(l, path, "start_s");
-        g.stopS = r.get<double>(l, path, "stop_s");
-        g.throughputPerS = r.get<double>(l, path, "throughput_per_s");
-        g.cpuSharePct = r.get<double>(l, path, "cpu_share_pct");
-        g.error = r.get<std::string>(l, path, "error");
-        const json &perWorker = r.array(l, path, "per_worker");
-        for (size_t k = 0; k < perWorker.size(); ++k) {
-            if (!perWorker[k].is_number_unsigned())
-                r.fail(fmt::format("{}.per_worker[{}]", path, k), "expected a count");
-            g.perWorker.push_back(perWorker[k].get<uint64_t>());
-        }
-        g.fairness = fairnessFromJson(r, r.field(l, path, "fairness"), path + ".fairness");
-        // Before 1.3 no CPU times: read as unknown (no workers).
-        if (l.contains("per_worker_cpu_s")) {
-            const json &cpu = r.array(l, path, "per_worker_cpu_s");
-            if (cpu.size() != perWorker.size())
-                r.fail(path, "per_worker_cpu_s and per_worker differ in length");
-            for (size_t k = 0; k < cpu.size(); ++k) {
-                const std::string where = fmt::format("{}.per_worker_cpu_s[{}]", path, k);
-                const double seconds = r.value<double>(cpu[k], where);
-                if (seconds < 0 && seconds != -1)
-                    r.fail(where, "expected seconds, or -1 for unknown");
-                g.perWorkerCpuS.push_back(seconds);
-            }
-        }
-        if (l.contains("cpu_fairness"))
-            g.cpuFairness =
-                fairnessFromJson(r, r.field(l, path, "cpu_fairness"), path + ".cpu_fairness");
-        run.loads.push_back(std::move(g));
-    }
-
+    run.loads = readEach(r, j, "", "loads", loadFromJson);
     run.scenario = r.get<std::string>(j, "", "scenario");
-    const json &states = r.array(j, "", "states");
-    for (size_t i = 0; i < states.size(); ++i) {
-        const std::string path = fmt::format("states[{}]", i);
-        StateCapture capture;
-        capture.timeS = r.get<double>(states[i], path, "t_s");
-        capture.phase = r.get<std::string>(states[i], path, "phase");
-        capture.reason = r.get<std::string>(states[i], path, "reason");
-        capture.schedDebug = r.get<std::string>(states[i], path, "sched_debug");
-        capture.schedDebugSource = r.get<std::string>(states[i], path, "sched_debug_source");
-        capture.schedstat = r.get<std::string>(states[i], path, "schedstat");
-        capture.loadavg = r.get<std::string>(states[i], path, "loadavg");
-        const json &top = r.array(states[i], path, "top");
-        for (size_t k = 0; k < top.size(); ++k) {
-            const std::string tpath = fmt::format("{}.top[{}]", path, k);
-            TopProcess p;
-            p.pid = r.get<int>(top[k], tpath, "pid");
-            p.comm = r.get<std::string>(top[k], tpath, "comm");
-            p.cpuPct = r.get<double>(top[k], tpath, "cpu_pct");
-            capture.top.push_back(std::move(p));
-        }
-        run.states.push_back(std::move(capture));
-    }
-    run.thresholdStep = r.get<int>(j, "", "threshold_step");
-    if (run.thresholdStep < -1 || run.thresholdStep >= static_cast<int>(run.phases.size()))
-        r.fail("threshold_step", "names a phase the run does not have");
-    if (auto it = j.find("stop_verdict"); it != j.end()) { // since 1.2
-        if (!it->is_array())
-            r.fail("stop_verdict", "expected an array of lines");
-        for (const json &line : *it)
-            run.stopVerdict.push_back(r.value<std::string>(line, "stop_verdict"));
-    }
-    const json &noise = r.field(j, "", "noise_check");
-    NoiseCheck &n = run.noise;
-    n.ran = r.get<bool>(noise, "noise_check", "ran");
-    n.durationS = r.get<double>(noise, "noise_check", "duration_s");
-    n.gapThresholdUs = r.get<double>(noise, "noise_check", "gap_threshold_us");
-    n.loopMedianUs = r.get<double>(noise, "noise_check", "loop_median_us");
-    n.loopMinUs = r.get<double>(noise, "noise_check", "loop_min_us");
-    n.loopMaxUs = r.get<double>(noise, "noise_check", "loop_max_us");
-    n.loopCvPct = r.get<double>(noise, "noise_check", "loop_cv_pct");
-    n.verdict = r.get<std::string>(noise, "noise_check", "verdict");
-    const json &cpus = r.array(noise, "noise_check", "cpus");
-    for (size_t i = 0; i < cpus.size(); ++i) {
-        const std::string path = fmt::format("noise_check.cpus[{}]", i);
-        CpuNoise c;
-        c.cpu = r.get<int>(cpus[i], path, "cpu");
-        c.gapsPerS = r.get<double>(cpus[i], path, "gaps_per_s");
-        c.lostPct = r.get<double>(cpus[i], path, "lost_pct");
-        c.maxGapUs = r.get<double>(cpus[i], path, "max_gap_us");
-        n.cpus.push_back(c);
-    }
-    if (j.contains("trace")) { // since 1.4
-        const json &t = r.field(j, "", "trace");
-        run.trace.on = r.get<bool>(t, "trace", "on");
-        run.trace.message = r.get<std::string>(t, "trace", "message");
-        run.trace.bufferKbPerCpu = r.get<size_t>(t, "trace", "buffer_kb_per_cpu");
-        run.trace.cpus = r.get<int>(t, "trace", "cpus");
-        run.trace.reads = r.get<uint64_t>(t, "trace", "reads");
-        run.trace.events = r.get<uint64_t>(t, "trace", "events");
-        run.trace.cpuS = r.get<double>(t, "trace", "cpu_s");
-        run.trace.cpuBudgetPct = r.get<double>(t, "trace", "cpu_budget_pct", 0.0); // 1.5
-        run.trace.overBudget = r.get<uint64_t>(t, "trace", "over_budget", uint64_t{0});
-    }
-    if (j.contains("explanations")) {
-        const json &explanations = r.array(j, "", "explanations");
-        for (size_t i = 0; i < explanations.size(); ++i) {
-            const std::string path = fmt::format("explanations[{}]", i);
-            const json &e = explanations[i];
-            MissExplanation x;
-            x.timeS = r.get<double>(e, path, "t_s");
-            x.consumer = r.get<std::string>(e, path, "consumer");
-            x.phase = r.get<std::string>(e, path, "phase");
-            x.tid = r.get<int>(e, path, "tid");
-            x.cpu = r.get<int>(e, path, "cpu");
-            x.windowNs = r.get<int64_t>(e, path, "window_ns");
-            x.expiryNs = r.get<int64_t>(e, path, "expiry_ns");
-            x.timerNs = r.get<int64_t>(e, path, "timer_ns");
-            x.irqNs = r.get<int64_t>(e, path, "irq_ns");
-            x.waitNs = r.get<int64_t>(e, path, "wait_ns");
-            x.selfNs = r.get<int64_t>(e, path, "self_ns");
-            x.unknownNs = r.get<int64_t>(e, path, "unknown_ns");
-            x.migrations = r.get<int>(e, path, "migrations");
-            x.waitEnd = r.get<std::string>(e, path, "wait_end");
-            x.waitEndTask = r.get<std::string>(e, path, "wait_end_task");
-            x.note = r.get<std::string>(e, path, "note");
-            const json &shares = r.array(e, path, "shares");
-            for (size_t k = 0; k < shares.size(); ++k) {
-                const std::string spath = fmt::format("{}.shares[{}]", path, k);
-                DelayShare d;
-                const std::string kind = r.get<std::string>(shares[k], spath, "kind");
-                if (kind == "task")
-                    d.kind = DelayShare::Kind::Task;
-                else if (kind == "irq")
-                    d.kind = DelayShare::Kind::Irq;
-                else if (kind == "softirq")
-                    d.kind = DelayShare::Kind::Softirq;
-                else if (kind == "idle")
-                    d.kind = DelayShare::Kind::Idle;
-                else
-                    r.fail(spath + ".kind", "expected task, irq, softirq or idle");
-                d.name = r.get<std::string>(shares[k], spath, "name");
-                d.pid = r.get<int>(shares[k], spath, "pid");
-                d.prio = r.get<int>(shares[k], spath, "prio");
-                d.policy = r.get<std::string>(shares[k], spath, "policy");
-                d.load = r.get<std::string>(shares[k], spath, "load");
-                d.ns = r.get<int64_t>(shares[k], spath, "ns");
-                x.shares.push_back(std::move(d));
-            }
-            // Since 1.5: before, every share was kept.
-            x.otherShares = r.get<int>(e, path, "other_shares", 0);
-            x.otherSharesNs = r.get<int64_t>(e, path, "other_shares_ns", int64_t{0});
-            run.explanations.push_back(std::move(x));
-        }
-    }
+    run.states = readEach(r, j, "", "states", stateFromJson);
+    thresholdFromJson(r, j, run);
+    run.noise = noiseFromJson(r, r.field(j, "", "noise_check"));
+    if (j.contains("trace")) // since 1.4
+        run.trace = traceFromJson(r, r.field(j, "", "trace"));
+    if (j.contains("explanations")) // since 1.4
+        run.explanations = readEach(r, j, "", "explanations", explanationFromJson);
     return run;
 }
 

@@ -6,6 +6,7 @@
 #include "textfile.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 namespace latprobe {
@@ -42,11 +43,10 @@ std::string describePlay(const Scenario &s)
         s.rounds > 1 ? fmt::format(" x {} rounds, interleaved", s.rounds) : std::string();
     if (s.name == "run") {
         // A plain run's steps are its --idle and --load: name them.
-        std::string steps;
+        std::vector<std::string> steps;
         for (const ScenarioStep &step : s.steps)
-            steps += fmt::format("{}{} {}", steps.empty() ? "" : ", then ", step.name,
-                                 formatDuration(step.durationS));
-        return fmt::format("measuring {}{}{}", steps, rounds,
+            steps.push_back(fmt::format("{} {}", step.name, formatDuration(step.durationS)));
+        return fmt::format("measuring {}{}{}", fmt::join(steps, ", then "), rounds,
                            s.rounds > 1 ? ", " + formatDuration(s.totalS()) : std::string());
     }
     return fmt::format("playing {}: {} step{}{}, {}", s.name, n, n == 1 ? "" : "s", rounds,
@@ -62,13 +62,10 @@ bool Scenario::runsCommands() const
     return false;
 }
 
-Scenario parseScenario(const std::string &text, const std::string &file)
-{
-    const JsonReader r(file, throwError<ScenarioError>);
-    const json j = r.parse(text);
-    if (!j.is_object())
-        r.fail("(top level)", "expected an object with \"steps\"");
+namespace {
 
+void checkScenarioVersion(const JsonReader &r, const json &j)
+{
     auto it = j.find("scenario_version");
     if (it == j.end() || !it->is_number_integer())
         r.fail("scenario_version", "missing: add \"scenario_version\": 1");
@@ -77,8 +74,41 @@ Scenario parseScenario(const std::string &text, const std::string &file)
         r.fail("scenario_version",
                fmt::format("version {} is not supported (this latprobe reads {})", it->dump(),
                            kScenarioVersion));
+}
 
-    Scenario s;
+StopCondition stopWhenFromJson(const JsonReader &r, const json &value)
+{
+    StopCondition stop;
+    bool countGiven = false;
+    if (!value.is_object())
+        r.fail("stop_when", "expected {\"consumers\": [...], \"above_baseline\": true}");
+    for (const auto &[k, v] : value.items()) {
+        if (k == "consumers" && v.is_array()) {
+            for (const json &c : v) {
+                if (!c.is_string())
+                    r.fail("stop_when.consumers", "expected consumer names");
+                stop.consumers.push_back(c.get<std::string>());
+            }
+        } else if (k == "misses_over" && v.is_number_unsigned()) {
+            stop.missesOver = v.get<uint64_t>();
+            countGiven = true;
+        } else if (k == "above_baseline" && v.is_boolean()) {
+            stop.aboveBaseline = v.get<bool>();
+        } else {
+            r.fail("stop_when." + k, "unknown or malformed (takes consumers: [names], and "
+                                     "above_baseline: true or misses_over: N >= 0)");
+        }
+    }
+    if (countGiven && stop.aboveBaseline)
+        r.fail("stop_when", "give above_baseline or misses_over, not both");
+    if (stop.consumers.empty())
+        r.fail("stop_when.consumers", "name at least one consumer, e.g. [\"audio\"]");
+    return stop;
+}
+
+// The top level's fields into `s`, the steps only checked for being there.
+void scenarioFieldsFromJson(const JsonReader &r, const json &j, Scenario &s)
+{
     for (const auto &[key, value] : j.items()) {
         if (key == "scenario_version")
             continue;
@@ -87,32 +117,7 @@ Scenario parseScenario(const std::string &text, const std::string &file)
              : key == "description" ? s.description
                                     : s.preset) = r.value<std::string>(value, key);
         } else if (key == "stop_when") {
-            StopCondition stop;
-            bool countGiven = false;
-            if (!value.is_object())
-                r.fail(key, "expected {\"consumers\": [...], \"above_baseline\": true}");
-            for (const auto &[k, v] : value.items()) {
-                if (k == "consumers" && v.is_array()) {
-                    for (const json &c : v) {
-                        if (!c.is_string())
-                            r.fail("stop_when.consumers", "expected consumer names");
-                        stop.consumers.push_back(c.get<std::string>());
-                    }
-                } else if (k == "misses_over" && v.is_number_unsigned()) {
-                    stop.missesOver = v.get<uint64_t>();
-                    countGiven = true;
-                } else if (k == "above_baseline" && v.is_boolean()) {
-                    stop.aboveBaseline = v.get<bool>();
-                } else {
-                    r.fail("stop_when." + k, "unknown or malformed (takes consumers: [names], and "
-                                             "above_baseline: true or misses_over: N >= 0)");
-                }
-            }
-            if (countGiven && stop.aboveBaseline)
-                r.fail("stop_when", "give above_baseline or misses_over, not both");
-            if (stop.consumers.empty())
-                r.fail("stop_when.consumers", "name at least one consumer, e.g. [\"audio\"]");
-            s.stopWhen = stop;
+            s.stopWhen = stopWhenFromJson(r, value);
         } else if (key == "rounds") {
             if (!value.is_number_unsigned() || value.get<uint64_t>() < 1 ||
                 value.get<uint64_t>() > kMaxRounds)
@@ -131,66 +136,105 @@ Scenario parseScenario(const std::string &text, const std::string &file)
                    "rounds, restart_consumers, stop_when, steps)");
         }
     }
+}
+
+std::vector<LoadSpec> stepLoadsFromJson(const JsonReader &r, const json &value,
+                                        const std::string &where)
+{
+    std::vector<LoadSpec> loads;
+    for (size_t k = 0; k < value.size(); ++k) {
+        const std::string lwhere = fmt::format("{}.loads[{}]", where, k);
+        if (!value[k].is_string())
+            r.fail(lwhere, "expected \"KIND:N[:key=value...]\"");
+        LoadSpec spec;
+        std::string error;
+        if (!parseLoadSpec(value[k].get<std::string>(), spec, error))
+            r.fail(lwhere, error);
+        loads.push_back(spec);
+    }
+    return loads;
+}
+
+std::vector<std::string> stepConsumersFromJson(const JsonReader &r, const json &value,
+                                               const std::string &where)
+{
+    std::vector<std::string> consumers;
+    for (size_t k = 0; k < value.size(); ++k) {
+        if (!value[k].is_string() || value[k].get<std::string>().empty())
+            r.fail(fmt::format("{}.consumers[{}]", where, k),
+                   "expected a consumer's name, e.g. \"audio\"");
+        consumers.push_back(value[k].get<std::string>());
+    }
+    return consumers;
+}
+
+// A step's fields as written, its name not yet defaulted.
+ScenarioStep stepFieldsFromJson(const JsonReader &r, const json &step, const std::string &where)
+{
+    if (!step.is_object())
+        r.fail(where, "expected {\"duration_s\": S, \"loads\": [...]}");
+    ScenarioStep st;
+    for (const auto &[key, value] : step.items()) {
+        if (key == "name" && value.is_string()) {
+            st.name = value.get<std::string>();
+        } else if (key == "duration_s" && value.is_number()) {
+            st.durationS = value.get<double>();
+            if (!(st.durationS > 0 && st.durationS <= 7 * 24 * 3600))
+                r.fail(where + ".duration_s", "must be > 0 and at most a week");
+        } else if (key == "loads" && value.is_array()) {
+            st.loads = stepLoadsFromJson(r, value, where);
+        } else if (key == "consumers" && value.is_array() && !value.empty()) {
+            st.consumers = stepConsumersFromJson(r, value, where);
+        } else if (key == "trace" && value.is_boolean()) {
+            st.trace = value.get<bool>();
+        } else {
+            r.fail(where + "." + key,
+                   "unknown or malformed (a step has name: text, duration_s: seconds, "
+                   "loads: [\"KIND:N\"], consumers: [\"audio\"], trace: true/false)");
+        }
+    }
+    if (st.durationS <= 0)
+        r.fail(where + ".duration_s", "missing: how long the step lasts, in s");
+    return st;
+}
+
+ScenarioStep stepFromJson(const JsonReader &r, const json &step, const std::string &where,
+                          const Scenario &s)
+{
+    ScenarioStep st = stepFieldsFromJson(r, step, where);
+    if (st.name.empty()) {
+        std::vector<std::string> labels;
+        for (const LoadSpec &l : st.loads)
+            labels.push_back(l.label());
+        st.name = labels.empty() ? "idle" : fmt::format("{}", fmt::join(labels, " + "));
+    }
+    if (s.stopWhen && s.stopWhen->aboveBaseline && st.durationS < kMinComparedStepS)
+        r.fail(where + ".duration_s",
+               fmt::format("{:g} s is too short to compare with the baseline "
+                           "(stop_when.above_baseline needs {:g} s or more a step)",
+                           st.durationS, kMinComparedStepS));
+    return st;
+}
+
+} // namespace
+
+Scenario parseScenario(const std::string &text, const std::string &file)
+{
+    const JsonReader r(file, throwError<ScenarioError>);
+    const json j = r.parse(text);
+    if (!j.is_object())
+        r.fail("(top level)", "expected an object with \"steps\"");
+    checkScenarioVersion(r, j);
+
+    Scenario s;
+    scenarioFieldsFromJson(r, j, s);
     if (!findPreset(s.preset))
         r.fail("preset", fmt::format("unknown consumer preset \"{}\"", s.preset));
-    it = j.find("steps");
-    if (it == j.end())
+    auto steps = j.find("steps");
+    if (steps == j.end())
         r.fail("steps", "missing: a scenario needs at least one step");
-
-    for (size_t i = 0; i < it->size(); ++i) {
-        const json &step = (*it)[i];
-        const std::string where = fmt::format("steps[{}]", i);
-        if (!step.is_object())
-            r.fail(where, "expected {\"duration_s\": S, \"loads\": [...]}");
-        ScenarioStep st;
-        for (const auto &[key, value] : step.items()) {
-            if (key == "name" && value.is_string()) {
-                st.name = value.get<std::string>();
-            } else if (key == "duration_s" && value.is_number()) {
-                st.durationS = value.get<double>();
-                if (!(st.durationS > 0 && st.durationS <= 7 * 24 * 3600))
-                    r.fail(where + ".duration_s", "must be > 0 and at most a week");
-            } else if (key == "loads" && value.is_array()) {
-                for (size_t k = 0; k < value.size(); ++k) {
-                    const std::string lwhere = fmt::format("{}.loads[{}]", where, k);
-                    if (!value[k].is_string())
-                        r.fail(lwhere, "expected \"KIND:N[:key=value...]\"");
-                    LoadSpec spec;
-                    std::string error;
-                    if (!parseLoadSpec(value[k].get<std::string>(), spec, error))
-                        r.fail(lwhere, error);
-                    st.loads.push_back(spec);
-                }
-            } else if (key == "consumers" && value.is_array() && !value.empty()) {
-                for (size_t k = 0; k < value.size(); ++k) {
-                    if (!value[k].is_string() || value[k].get<std::string>().empty())
-                        r.fail(fmt::format("{}.consumers[{}]", where, k),
-                               "expected a consumer's name, e.g. \"audio\"");
-                    st.consumers.push_back(value[k].get<std::string>());
-                }
-            } else if (key == "trace" && value.is_boolean()) {
-                st.trace = value.get<bool>();
-            } else {
-                r.fail(where + "." + key,
-                       "unknown or malformed (a step has name: text, duration_s: seconds, "
-                       "loads: [\"KIND:N\"], consumers: [\"audio\"], trace: true/false)");
-            }
-        }
-        if (st.durationS <= 0)
-            r.fail(where + ".duration_s", "missing: how long the step lasts, in s");
-        if (st.name.empty()) {
-            for (const LoadSpec &l : st.loads)
-                st.name += (st.name.empty() ? "" : " + ") + l.label();
-            if (st.name.empty())
-                st.name = "idle";
-        }
-        if (s.stopWhen && s.stopWhen->aboveBaseline && st.durationS < kMinComparedStepS)
-            r.fail(where + ".duration_s",
-                   fmt::format("{:g} s is too short to compare with the baseline "
-                               "(stop_when.above_baseline needs {:g} s or more a step)",
-                               st.durationS, kMinComparedStepS));
-        s.steps.push_back(std::move(st));
-    }
+    for (size_t i = 0; i < steps->size(); ++i)
+        s.steps.push_back(stepFromJson(r, (*steps)[i], fmt::format("steps[{}]", i), s));
     if (s.stopWhen && s.stopWhen->aboveBaseline && s.steps.size() < 2)
         r.fail("steps", "stop_when.above_baseline needs a baseline step and at least one more");
     if (s.name.empty())

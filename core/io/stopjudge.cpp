@@ -3,6 +3,7 @@
 #include "compare.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -62,20 +63,22 @@ StopJudge::Decision StopJudge::byBaseline(int step, const PhaseResult &phase)
         // Each round's first step is its baseline: drift moves both alike.
         m_baseline = phase;
         m_haveBaseline = true;
-        std::string rates;
+        std::vector<std::string> rates;
         size_t blocks = 0;
         for (const std::string &name : m_stop.consumers)
             if (const ConsumerStats *c = phase.consumer(name)) {
-                rates += fmt::format("{}{} {:.1f}/min", rates.empty() ? "" : ", ", name,
-                                     missesPerMin(*c, phase.durationS));
+                rates.push_back(
+                    fmt::format("{} {:.1f}/min", name, missesPerMin(*c, phase.durationS)));
                 blocks = std::max(blocks, c->blocks.size());
             }
         m_evidence.push_back(fmt::format("baseline {}: {} ({} blocks of 5 s)", phase.name,
-                                         rates.empty() ? "no consumer measured" : rates, blocks));
+                                         rates.empty() ? "no consumer measured"
+                                                       : fmt::format("{}", fmt::join(rates, ", ")),
+                                         blocks));
         return Decision::Continue;
     }
     bool worse = false;
-    std::string parts;
+    std::vector<std::string> rates;
     for (const std::string &name : m_stop.consumers) {
         const ConsumerStats *base = m_haveBaseline ? m_baseline.consumer(name) : nullptr;
         const ConsumerStats *now = phase.consumer(name);
@@ -90,11 +93,11 @@ StopJudge::Decision StopJudge::byBaseline(int step, const PhaseResult &phase)
                                 : m.verdict == Verdict::TooFewSamples
                                     ? std::string("too few blocks")
                                     : std::string("~");
-        parts += fmt::format("{}{} {:.1f}/min {}", parts.empty() ? "" : ", ", name,
-                             missesPerMin(*now, phase.durationS), how);
+        rates.push_back(
+            fmt::format("{} {:.1f}/min {}", name, missesPerMin(*now, phase.durationS), how));
     }
-    if (parts.empty())
-        parts = "none of the stop condition's consumers measured";
+    const std::string parts = rates.empty() ? "none of the stop condition's consumers measured"
+                                            : fmt::format("{}", fmt::join(rates, ", "));
     // A repeat may be named apart ("burn x4 (again)"); it speaks for its step.
     const std::string &stepName = m_repeating ? m_candidateName : phase.name;
     if (!worse) {

@@ -3,6 +3,7 @@
 #include "textwrap.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -56,11 +57,10 @@ std::string delayerName(const Delayer &d)
     case DelayShare::Kind::Task:
         return fmt::format("{}[{}]", d.name, d.pid);
     case DelayShare::Kind::Irq:
-        return "irq " + d.name;
     case DelayShare::Kind::Softirq:
-        return "softirq " + d.name;
+        return fmt::format("{} {}", toString(d.kind), d.name);
     case DelayShare::Kind::Idle:
-        return "idle";
+        return toString(d.kind);
     }
     return d.name;
 }
@@ -78,11 +78,12 @@ std::string delayersLine(const std::vector<MissExplanation> &explanations, const
                       [&](const MissExplanation &x) { return x.phase == phase; });
     if (explained == 0)
         return {};
-    std::string who;
+    std::vector<std::string> who;
     for (const Delayer &d : topDelayers(explanations, {phase}, limit))
-        who += fmt::format("{}{} {:.1f} ms", who.empty() ? "" : ", ", delayerName(d),
-                           static_cast<double>(d.totalNs) / 1e6);
-    return fmt::format("who delayed {}: {} ({} of {} misses explained)", phase, who, explained,
+        who.push_back(
+            fmt::format("{} {:.1f} ms", delayerName(d), static_cast<double>(d.totalNs) / 1e6));
+    return fmt::format("who delayed {}: {} ({} of {} misses explained)", phase,
+                       fmt::join(who, ", "), explained,
                        std::max<uint64_t>(misses, static_cast<uint64_t>(explained)));
 }
 

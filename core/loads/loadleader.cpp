@@ -192,80 +192,62 @@ void refuseStart(GroupHeader &header, const std::string &message)
     _exit(rc ? rc : 1);
 }
 
-} // namespace
-
-void reportWorkerError(WorkerContext &ctx, const std::string &message)
+// The leader's own set-up, `deathSignals` held until the cleaner runs: a
+// death signal before it would leave the temp dir behind. False when
+// latprobe died before the death signal was armed.
+bool becomeLeader(pid_t parent, const sigset_t &deathSignals)
 {
-    setError(ctx.header, fmt::format("{} worker {}: {}", ctx.spec.kind, ctx.index, message));
-    std::fprintf(stderr, "latprobe:%s: %s\n", ctx.spec.kind.c_str(), message.c_str());
-}
-
-int runLoadLeader(int argc, char **argv)
-{
-    // argv: latprobe:<kind> --load-leader <parent pid> <temp dir or -> <spec>
-    if (argc != 5)
-        return 2;
-    const pid_t parent = static_cast<pid_t>(std::atoi(argv[2]));
-    // Held until the cleaner runs: a death signal before it would leave the
-    // temp dir behind.
-    sigset_t deathSignals;
-    sigemptyset(&deathSignals);
-    sigaddset(&deathSignals, SIGTERM);
-    sigaddset(&deathSignals, SIGHUP);
     sigprocmask(SIG_BLOCK, &deathSignals, nullptr);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent)
-        return 1; // latprobe died before the death signal was armed
+        return false;
     // Nothing the leader starts may hold the verdict pipe: its end of file
     // tells latprobe the leader died undecided.
     fcntl(kLoadVerdictFd, F_SETFD, FD_CLOEXEC);
     prctl(PR_SET_NAME, "latprobe-group");
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     setSlice(100'000);
+    return true;
+}
 
+// The group's shared memory (loadleader.h), or nullptr.
+void *mapGroup()
+{
     struct stat st;
     if (fstat(kLoadShmFd, &st) != 0 || st.st_size < static_cast<off_t>(sizeof(GroupHeader)))
-        return 2;
+        return nullptr;
     void *shm = mmap(nullptr, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, kLoadShmFd, 0);
     if (shm == MAP_FAILED)
-        return 2;
+        return nullptr;
     close(kLoadShmFd);
-    auto &header = *static_cast<GroupHeader *>(shm);
-    WorkerSlot *slots = groupSlots(shm);
-    header.leaderPid.store(getpid());
+    return shm;
+}
 
-    const bool needsTempDir = std::strcmp(argv[3], kLoadLeaderMakesTempDir) == 0;
-    LoadSpec spec;
-    std::string error;
-    const LoadKind *kind = nullptr;
-    if (!parseLoadSpec(argv[4], spec, error) || !(kind = findLoadKind(spec.kind))) {
-        refuseStart(header,
-                    error.empty() ? fmt::format("unknown load kind in {}", argv[4]) : error);
-        return 2;
-    }
-    if (static_cast<uint32_t>(spec.count) != header.workers) {
-        refuseStart(header, "worker count does not match the shared memory");
-        return 2;
-    }
-
-    // The cleaner first, then the directory: a kill at any moment in
-    // between leaves nothing behind.
+// The cleaner first, then the directory: a kill at any moment in between
+// leaves nothing behind. False when refused, the reason sent.
+bool makeTempDir(GroupHeader &header, std::string &tempDir)
+{
+    // Never closed: the cleaner waits for the end of file of every copy.
     int holdFd = -1;
-    std::string tempDir;
-    if (needsTempDir) {
-        const pid_t cleaner = startCleaner(getpid(), header.tempDir, holdFd);
-        if (cleaner < 0) {
-            refuseStart(header, fmt::format("cannot start the temp dir's cleaner: {}",
-                                            std::strerror(errno)));
-            return 3;
-        }
-        header.cleanerPid.store(cleaner);
-        if (!createPrivateTempDir(header.tempDir, sizeof header.tempDir, error)) {
-            refuseStart(header, error);
-            return 3;
-        }
-        tempDir = header.tempDir;
+    const pid_t cleaner = startCleaner(getpid(), header.tempDir, holdFd);
+    if (cleaner < 0) {
+        refuseStart(header,
+                    fmt::format("cannot start the temp dir's cleaner: {}", std::strerror(errno)));
+        return false;
     }
+    header.cleanerPid.store(cleaner);
+    std::string error;
+    if (!createPrivateTempDir(header.tempDir, sizeof header.tempDir, error)) {
+        refuseStart(header, error);
+        return false;
+    }
+    tempDir = header.tempDir;
+    return true;
+}
+
+// From here a death signal kills the group at once (onParentDeath).
+void armParentDeath(const sigset_t &deathSignals)
+{
     struct sigaction sa
     {};
     sa.sa_handler = onParentDeath;
@@ -273,15 +255,13 @@ int runLoadLeader(int argc, char **argv)
     sigaction(SIGTERM, &sa, nullptr); // no SA_RESTART: waitpid must return
     sigaction(SIGHUP, &sa, nullptr);
     sigprocmask(SIG_UNBLOCK, &deathSignals, nullptr);
+}
 
-    if (kind->prepare) {
-        error = kind->prepare(spec, tempDir);
-        if (!error.empty()) {
-            refuseStart(header, error);
-            return 3;
-        }
-    }
-
+// Forks every worker, then sends the verdict and releases them all at
+// once. 0, or the leader's exit status when they could not all start.
+int startWorkers(const LoadSpec &spec, const LoadKind &kind, GroupHeader &header, WorkerSlot *slots,
+                 const std::string &tempDir)
+{
     int go[2];
     if (pipe(go) != 0) {
         refuseStart(header, fmt::format("pipe: {}", std::strerror(errno)));
@@ -293,7 +273,7 @@ int runLoadLeader(int argc, char **argv)
         const pid_t pid = fork();
         if (pid == 0) {
             close(go[1]);
-            workerMain(spec, *kind, header, slots[i], i, tempDir, self, workerName.c_str(), go[0]);
+            workerMain(spec, kind, header, slots[i], i, tempDir, self, workerName.c_str(), go[0]);
         }
         if (pid < 0) {
             refuseStart(header, fmt::format("could not start worker {} of {}: {} (raise the "
@@ -315,7 +295,13 @@ int runLoadLeader(int argc, char **argv)
     sendVerdict(kVerdictStarted);
     close(go[0]);
     close(go[1]); // releases every worker at once
+    return 0;
+}
 
+// Waits for the workers, recording how each ended, until none is left or
+// latprobe is gone.
+void reapWorkers(int workers, GroupHeader &header, WorkerSlot *slots)
+{
     int alive = header.started.load();
     while (alive > 0 && !g_parentDied) {
         int status = 0;
@@ -325,7 +311,7 @@ int runLoadLeader(int argc, char **argv)
                 break;
             continue; // EINTR: look at g_parentDied
         }
-        for (int i = 0; i < spec.count; ++i)
+        for (int i = 0; i < workers; ++i)
             if (slots[i].pid.load() == pid) {
                 slots[i].exitStatus.store(status);
                 if (slots[i].state.load() != static_cast<int32_t>(WorkerState::Failed))
@@ -333,6 +319,62 @@ int runLoadLeader(int argc, char **argv)
                 --alive;
             }
     }
+}
+
+} // namespace
+
+void reportWorkerError(WorkerContext &ctx, const std::string &message)
+{
+    setError(ctx.header, fmt::format("{} worker {}: {}", ctx.spec.kind, ctx.index, message));
+    std::fprintf(stderr, "latprobe:%s: %s\n", ctx.spec.kind.c_str(), message.c_str());
+}
+
+int runLoadLeader(int argc, char **argv)
+{
+    // argv: latprobe:<kind> --load-leader <parent pid> <temp dir or -> <spec>
+    if (argc != 5)
+        return 2;
+    const pid_t parent = static_cast<pid_t>(std::atoi(argv[2]));
+    sigset_t deathSignals;
+    sigemptyset(&deathSignals);
+    sigaddset(&deathSignals, SIGTERM);
+    sigaddset(&deathSignals, SIGHUP);
+    if (!becomeLeader(parent, deathSignals))
+        return 1;
+    void *shm = mapGroup();
+    if (!shm)
+        return 2;
+    auto &header = *static_cast<GroupHeader *>(shm);
+    WorkerSlot *slots = groupSlots(shm);
+    header.leaderPid.store(getpid());
+
+    const bool needsTempDir = std::strcmp(argv[3], kLoadLeaderMakesTempDir) == 0;
+    LoadSpec spec;
+    std::string error;
+    const LoadKind *kind = nullptr;
+    if (!parseLoadSpec(argv[4], spec, error) || !(kind = findLoadKind(spec.kind))) {
+        refuseStart(header,
+                    error.empty() ? fmt::format("unknown load kind in {}", argv[4]) : error);
+        return 2;
+    }
+    if (static_cast<uint32_t>(spec.count) != header.workers) {
+        refuseStart(header, "worker count does not match the shared memory");
+        return 2;
+    }
+    std::string tempDir;
+    if (needsTempDir && !makeTempDir(header, tempDir))
+        return 3;
+    armParentDeath(deathSignals);
+    if (kind->prepare) {
+        error = kind->prepare(spec, tempDir);
+        if (!error.empty()) {
+            refuseStart(header, error);
+            return 3;
+        }
+    }
+    if (const int status = startWorkers(spec, *kind, header, slots, tempDir); status != 0)
+        return status;
+    reapWorkers(spec.count, header, slots);
     if (g_parentDied)
         kill(0, SIGKILL);
     return 0;

@@ -111,6 +111,79 @@ int awaitVerdict(int fd, pid_t leader, const std::string &label, int64_t stallNs
     }
 }
 
+// A group's shared memory of `size` bytes for `workers`, its header and
+// slots constructed, and `fd` its memfd for the leader. nullptr on
+// failure, `error` saying why.
+void *createGroupShm(int workers, size_t size, const std::string &label, int &fd,
+                     std::string &error)
+{
+    fd = memfd_create("latprobe-load", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) {
+        error = fmt::format("cannot create shared memory for {}: {}", label, std::strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return nullptr;
+    }
+    void *shm = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (shm == MAP_FAILED) {
+        close(fd);
+        error = fmt::format("cannot map shared memory: {}", std::strerror(errno));
+        return nullptr;
+    }
+    auto *header = new (shm) GroupHeader;
+    header->workers = static_cast<uint32_t>(workers);
+    for (int i = 0; i < workers; ++i)
+        new (&groupSlots(shm)[i]) WorkerSlot;
+    return shm;
+}
+
+// The forked child's way to the leader's exec: between fork and exec only
+// async-signal-safe calls are allowed in a threaded process.
+[[noreturn]] void execLeader(bool ownSession, int shmFd, int verdictFd, const char *binary,
+                             const char *const *argv)
+{
+    if (ownSession)
+        setsid();
+    else
+        setpgid(0, 0);
+    // Out of the way of fds 3 and 4 first, then onto them (dup2 clears
+    // close-on-exec).
+    if (shmFd <= kLoadVerdictFd)
+        shmFd = fcntl(shmFd, F_DUPFD, kLoadVerdictFd + 1);
+    if (verdictFd <= kLoadVerdictFd)
+        verdictFd = fcntl(verdictFd, F_DUPFD, kLoadVerdictFd + 1);
+    if (shmFd < 0 || verdictFd < 0 || dup2(shmFd, kLoadShmFd) < 0 ||
+        dup2(verdictFd, kLoadVerdictFd) < 0)
+        _exit(126);
+    close_range(kLoadVerdictFd + 1, ~0U, CLOSE_RANGE_CLOEXEC);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    execv(binary, const_cast<char *const *>(argv));
+    _exit(127);
+}
+
+// Why a leader whose verdict `said` (awaitVerdict(), 0 or more) was not
+// "started" failed. A leader that ended without a verdict is reaped first:
+// its exit status says why.
+std::string startFailure(int said, pid_t leader, const GroupHeader &header,
+                         const std::string &label, const std::string &binary)
+{
+    if (said == kVerdictRefused) // the leader wrote its reason before its verdict
+        return header.hasError() ? std::string(header.error)
+                                 : fmt::format("{} failed to start", label);
+    if (said > 0)
+        return fmt::format("{} failed to start (the leader answered '{}')", label,
+                           static_cast<char>(said));
+    int status = 0;
+    while (waitpid(leader, &status, 0) < 0 && errno == EINTR) {
+    }
+    return header.hasError() ? std::string(header.error)
+           : WIFEXITED(status) && WEXITSTATUS(status) == 127
+               ? fmt::format("cannot run {} for the workers", binary)
+               : fmt::format("{} failed to start (leader exit status {})", label, status);
+}
+
 } // namespace
 
 struct LoadManager::Group
@@ -204,29 +277,14 @@ int LoadManager::start(const LoadSpec &spec, std::string &error)
 bool LoadManager::launch(Group &g, std::string &error)
 {
     const LoadKind &kind = *findLoadKind(g.spec.kind);
-    const int fd = memfd_create("latprobe-load", MFD_CLOEXEC);
+    int fd = -1;
     g.shmSize = groupShmSize(g.spec.count);
-    if (fd < 0 || ftruncate(fd, static_cast<off_t>(g.shmSize)) != 0) {
-        error = fmt::format("cannot create shared memory for {}: {}", g.spec.label(),
-                            std::strerror(errno));
-        if (fd >= 0)
-            close(fd);
+    g.shm = createGroupShm(g.spec.count, g.shmSize, g.spec.label(), fd, error);
+    if (!g.shm)
         return false;
-    }
-    g.shm = mmap(nullptr, g.shmSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (g.shm == MAP_FAILED) {
-        g.shm = nullptr;
-        close(fd);
-        error = fmt::format("cannot map shared memory: {}", std::strerror(errno));
-        return false;
-    }
-    auto *header = new (g.shm) GroupHeader;
-    header->workers = static_cast<uint32_t>(g.spec.count);
-    for (int i = 0; i < g.spec.count; ++i)
-        new (&g.slots()[i]) WorkerSlot;
+    const GroupHeader &header = *static_cast<const GroupHeader *>(g.shm);
 
-    // Everything the child needs is built before fork: between fork and
-    // exec only async-signal-safe calls are allowed in a threaded process.
+    // Everything the child needs is built before fork (execLeader()).
     const std::string argv0 = "latprobe:" + g.spec.kind;
     const std::string parent = std::to_string(getpid());
     const std::string temp = kind.needsTempDir ? kLoadLeaderMakesTempDir : "-";
@@ -244,28 +302,8 @@ bool LoadManager::launch(Group &g, std::string &error)
     }
 
     const pid_t pid = fork();
-    if (pid == 0) {
-        if (ownSession)
-            setsid();
-        else
-            setpgid(0, 0);
-        // Out of the way of fds 3 and 4 first, then onto them (dup2 clears
-        // close-on-exec).
-        int shmFd = fd, verdictFd = verdict[1];
-        if (shmFd <= kLoadVerdictFd)
-            shmFd = fcntl(shmFd, F_DUPFD, kLoadVerdictFd + 1);
-        if (verdictFd <= kLoadVerdictFd)
-            verdictFd = fcntl(verdictFd, F_DUPFD, kLoadVerdictFd + 1);
-        if (shmFd < 0 || verdictFd < 0 || dup2(shmFd, kLoadShmFd) < 0 ||
-            dup2(verdictFd, kLoadVerdictFd) < 0)
-            _exit(126);
-        close_range(kLoadVerdictFd + 1, ~0U, CLOSE_RANGE_CLOEXEC);
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, nullptr);
-        execv(m_binary.c_str(), const_cast<char *const *>(argv));
-        _exit(127);
-    }
+    if (pid == 0)
+        execLeader(ownSession, fd, verdict[1], m_binary.c_str(), argv);
     close(fd);
     close(verdict[1]);
     if (pid < 0) {
@@ -286,31 +324,14 @@ bool LoadManager::launch(Group &g, std::string &error)
     // read only when the leader no longer writes it (said a verdict, or
     // died): an undecided leader's cleaner removes it.
     if (said == kVerdictStarted || said == kVerdictRefused)
-        g.tempDir = header->tempDir;
+        g.tempDir = header.tempDir;
     if (said == kVerdictStarted)
         return true;
-    if (said == kVerdictRefused) {
-        // The leader wrote its reason before its verdict.
-        error = header->hasError() ? std::string(header->error)
-                                   : fmt::format("{} failed to start", g.spec.label());
-        return false;
-    }
-    if (said == 0) {
-        // The leader ended without a verdict: its exit status says why.
-        int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        g.tempDir = header->tempDir;
-        // g.leader stays: the caller still empties its process group.
-        error =
-            header->hasError() ? std::string(header->error)
-            : WIFEXITED(status) && WEXITSTATUS(status) == 127
-                ? fmt::format("cannot run {} for the workers", m_binary)
-                : fmt::format("{} failed to start (leader exit status {})", g.spec.label(), status);
-    } else if (said > 0) {
-        error = fmt::format("{} failed to start (the leader answered '{}')", g.spec.label(),
-                            static_cast<char>(said));
-    }
+    if (said >= 0) // else awaitVerdict() said why
+        error = startFailure(said, pid, header, g.spec.label(), m_binary);
+    if (said == 0)
+        g.tempDir = header.tempDir; // reaped by startFailure()
+    // g.leader stays: the caller still empties its process group.
     return false;
 }
 

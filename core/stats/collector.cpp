@@ -43,6 +43,46 @@ void returnFreedMemory()
 #endif
 }
 
+// A sample into a consumer's per-second series, which starts at `runStart`.
+void addToSeconds(SecondSeries &series, const ConsumerConfig &config, const Sample &s,
+                  int64_t runStart)
+{
+    // A period lost while this one ran counts in the second it began: a
+    // video consumer starved for over a second (hackbench) showed all its
+    // drops in the second it woke, and an empty second after it.
+    const bool spreadsLost = config.hasDeadline() && s.periodsSkipped > 0;
+    const int64_t lastLost = s.periodStart + int64_t{s.periodsSkipped} * config.periodNs;
+    auto secondOf = [&](int64_t t) {
+        return static_cast<size_t>(std::max<int64_t>(0, (t - runStart) / 1000000000));
+    };
+    const size_t last = secondOf(spreadsLost ? std::max(s.woke, lastLost) : s.woke);
+    series.grow(last + 1);
+    SecondBucket &bucket = series.at(secondOf(s.woke));
+    bucket.maxUs = std::max(bucket.maxUs, latencyUs(s));
+    ++bucket.samples;
+    if (config.hasDeadline())
+        bucket.misses += s.missedDeadline;
+    if (spreadsLost)
+        for (int64_t k = 1; k <= s.periodsSkipped; ++k)
+            ++series.at(secondOf(std::max(s.woke, s.periodStart + k * config.periodNs))).misses;
+}
+
+// A sample, and the periods it lost, into a consumer's tenths of a second
+// (the last Collector::kFineKept of them).
+void addToFine(std::deque<FineBucket> &fine, const Sample &s, uint32_t lost, int64_t runStart)
+{
+    const int64_t tenth = std::max<int64_t>(0, (s.woke - runStart) / Collector::kFineNs);
+    if (fine.empty() || fine.back().index < tenth) {
+        fine.push_back({tenth, -1, 0});
+        if (fine.size() > Collector::kFineKept)
+            fine.pop_front();
+    }
+    // Samples arrive in order per consumer; a late straggler joins the last bucket.
+    FineBucket &fb = fine.back();
+    fb.maxUs = std::max(fb.maxUs, latencyUs(s));
+    fb.misses += lost;
+}
+
 } // namespace
 
 int64_t Collector::beginPhase(const std::string &name, const std::vector<std::string> &loads,
@@ -227,37 +267,8 @@ void Collector::addLocked(size_t consumer, const Sample &s)
 
     const ConsumerConfig &config = m_configs[consumer];
     const uint32_t lost = config.hasDeadline() ? s.missedDeadline + s.periodsSkipped : 0;
-    // A period lost while this one ran counts in the second it began: a
-    // video consumer starved for over a second (hackbench) showed all its
-    // drops in the second it woke, and an empty second after it.
-    const bool spreadsLost = config.hasDeadline() && s.periodsSkipped > 0;
-    const int64_t lastLost = s.periodStart + int64_t{s.periodsSkipped} * config.periodNs;
-    auto &series = m_series[consumer];
-    auto secondOf = [&](int64_t t) {
-        return static_cast<size_t>(std::max<int64_t>(0, (t - m_runStart) / 1000000000));
-    };
-    const size_t last = secondOf(spreadsLost ? std::max(s.woke, lastLost) : s.woke);
-    series.grow(last + 1);
-    SecondBucket &bucket = series.at(secondOf(s.woke));
-    bucket.maxUs = std::max(bucket.maxUs, latencyUs(s));
-    ++bucket.samples;
-    if (config.hasDeadline())
-        bucket.misses += s.missedDeadline;
-    if (spreadsLost)
-        for (int64_t k = 1; k <= s.periodsSkipped; ++k)
-            ++series.at(secondOf(std::max(s.woke, s.periodStart + k * config.periodNs))).misses;
-
-    auto &fine = m_fine[consumer];
-    const int64_t tenth = std::max<int64_t>(0, (s.woke - m_runStart) / kFineNs);
-    if (fine.empty() || fine.back().index < tenth) {
-        fine.push_back({tenth, -1, 0});
-        if (fine.size() > kFineKept)
-            fine.pop_front();
-    }
-    // Samples arrive in order per consumer; a late straggler joins the last bucket.
-    FineBucket &fb = fine.back();
-    fb.maxUs = std::max(fb.maxUs, latencyUs(s));
-    fb.misses += lost;
+    addToSeconds(m_series[consumer], config, s, m_runStart);
+    addToFine(m_fine[consumer], s, lost, m_runStart);
 
     if (lost == 0 || inGap)
         return;

@@ -1,26 +1,46 @@
 #include "consumerconfig.h"
 
+#include "enumnames.h"
+
 namespace latprobe {
+
+namespace {
+
+struct WakeRow
+{
+    WakeMethod value;
+    const char *name;
+    const char *latency;
+};
+constexpr WakeRow kWakeMethods[] = {
+    {WakeMethod::Timer, "timer", "wake"},
+    {WakeMethod::Timekeeper, "timekeeper", "interbench"},
+};
+
+const WakeRow &wakeRow(WakeMethod method)
+{
+    const WakeRow *row = findRow<&WakeRow::value>(kWakeMethods, method);
+    return row ? *row : kWakeMethods[0];
+}
+
+} // namespace
 
 const char *toString(WakeMethod method)
 {
-    return method == WakeMethod::Timekeeper ? "timekeeper" : "timer";
+    return wakeRow(method).name;
 }
 
 bool parseWakeMethod(const std::string &text, WakeMethod &method)
 {
-    if (text == "timer")
-        method = WakeMethod::Timer;
-    else if (text == "timekeeper")
-        method = WakeMethod::Timekeeper;
-    else
-        return false;
-    return true;
+    const std::optional<WakeMethod> named = enumFromName(kWakeMethods, text);
+    if (named)
+        method = *named;
+    return named.has_value();
 }
 
 const char *latencyDefinition(WakeMethod method)
 {
-    return method == WakeMethod::Timekeeper ? "interbench" : "wake";
+    return wakeRow(method).latency;
 }
 
 } // namespace latprobe

@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace latprobe {
@@ -23,7 +25,8 @@ struct DelayShare
     int64_t ns = 0;
 };
 
-const char *toString(DelayShare::Kind kind);
+const char *toString(DelayShare::Kind kind); // "task", "irq", "softirq", "idle"
+std::optional<DelayShare::Kind> delayKindFromName(std::string_view name);
 
 // Why one miss happened: the time from its period's start to the work done,
 // split by what the consumer's CPU did meanwhile, from the kernel's trace.

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 namespace latprobe {
 
@@ -10,7 +12,11 @@ enum class WorkMode {
     Loops,   // interbench's loop-calibrated burn: drifts with the VM's speed
 };
 
+// "cpu-time", "loops": as run files keep it.
 const char *toString(WorkMode mode);
+std::optional<WorkMode> workModeFromName(std::string_view name);
+// "loops (calibrated)": for a person, beside another run's.
+const char *describe(WorkMode mode);
 
 // Time as the measuring loop sees it. The real clock sleeps and spins; a fake
 // one lets tests force late wakeups and long work without a busy machine.

@@ -1,6 +1,7 @@
 #include "loopcalibrator.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -126,10 +127,10 @@ double cpuSpeedGapPct(const LoopCalibration &calibration)
 
 std::string cpuSpeedsText(const LoopCalibration &calibration)
 {
-    std::string speeds;
+    std::vector<std::string> speeds;
     for (const LoopCalibration::OnCpu &c : calibration.perCpu)
-        speeds += fmt::format("{}cpu {} {:.0f}", speeds.empty() ? "" : ", ", c.cpu, c.loopsPerMs);
-    return speeds;
+        speeds.push_back(fmt::format("cpu {} {:.0f}", c.cpu, c.loopsPerMs));
+    return fmt::format("{}", fmt::join(speeds, ", "));
 }
 
 std::string cpuSpeedGapWarning(const std::string &consumer, const LoopCalibration &calibration)

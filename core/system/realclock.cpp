@@ -1,6 +1,7 @@
 #include "realclock.h"
 
 #include "cpuspin.h"
+#include "enumnames.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -17,11 +18,33 @@ int64_t toNs(const timespec &ts)
 {
     return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
+
+struct WorkModeRow
+{
+    WorkMode value;
+    const char *name;
+    const char *described;
+};
+constexpr WorkModeRow kWorkModes[] = {
+    {WorkMode::CpuTime, "cpu-time", "cpu-time"},
+    {WorkMode::Loops, "loops", "loops (calibrated)"},
+};
 } // namespace
 
 const char *toString(WorkMode mode)
 {
-    return mode == WorkMode::Loops ? "loops (calibrated)" : "cpu-time";
+    return enumName(kWorkModes, mode);
+}
+
+std::optional<WorkMode> workModeFromName(std::string_view name)
+{
+    return enumFromName(kWorkModes, name);
+}
+
+const char *describe(WorkMode mode)
+{
+    const WorkModeRow *row = findRow<&WorkModeRow::value>(kWorkModes, mode);
+    return row ? row->described : "?";
 }
 
 RealClock::RealClock(WorkMode mode) : m_mode(mode) {}

@@ -1,5 +1,7 @@
 #include "threadparams.h"
 
+#include "enumnames.h"
+
 #include <cerrno>
 #include <cstring>
 #include <sched.h>
@@ -8,42 +10,33 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace latprobe {
 
 namespace {
 
+// Each policy's names: the kernel's, which run files and reports keep, and
+// the word `--policy` and a load's policy= take; and the kernel's number.
+struct PolicyRow
+{
+    SchedPolicy value;
+    const char *name;
+    const char *option;
+    int kernel;
+};
+constexpr PolicyRow kPolicies[] = {
+    {SchedPolicy::Other, "SCHED_OTHER", "other", SCHED_OTHER},
+    {SchedPolicy::Fifo, "SCHED_FIFO", "fifo", SCHED_FIFO},
+    {SchedPolicy::RoundRobin, "SCHED_RR", "rr", SCHED_RR},
+    {SchedPolicy::Batch, "SCHED_BATCH", "batch", SCHED_BATCH},
+    {SchedPolicy::Idle, "SCHED_IDLE", "idle", SCHED_IDLE},
+};
+
 int toLinux(SchedPolicy policy)
 {
-    switch (policy) {
-    case SchedPolicy::Fifo:
-        return SCHED_FIFO;
-    case SchedPolicy::RoundRobin:
-        return SCHED_RR;
-    case SchedPolicy::Batch:
-        return SCHED_BATCH;
-    case SchedPolicy::Idle:
-        return SCHED_IDLE;
-    case SchedPolicy::Other:
-        break;
-    }
-    return SCHED_OTHER;
-}
-
-SchedPolicy fromLinux(int policy)
-{
-    switch (policy & ~SCHED_RESET_ON_FORK) {
-    case SCHED_FIFO:
-        return SchedPolicy::Fifo;
-    case SCHED_RR:
-        return SchedPolicy::RoundRobin;
-    case SCHED_BATCH:
-        return SchedPolicy::Batch;
-    case SCHED_IDLE:
-        return SchedPolicy::Idle;
-    default:
-        return SchedPolicy::Other;
-    }
+    const PolicyRow *row = findRow<&PolicyRow::value>(kPolicies, policy);
+    return row ? row->kernel : SCHED_OTHER;
 }
 
 void addRefusal(std::string &refusal, const std::string &what)
@@ -96,7 +89,7 @@ ThreadGrant applyThreadParams(const ThreadParams &params)
 ThreadGrant currentThreadGrant()
 {
     ThreadGrant grant;
-    grant.policy = fromLinux(sched_getscheduler(0));
+    grant.policy = policyFromKernel(sched_getscheduler(0));
     sched_param got{};
     sched_getparam(0, &got);
     grant.priority = got.sched_priority;
@@ -113,34 +106,26 @@ ThreadGrant currentThreadGrant()
 
 const char *toString(SchedPolicy policy)
 {
-    switch (policy) {
-    case SchedPolicy::Other:
-        return "SCHED_OTHER";
-    case SchedPolicy::Fifo:
-        return "SCHED_FIFO";
-    case SchedPolicy::RoundRobin:
-        return "SCHED_RR";
-    case SchedPolicy::Batch:
-        return "SCHED_BATCH";
-    case SchedPolicy::Idle:
-        return "SCHED_IDLE";
-    }
-    return "?";
+    return enumName(kPolicies, policy);
+}
+
+std::optional<SchedPolicy> policyFromName(std::string_view name)
+{
+    return enumFromName(kPolicies, name);
 }
 
 bool parsePolicy(const std::string &text, SchedPolicy &policy)
 {
-    static const std::pair<const char *, SchedPolicy> names[] = {{"other", SchedPolicy::Other},
-                                                                 {"fifo", SchedPolicy::Fifo},
-                                                                 {"rr", SchedPolicy::RoundRobin},
-                                                                 {"batch", SchedPolicy::Batch},
-                                                                 {"idle", SchedPolicy::Idle}};
-    for (const auto &[name, value] : names)
-        if (text == name) {
-            policy = value;
-            return true;
-        }
-    return false;
+    const PolicyRow *row = findRow<&PolicyRow::option>(kPolicies, std::string_view(text));
+    if (row)
+        policy = row->value;
+    return row != nullptr;
+}
+
+SchedPolicy policyFromKernel(int policy)
+{
+    const PolicyRow *row = findRow<&PolicyRow::kernel>(kPolicies, policy & ~SCHED_RESET_ON_FORK);
+    return row ? row->value : SchedPolicy::Other;
 }
 
 bool parseCpuList(const std::string &text, std::vector<int> &cpus)
@@ -174,17 +159,15 @@ bool parseCpuList(const std::string &text, std::vector<int> &cpus)
 
 std::string formatCpuList(const std::vector<int> &cpus)
 {
-    std::string out;
+    std::vector<std::string> runs;
     for (size_t i = 0; i < cpus.size();) {
         size_t j = i;
         while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1)
             ++j;
-        if (!out.empty())
-            out += ',';
-        out += j > i ? fmt::format("{}-{}", cpus[i], cpus[j]) : fmt::format("{}", cpus[i]);
+        runs.push_back(j > i ? fmt::format("{}-{}", cpus[i], cpus[j]) : fmt::format("{}", cpus[i]));
         i = j + 1;
     }
-    return out;
+    return fmt::format("{}", fmt::join(runs, ","));
 }
 
 } // namespace latprobe

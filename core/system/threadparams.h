@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace latprobe {
@@ -35,8 +37,13 @@ ThreadGrant applyThreadParams(const ThreadParams &params);
 // What the calling thread runs with, read and never set (the GUI thread).
 ThreadGrant currentThreadGrant();
 
+// "SCHED_FIFO", the kernel's name, as run files and reports keep it.
 const char *toString(SchedPolicy policy);
+std::optional<SchedPolicy> policyFromName(std::string_view name);
+// "fifo", as --policy and a load's policy= take it.
 bool parsePolicy(const std::string &text, SchedPolicy &policy);
+// sched_getscheduler()'s answer; SCHED_OTHER for one latprobe has no name for.
+SchedPolicy policyFromKernel(int policy);
 // "0,2-3" -> {0,2,3}; false on malformed text.
 bool parseCpuList(const std::string &text, std::vector<int> &cpus);
 std::string formatCpuList(const std::vector<int> &cpus);

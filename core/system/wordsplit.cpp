@@ -1,5 +1,8 @@
 #include "wordsplit.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace latprobe {
 
 bool splitWords(const std::string &text, std::vector<std::string> &words, std::string &error)
@@ -46,22 +49,26 @@ bool splitWords(const std::string &text, std::vector<std::string> &words, std::s
     return true;
 }
 
+namespace {
+// `word` as a shell reads it back: quoted when empty or holding a blank,
+// a quote or a backslash.
+std::string quoteWord(const std::string &word)
+{
+    if (!word.empty() && word.find_first_of(" \t'\"\\") == std::string::npos)
+        return word;
+    std::string out = "'";
+    for (char c : word)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+} // namespace
+
 std::string joinWords(const std::vector<std::string> &words)
 {
-    std::string out;
-    for (const std::string &w : words) {
-        if (!out.empty())
-            out += ' ';
-        if (!w.empty() && w.find_first_of(" \t'\"\\") == std::string::npos) {
-            out += w;
-            continue;
-        }
-        out += '\'';
-        for (char c : w)
-            out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-        out += '\'';
-    }
-    return out;
+    std::vector<std::string> quoted;
+    for (const std::string &w : words)
+        quoted.push_back(quoteWord(w));
+    return fmt::format("{}", fmt::join(quoted, " "));
 }
 
 } // namespace latprobe

@@ -1,6 +1,7 @@
 #include "kerneltracebuffer.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <atomic>
@@ -243,10 +244,7 @@ tep_handle *loadEventFormats(const char *const *systems)
 
 std::string cpuList(const std::vector<int> &cpus)
 {
-    std::string out;
-    for (int c : cpus)
-        out += (out.empty() ? "" : ",") + std::to_string(c);
-    return out;
+    return fmt::format("{}", fmt::join(cpus, ","));
 }
 
 // The process a stale instance's name points at is latprobe's while it lives.
@@ -258,6 +256,94 @@ bool latprobeAlive(pid_t pid)
     std::string name;
     std::getline(comm, name);
     return name.rfind("latprobe", 0) == 0;
+}
+
+// Why no instance of latprobe's can be made under `dir`, the tracefs
+// mount, or "" when one can.
+std::string instancesRefusal(const std::string &dir)
+{
+    if (access((dir + "/instances").c_str(), W_OK) == 0)
+        return {};
+    if (errno == ENOENT)
+        return fmt::format("flight recorder off: tracefs is not mounted (as root: mount -t "
+                           "tracefs nodev {}); misses are not explained",
+                           dir);
+    return fmt::format("flight recorder off: no write access to {}/instances ({}): run "
+                       "as root, or give this user write access to tracefs; misses are "
+                       "not explained",
+                       dir, std::strerror(errno));
+}
+
+// The instance's clock, CPUs, overwriting and buffer: what failed, or
+// nullptr (errno says why).
+const char *setUpInstance(tracefs_instance *instance, const std::vector<int> &cpus)
+{
+    // The probe's clock, so that trace times and the samples' times agree.
+    if (tracefs_instance_file_write(instance, "trace_clock", "mono") < 0)
+        return "setting trace_clock to mono";
+    if (!cpus.empty() && tracefs_instance_set_affinity(instance, cpuList(cpus).c_str()) < 0)
+        return "setting tracing_cpumask";
+    if (latprobe_tracefs_overwrite(instance) < 0)
+        return "setting overwrite";
+    if (tracefs_instance_set_buffer_size(instance, KernelTraceBuffer::kBufferKbPerCpu, -1) < 0)
+        return "setting buffer_size_kb";
+    return nullptr;
+}
+
+// Enables the events an explanation reads, their enable files into
+// `enabled`: what failed, or "" (errno says why). Each event's enable file
+// is written directly: tracefs_event_enable() takes regexes and stats every
+// system's directory per call (6,700 stats of eventfs, most of the
+// recorder's start-up CPU).
+std::string enableEvents(tracefs_instance *instance, std::vector<std::string> &enabled)
+{
+    auto enable = [&](const char *system, const std::string &event) {
+        std::string file = fmt::format("events/{}/{}/enable", system, event);
+        if (tracefs_instance_file_write(instance, file.c_str(), "1") < 0)
+            return false;
+        enabled.push_back(std::move(file));
+        return true;
+    };
+    struct Wanted
+    {
+        const char *system, *event;
+    };
+    for (const Wanted &w : {Wanted{"sched", "sched_switch"}, Wanted{"sched", "sched_waking"},
+                            Wanted{"sched", "sched_wakeup"}, Wanted{"sched", "sched_migrate_task"},
+                            Wanted{"irq", "irq_handler_entry"}, Wanted{"irq", "irq_handler_exit"},
+                            Wanted{"irq", "softirq_entry"}, Wanted{"irq", "softirq_exit"},
+                            Wanted{"timer", "hrtimer_expire_entry"}})
+        if (!enable(w.system, w.event))
+            return fmt::format("enabling {}:{}", w.system, w.event);
+    // x86 only; elsewhere interrupts show through irq_handler_entry alone.
+    for (const char *vector :
+         {"local_timer", "reschedule", "call_function", "call_function_single", "irq_work",
+          "x86_platform_ipi", "thermal_apic", "error_apic", "spurious_apic"})
+        for (const char *end : {"_entry", "_exit"})
+            enable("irq_vectors", std::string(vector) + end);
+    return {};
+}
+
+// A reader of each recorded CPU's raw pipe (every CPU's when `cpus` is
+// empty) into `readers`: what failed, or "" (errno says why).
+std::string openReaders(tracefs_instance *instance, tep_handle *tep, const std::vector<int> &cpus,
+                        int cpuCount, std::vector<CpuPageReader> &readers)
+{
+    const int subBuffer = tep_get_sub_buffer_size(tep);
+    const auto pageSize =
+        static_cast<size_t>(subBuffer > 0 ? subBuffer : static_cast<int>(sysconf(_SC_PAGESIZE)));
+    std::vector<int> recorded = cpus;
+    if (recorded.empty())
+        for (int c = 0; c < cpuCount; ++c)
+            recorded.push_back(c);
+    for (int cpu : recorded) {
+        const std::string pipe = fmt::format("per_cpu/cpu{}/trace_pipe_raw", cpu);
+        const int fd = tracefs_instance_file_open(instance, pipe.c_str(), O_RDONLY | O_NONBLOCK);
+        if (fd < 0)
+            return "opening " + pipe;
+        readers.emplace_back(cpu, fd, pageSize);
+    }
+    return {};
 }
 
 } // namespace
@@ -306,16 +392,8 @@ std::unique_ptr<KernelTraceBuffer> KernelTraceBuffer::open(const std::vector<int
     // tracefs_tracing_dir() names where tracefs is mounted, or would be.
     const char *found = tracefs_tracing_dir();
     const std::string dir = found ? found : "/sys/kernel/tracing";
-    if (access((dir + "/instances").c_str(), W_OK) != 0) {
-        if (errno == ENOENT)
-            error = fmt::format("flight recorder off: tracefs is not mounted (as root: mount -t "
-                                "tracefs nodev {}); misses are not explained",
-                                dir);
-        else
-            error = fmt::format("flight recorder off: no write access to {}/instances ({}): run "
-                                "as root, or give this user write access to tracefs; misses are "
-                                "not explained",
-                                dir, std::strerror(errno));
+    if (std::string refusal = instancesRefusal(dir); !refusal.empty()) {
+        error = std::move(refusal);
         return nullptr;
     }
     removeStaleInstances();
@@ -345,66 +423,23 @@ std::unique_ptr<KernelTraceBuffer> KernelTraceBuffer::open(const std::vector<int
                             what, r->m_name, std::strerror(errno));
         return nullptr;
     };
-    // The probe's clock, so that trace times and the samples' times agree.
-    if (tracefs_instance_file_write(r->m_instance, "trace_clock", "mono") < 0)
-        return fail("setting trace_clock to mono");
-    if (!cpus.empty() && tracefs_instance_set_affinity(r->m_instance, cpuList(cpus).c_str()) < 0)
-        return fail("setting tracing_cpumask");
-    if (latprobe_tracefs_overwrite(r->m_instance) < 0)
-        return fail("setting overwrite");
-    if (tracefs_instance_set_buffer_size(r->m_instance, kBufferKbPerCpu, -1) < 0)
-        return fail("setting buffer_size_kb");
+    if (const char *failed = setUpInstance(r->m_instance, cpus))
+        return fail(failed);
     const ssize_t kb = tracefs_instance_get_buffer_size(r->m_instance, 0);
     r->m_bufferKb = kb > 0 ? static_cast<size_t>(kb) : kBufferKbPerCpu;
     r->m_cpuCount = cpus.empty() ? static_cast<int>(sysconf(_SC_NPROCESSORS_CONF))
                                  : static_cast<int>(cpus.size());
-    // Each event's enable file, written directly: tracefs_event_enable()
-    // takes regexes and stats every system's directory per call (6,700 stats
-    // of eventfs, most of the recorder's start-up CPU).
-    auto enable = [&](const char *system, const std::string &event) {
-        std::string file = fmt::format("events/{}/{}/enable", system, event);
-        if (tracefs_instance_file_write(r->m_instance, file.c_str(), "1") < 0)
-            return false;
-        r->m_enabledEvents.push_back(std::move(file));
-        return true;
-    };
-    struct Wanted
-    {
-        const char *system, *event;
-    };
-    for (const Wanted &w : {Wanted{"sched", "sched_switch"}, Wanted{"sched", "sched_waking"},
-                            Wanted{"sched", "sched_wakeup"}, Wanted{"sched", "sched_migrate_task"},
-                            Wanted{"irq", "irq_handler_entry"}, Wanted{"irq", "irq_handler_exit"},
-                            Wanted{"irq", "softirq_entry"}, Wanted{"irq", "softirq_exit"},
-                            Wanted{"timer", "hrtimer_expire_entry"}})
-        if (!enable(w.system, w.event))
-            return fail(fmt::format("enabling {}:{}", w.system, w.event));
-    // x86 only; elsewhere interrupts show through irq_handler_entry alone.
-    for (const char *vector :
-         {"local_timer", "reschedule", "call_function", "call_function_single", "irq_work",
-          "x86_platform_ipi", "thermal_apic", "error_apic", "spurious_apic"})
-        for (const char *end : {"_entry", "_exit"})
-            enable("irq_vectors", std::string(vector) + end);
+    if (const std::string failed = enableEvents(r->m_instance, r->m_enabledEvents); !failed.empty())
+        return fail(failed);
     const char *systems[] = {"sched", "irq", "timer", "irq_vectors", nullptr};
     r->m_tep = loadEventFormats(systems);
     if (!r->m_tep)
         return fail("reading the events' formats");
     r->m_parsers = std::make_unique<Parsers>(Parsers{parsersFor(r->m_tep)});
-    const int subBuffer = tep_get_sub_buffer_size(r->m_tep);
-    const auto pageSize =
-        static_cast<size_t>(subBuffer > 0 ? subBuffer : static_cast<int>(sysconf(_SC_PAGESIZE)));
-    std::vector<int> recorded = cpus;
-    if (recorded.empty())
-        for (int c = 0; c < r->m_cpuCount; ++c)
-            recorded.push_back(c);
-    for (int cpu : recorded) {
-        const std::string pipe = fmt::format("per_cpu/cpu{}/trace_pipe_raw", cpu);
-        const int fd =
-            tracefs_instance_file_open(r->m_instance, pipe.c_str(), O_RDONLY | O_NONBLOCK);
-        if (fd < 0)
-            return fail("opening " + pipe);
-        r->m_readers.emplace_back(cpu, fd, pageSize);
-    }
+    if (const std::string failed =
+            openReaders(r->m_instance, r->m_tep, cpus, r->m_cpuCount, r->m_readers);
+        !failed.empty())
+        return fail(failed);
     if (tracefs_trace_on(r->m_instance) < 0)
         return fail("turning tracing on");
     return r;
@@ -440,12 +475,12 @@ bool KernelTraceBuffer::setRecording(bool on)
 
 bool KernelTraceBuffer::followOnly(const std::vector<std::string> &threadNames)
 {
-    std::string filter;
+    std::vector<std::string> tests;
     for (const std::string &name : threadNames)
         if (!name.empty())
-            filter += fmt::format("{}comm == \"{}\"", filter.empty() ? "" : " || ", name);
-    if (filter.empty())
-        filter = "0"; // writing 0 clears an event's filter
+            tests.push_back(fmt::format("comm == \"{}\"", name));
+    // Writing 0 clears an event's filter.
+    const std::string filter = tests.empty() ? "0" : fmt::format("{}", fmt::join(tests, " || "));
     bool applied = true;
     for (const char *event : {"sched_waking", "sched_wakeup", "sched_migrate_task"}) {
         const std::string file = fmt::format("events/sched/{}/filter", event);

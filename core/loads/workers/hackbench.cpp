@@ -58,6 +58,84 @@ namespace {
         }
 }
 
+void closeAll(const std::vector<int> &fds)
+{
+    for (int fd : fds)
+        close(fd);
+}
+
+void killChildren(const std::vector<pid_t> &children)
+{
+    for (pid_t pid : children)
+        kill(pid, SIGKILL);
+    while (waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
+    }
+}
+
+// One channel per receiver into `in` and `out`; every sender writes to all
+// of them. False when one cannot be made, reported.
+bool openChannels(WorkerContext &ctx, int fds, bool sockets, std::vector<int> &in,
+                  std::vector<int> &out)
+{
+    in.assign(fds, -1);
+    out.assign(fds, -1);
+    for (int i = 0; i < fds; ++i) {
+        int p[2];
+        const int rc =
+            sockets ? socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) : pipe2(p, O_CLOEXEC);
+        if (rc != 0) {
+            reportWorkerError(ctx, fmt::format("hackbench: cannot create {} {} of {}: {} (lower "
+                                               "fds= or raise ulimit -n)",
+                                               sockets ? "socketpair" : "pipe", i + 1, fds,
+                                               std::strerror(errno)));
+            return false;
+        }
+        in[i] = p[0];
+        out[i] = p[1];
+    }
+    return true;
+}
+
+// Child `i` of the worker: receivers first, then senders, each keeping only
+// its own ends.
+[[noreturn]] void childMain(WorkerContext &ctx, pid_t worker, int i, const std::vector<int> &in,
+                            const std::vector<int> &out, size_t size)
+{
+    const int fds = static_cast<int>(in.size());
+    if (!armWorkerChild(worker))
+        _exit(1);
+    if (i < fds) {
+        closeAll(out);
+        for (int j = 0; j < fds; ++j)
+            if (j != i)
+                close(in[j]);
+        receiverMain(ctx.slot, in[i], size);
+    }
+    closeAll(in);
+    senderMain(out, size, i - fds);
+}
+
+// Senders and receivers run until killed; one ending is an error.
+int watchChildren(WorkerContext &ctx, const std::vector<pid_t> &children, int fds)
+{
+    for (;;) {
+        int status = 0;
+        const pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0 && errno == EINTR)
+            continue;
+        const auto it = std::find(children.begin(), children.end(), pid);
+        const bool receiver = it != children.end() && it - children.begin() < fds;
+        killChildren(children);
+        reportWorkerError(ctx, fmt::format("hackbench: a {} ended unexpectedly ({}): start the "
+                                           "load again",
+                                           receiver ? "receiver" : "sender",
+                                           WIFSIGNALED(status)
+                                               ? fmt::format("signal {}", WTERMSIG(status))
+                                               : fmt::format("exit {}", WEXITSTATUS(status))));
+        return 1;
+    }
+}
+
 } // namespace
 
 int hackbenchProcesses(const LoadSpec &spec)
@@ -72,55 +150,20 @@ int runHackbench(WorkerContext &ctx)
     const bool sockets = loadParam(ctx.spec, "sockets") != 0;
     const pid_t self = getpid();
 
-    // One channel per receiver; every sender writes to all of them.
-    std::vector<int> in(fds, -1), out(fds, -1);
-    for (int i = 0; i < fds; ++i) {
-        int p[2];
-        const int rc =
-            sockets ? socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) : pipe2(p, O_CLOEXEC);
-        if (rc != 0) {
-            reportWorkerError(ctx, fmt::format("hackbench: cannot create {} {} of {}: {} (lower "
-                                               "fds= or raise ulimit -n)",
-                                               sockets ? "socketpair" : "pipe", i + 1, fds,
-                                               std::strerror(errno)));
-            return 1;
-        }
-        in[i] = p[0];
-        out[i] = p[1];
-    }
-    auto closeAll = [](const std::vector<int> &v) {
-        for (int fd : v)
-            close(fd);
-    };
-
+    std::vector<int> in, out;
+    if (!openChannels(ctx, fds, sockets, in, out))
+        return 1;
     std::vector<pid_t> children;
-    auto killChildren = [&] {
-        for (pid_t pid : children)
-            kill(pid, SIGKILL);
-        while (waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
-        }
-    };
     for (int i = 0; i < 2 * fds; ++i) {
         const bool receiver = i < fds;
         const pid_t pid = fork();
-        if (pid == 0) {
-            if (!armWorkerChild(self))
-                _exit(1);
-            if (receiver) {
-                closeAll(out);
-                for (int j = 0; j < fds; ++j)
-                    if (j != i)
-                        close(in[j]);
-                receiverMain(ctx.slot, in[i], size);
-            }
-            closeAll(in);
-            senderMain(out, size, i - fds);
-        }
+        if (pid == 0)
+            childMain(ctx, self, i, in, out, size);
         if (pid < 0) {
             const int err = errno;
             closeAll(in);
             closeAll(out);
-            killChildren();
+            killChildren(children);
             reportWorkerError(ctx,
                               fmt::format("hackbench: cannot start {} {} of {}: {} (raise "
                                           "ulimit -u, or lower fds= or the count)",
@@ -132,24 +175,7 @@ int runHackbench(WorkerContext &ctx)
     }
     closeAll(in);
     closeAll(out);
-
-    // Senders and receivers run until killed; one ending is an error.
-    for (;;) {
-        int status = 0;
-        const pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0 && errno == EINTR)
-            continue;
-        const auto it = std::find(children.begin(), children.end(), pid);
-        const bool receiver = it != children.end() && it - children.begin() < fds;
-        killChildren();
-        reportWorkerError(ctx, fmt::format("hackbench: a {} ended unexpectedly ({}): start the "
-                                           "load again",
-                                           receiver ? "receiver" : "sender",
-                                           WIFSIGNALED(status)
-                                               ? fmt::format("signal {}", WTERMSIG(status))
-                                               : fmt::format("exit {}", WEXITSTATUS(status))));
-        return 1;
-    }
+    return watchChildren(ctx, children, fds);
 }
 
 } // namespace latprobe
