@@ -58,15 +58,15 @@ void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
     app.add_option("--work-mode", o.workMode,
                    "cpu: spin until the thread ran the time (default); loops: interbench's\n"
                    "calibrated loop")
-        ->check(CLI::IsMember({"cpu", "loops"}));
+        ->check(CLI::IsMember(workModeOptions()));
     app.add_option("--wake", o.wake,
                    "What wakes the periodic consumers: timer (their own, latency =\n"
                    "wakeup - period start; the default) or timekeeper (interbench's:\n"
                    "a SCHED_FIFO 96 thread, its oversleep not charged, lost periods\n"
                    "charged; the default of --preset interbench)")
-        ->check(CLI::IsMember({"timer", "timekeeper"}));
+        ->check(CLI::IsMember(wakeMethodNames()));
     app.add_option("--policy", o.policy, "Probe policy: other, fifo, rr, batch, idle")
-        ->check(CLI::IsMember({"other", "fifo", "rr", "batch", "idle"}));
+        ->check(CLI::IsMember(policyOptions()));
     app.add_option("--priority", o.priority, "Real-time priority for fifo/rr (1-99)")
         ->check(CLI::Range(0, 99));
     app.add_option("--nice", o.nice, "Nice value for other/batch (-20..19)")

@@ -1,6 +1,7 @@
 #include "phasematch.h"
 
 #include "loadspec.h"
+#include "phasename.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -37,7 +38,7 @@ std::string loadSignature(const std::vector<std::string> &loads)
     // An empty load (a hand-made file's) names nothing.
     std::erase(canonical, std::string());
     std::sort(canonical.begin(), canonical.end());
-    return canonical.empty() ? "idle" : fmt::format("{}", fmt::join(canonical, " + "));
+    return phaseNameForLoads(canonical);
 }
 
 std::vector<PhaseGroup> groupPhases(const Run &run)

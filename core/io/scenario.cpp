@@ -2,6 +2,7 @@
 
 #include "builtinscenarios.h"
 #include "jsonreader.h"
+#include "phasename.h"
 #include "presets.h"
 #include "textfile.h"
 
@@ -202,12 +203,8 @@ ScenarioStep stepFromJson(const JsonReader &r, const json &step, const std::stri
                           const Scenario &s)
 {
     ScenarioStep st = stepFieldsFromJson(r, step, where);
-    if (st.name.empty()) {
-        std::vector<std::string> labels;
-        for (const LoadSpec &l : st.loads)
-            labels.push_back(l.label());
-        st.name = labels.empty() ? "idle" : fmt::format("{}", fmt::join(labels, " + "));
-    }
+    if (st.name.empty())
+        st.name = phaseNameForLoads(st.loads);
     if (s.stopWhen && s.stopWhen->aboveBaseline && st.durationS < kMinComparedStepS)
         r.fail(where + ".duration_s",
                fmt::format("{:g} s is too short to compare with the baseline "

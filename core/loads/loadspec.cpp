@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sstream>
 
 namespace latprobe {
@@ -53,10 +54,8 @@ std::string LoadSpec::toString() const
         out += fmt::format(":{}={}", key, value);
     if (sched.nice)
         out += fmt::format(":nice={}", sched.nice);
-    if (sched.policy == SchedPolicy::Batch)
-        out += ":policy=batch";
-    else if (sched.policy == SchedPolicy::Idle)
-        out += ":policy=idle";
+    if (sched.policy != SchedPolicy::Other)
+        out += fmt::format(":policy={}", policyOption(sched.policy));
     if (!sched.cpus.empty())
         out += ":cpus=" + formatCpuList(sched.cpus);
     if (!ownSession)
@@ -83,10 +82,11 @@ bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error)
     }
     const LoadKind *kind = findLoadKind(parts[0]);
     if (!kind) {
-        std::string names;
+        std::vector<std::string> names;
         for (const LoadKind &k : loadKinds())
-            names += (names.empty() ? "" : ", ") + k.name;
-        error = fmt::format("unknown load kind \"{}\": use one of {}", parts[0], names);
+            names.push_back(k.name);
+        error = fmt::format("unknown load kind \"{}\": use one of {}", parts[0],
+                            fmt::join(names, ", "));
         return false;
     }
     spec.kind = kind->name;

@@ -1,11 +1,13 @@
 #include "runoptions.h"
 
 #include "loadspec.h"
+#include "phasename.h"
 #include "presets.h"
 #include "probe.h"
 #include "scenariocheck.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -60,7 +62,7 @@ bool resolveConsumers(const RunOptions &o, const Preset &preset,
         } else if (c.role == ConsumerRole::Wakeup && o.wakeupIntervalUs > 0) {
             c = wakeupConsumer(o.wakeupIntervalUs);
         }
-        c.workMode = o.workMode == "loops" ? WorkMode::Loops : WorkMode::CpuTime;
+        c.workMode = workModeFromOption(o.workMode).value_or(WorkMode::CpuTime);
         // The preset's wake, which the options' rebuilding above drops.
         c.wake = found->wake;
         if (c.kind == ConsumerKind::Periodic && !o.wake.empty())
@@ -134,10 +136,8 @@ bool resolveSteps(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, std:
         else if (source.find('/') != std::string::npos || source.find('.') != std::string::npos)
             scenario = loadScenarioFile(source);
         else {
-            std::string names;
-            for (const std::string &n : builtinScenarioNames())
-                names += (names.empty() ? "" : ", ") + n;
-            error = fmt::format("no scenario \"{}\": give a file or one of {}", source, names);
+            error = fmt::format("no scenario \"{}\": give a file or one of {}", source,
+                                fmt::join(builtinScenarioNames(), ", "));
             return false;
         }
         if (scenario.runsCommands() && !o.allowCommands && frontEnd == RunFrontEnd::Headless) {
@@ -174,8 +174,8 @@ bool resolveSteps(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, std:
         if (!parseLoadSpec(text, spec, error))
             return false;
         loaded.loads.push_back(spec);
-        loaded.name += (loaded.name.empty() ? "" : " + ") + spec.label();
     }
+    loaded.name = phaseNameForLoads(loaded.loads);
     scenario.steps.push_back(loaded);
     return true;
 }
@@ -201,10 +201,11 @@ bool resolveRunPlan(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, st
     plan.preset = scenarioPreset ? plan.scenario.preset : o.preset;
     const Preset *preset = findPreset(plan.preset);
     if (!preset) {
-        std::string names;
+        std::vector<std::string> names;
         for (const Preset &p : presets())
-            names += (names.empty() ? "" : ", ") + p.name;
-        error = fmt::format("unknown preset \"{}\": use one of {}", plan.preset, names);
+            names.push_back(p.name);
+        error = fmt::format("unknown preset \"{}\": use one of {}", plan.preset,
+                            fmt::join(names, ", "));
         return false;
     }
     RunOptions asked = o;

@@ -38,6 +38,14 @@ bool parseWakeMethod(const std::string &text, WakeMethod &method)
     return named.has_value();
 }
 
+std::vector<std::string> wakeMethodNames()
+{
+    std::vector<std::string> out;
+    for (const WakeRow &row : kWakeMethods)
+        out.emplace_back(row.name);
+    return out;
+}
+
 const char *latencyDefinition(WakeMethod method)
 {
     return wakeRow(method).latency;

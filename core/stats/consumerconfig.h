@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace latprobe {
 
@@ -38,6 +39,7 @@ enum class WakeMethod {
 
 const char *toString(WakeMethod method); // "timer", "timekeeper"
 bool parseWakeMethod(const std::string &text, WakeMethod &method);
+std::vector<std::string> wakeMethodNames(); // for --wake's check
 // The latency definition a wake method comes with, as runs and reports name
 // it: "wake" (woke - period start) or "interbench".
 const char *latencyDefinition(WakeMethod method);

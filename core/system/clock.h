@@ -2,7 +2,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace latprobe {
 
@@ -17,6 +19,9 @@ const char *toString(WorkMode mode);
 std::optional<WorkMode> workModeFromName(std::string_view name);
 // "loops (calibrated)": for a person, beside another run's.
 const char *describe(WorkMode mode);
+// "cpu", "loops": as --work-mode takes it.
+std::optional<WorkMode> workModeFromOption(std::string_view option);
+std::vector<std::string> workModeOptions();
 
 // Time as the measuring loop sees it. The real clock sleeps and spins; a fake
 // one lets tests force late wakeups and long work without a busy machine.

@@ -22,12 +22,13 @@ int64_t toNs(const timespec &ts)
 struct WorkModeRow
 {
     WorkMode value;
-    const char *name;
+    const char *name; // in run files
     const char *described;
+    const char *option; // --work-mode
 };
 constexpr WorkModeRow kWorkModes[] = {
-    {WorkMode::CpuTime, "cpu-time", "cpu-time"},
-    {WorkMode::Loops, "loops", "loops (calibrated)"},
+    {WorkMode::CpuTime, "cpu-time", "cpu-time", "cpu"},
+    {WorkMode::Loops, "loops", "loops (calibrated)", "loops"},
 };
 } // namespace
 
@@ -45,6 +46,20 @@ const char *describe(WorkMode mode)
 {
     const WorkModeRow *row = findRow<&WorkModeRow::value>(kWorkModes, mode);
     return row ? row->described : "?";
+}
+
+std::optional<WorkMode> workModeFromOption(std::string_view option)
+{
+    const WorkModeRow *row = findRow<&WorkModeRow::option>(kWorkModes, option);
+    return row ? std::optional(row->value) : std::nullopt;
+}
+
+std::vector<std::string> workModeOptions()
+{
+    std::vector<std::string> out;
+    for (const WorkModeRow &row : kWorkModes)
+        out.emplace_back(row.option);
+    return out;
 }
 
 RealClock::RealClock(WorkMode mode) : m_mode(mode) {}

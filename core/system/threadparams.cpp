@@ -122,6 +122,20 @@ bool parsePolicy(const std::string &text, SchedPolicy &policy)
     return row != nullptr;
 }
 
+const char *policyOption(SchedPolicy policy)
+{
+    const PolicyRow *row = findRow<&PolicyRow::value>(kPolicies, policy);
+    return row ? row->option : "other";
+}
+
+std::vector<std::string> policyOptions()
+{
+    std::vector<std::string> out;
+    for (const PolicyRow &row : kPolicies)
+        out.emplace_back(row.option);
+    return out;
+}
+
 SchedPolicy policyFromKernel(int policy)
 {
     const PolicyRow *row = findRow<&PolicyRow::kernel>(kPolicies, policy & ~SCHED_RESET_ON_FORK);

@@ -42,6 +42,8 @@ const char *toString(SchedPolicy policy);
 std::optional<SchedPolicy> policyFromName(std::string_view name);
 // "fifo", as --policy and a load's policy= take it.
 bool parsePolicy(const std::string &text, SchedPolicy &policy);
+const char *policyOption(SchedPolicy policy);
+std::vector<std::string> policyOptions(); // every one, for --policy's check
 // sched_getscheduler()'s answer; SCHED_OTHER for one latprobe has no name for.
 SchedPolicy policyFromKernel(int policy);
 // "0,2-3" -> {0,2,3}; false on malformed text.

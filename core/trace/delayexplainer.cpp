@@ -2,6 +2,7 @@
 
 #include "missreplay.h"
 #include "recenttrace.h"
+#include "threadparams.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -39,16 +40,13 @@ bool earlier(const SchedEvent &a, const SchedEvent &b)
 std::string describePolicy(int pid, int prio)
 {
     const int policy = pid > 0 ? sched_getscheduler(pid) : -1;
-    if (prio >= 0 && prio < 100) {
-        const char *name = policy == SCHED_RR ? "SCHED_RR" : "SCHED_FIFO";
-        return fmt::format("{} {}", policy < 0 ? "SCHED_FIFO/RR" : name, 99 - prio);
+    if (prio >= 0 && prio < 100) { // a real-time prio: FIFO, or RR when the task says so
+        const SchedPolicy rt = policy == SCHED_RR ? SchedPolicy::RoundRobin : SchedPolicy::Fifo;
+        return fmt::format("{} {}", policy < 0 ? "SCHED_FIFO/RR" : toString(rt), 99 - prio);
     }
     if (prio == -1) // the deadline class
         return "SCHED_DEADLINE";
-    const char *name = policy == SCHED_BATCH  ? "SCHED_BATCH"
-                       : policy == SCHED_IDLE ? "SCHED_IDLE"
-                                              : "SCHED_OTHER";
-    return fmt::format("{} nice {}", name, prio - 120);
+    return fmt::format("{} nice {}", toString(policyFromKernel(policy)), prio - 120);
 }
 
 DelayExplainer::DelayExplainer(const std::vector<int> &cpus)

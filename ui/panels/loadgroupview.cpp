@@ -30,10 +30,8 @@ QString describe(const LoadSpec &spec)
     parts << (spec.ownSession ? QObject::tr("own session") : QObject::tr("same session"));
     if (spec.sched.nice)
         parts << QObject::tr("nice %1").arg(spec.sched.nice);
-    if (spec.sched.policy == SchedPolicy::Batch)
-        parts << QStringLiteral("SCHED_BATCH");
-    else if (spec.sched.policy == SchedPolicy::Idle)
-        parts << QStringLiteral("SCHED_IDLE");
+    if (spec.sched.policy != SchedPolicy::Other)
+        parts << QString::fromLatin1(toString(spec.sched.policy));
     if (!spec.sched.cpus.empty())
         parts << QObject::tr("CPUs %1").arg(QString::fromStdString(formatCpuList(spec.sched.cpus)));
     for (const auto &[key, value] : spec.params)
