@@ -1,13 +1,28 @@
 #include "commandline.h"
 
+#include "loadleader.h"
+#include "processstarter.h"
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <string_view>
 
 namespace latprobe {
+
+bool runAsHelper(int argc, char **argv, int &status)
+{
+    if (argc > 1 && std::string_view(argv[1]) == kStartProbeFlag)
+        status = runStartProbe();
+    else if (argc > 1 && std::string_view(argv[1]) == kLoadLeaderFlag)
+        status = runLoadLeader(argc, argv);
+    else
+        return false;
+    return true;
+}
 
 void addVerbosityFlags(CLI::App &app, bool &verbose, bool &quiet)
 {

@@ -10,6 +10,12 @@ namespace latprobe {
 
 // What latprobe and latprobe-gui both do with their command lines.
 
+// Run as the start consumer's tiny process or a load group's leader (the
+// binary re-executed with a flag of its own): true with the exit status,
+// dispatched before anything else is set up, so a worker costs no more
+// than the exec.
+bool runAsHelper(int argc, char **argv, int &status);
+
 // -v/--verbose and -q/--quiet.
 void addVerbosityFlags(CLI::App &app, bool &verbose, bool &quiet);
 // Parses into `app`'s options. Returns -1 to go on, or the exit status:

@@ -7,9 +7,7 @@
 #include "darkpalette.h"
 #include "heappolicy.h"
 #include "livesession.h"
-#include "loadleader.h"
 #include "mainwindow.h"
-#include "processstarter.h"
 #include "rootwarning.h"
 #include "runfile.h"
 #include "runoptionscli.h"
@@ -31,7 +29,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
-#include <string_view>
 #include <unistd.h>
 
 using namespace latprobe;
@@ -184,10 +181,8 @@ int measureInWindow(const GuiOptions &o, const RunPlan &plan, SignalWatcher &sig
 int main(int argc, char **argv)
 {
     // Only when LATPROBE_BINARY points here: act as the worker binary.
-    if (argc > 1 && std::string_view(argv[1]) == kStartProbeFlag)
-        return runStartProbe();
-    if (argc > 1 && std::string_view(argv[1]) == kLoadLeaderFlag)
-        return runLoadLeader(argc, argv);
+    if (int status = 0; runAsHelper(argc, argv, status))
+        return status;
     locateLatprobeBinary();
     returnLargeBlocksToTheSystem();
 

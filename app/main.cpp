@@ -1,7 +1,5 @@
 #include "commandline.h"
 #include "heappolicy.h"
-#include "loadleader.h"
-#include "processstarter.h"
 #include "reportcommand.h"
 #include "rootwarning.h"
 #include "runcommand.h"
@@ -18,7 +16,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <string_view>
 #include <unistd.h>
 #include <vector>
 
@@ -84,12 +81,8 @@ int launchGui(int argc, char **argv, const RunOptions &runOptions,
 
 int main(int argc, char **argv)
 {
-    // A load group's leader: dispatched before anything else is set up, so a
-    // worker costs no more than the exec.
-    if (argc > 1 && std::string_view(argv[1]) == kStartProbeFlag)
-        return runStartProbe();
-    if (argc > 1 && std::string_view(argv[1]) == kLoadLeaderFlag)
-        return runLoadLeader(argc, argv);
+    if (int status = 0; runAsHelper(argc, argv, status))
+        return status;
 
     returnLargeBlocksToTheSystem();
     const std::vector<std::string> commandLine(argv, argv + argc);

@@ -25,9 +25,12 @@ std::string loadOptionHelp()
     return text;
 }
 
-void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
+namespace {
+
+// In --help's order, a group each, as the man page's RUN OPTIONS has them.
+
+void addMeasuredOptions(CLI::App &app, RunOptions &o, bool headless)
 {
-    const bool headless = frontEnd == RunFrontEnd::Headless;
     if (headless)
         app.add_option("-d,--duration", o.durationS, "Seconds to measure (default 30)")
             ->check(CLI::Range(0.1, 7 * 24 * 3600.0));
@@ -65,6 +68,10 @@ void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
                    "a SCHED_FIFO 96 thread, its oversleep not charged, lost periods\n"
                    "charged; the default of --preset interbench)")
         ->check(CLI::IsMember(wakeMethodNames()));
+}
+
+void addSchedulingOptions(CLI::App &app, RunOptions &o)
+{
     app.add_option("--policy", o.policy, "Probe policy: other, fifo, rr, batch, idle")
         ->check(CLI::IsMember(policyOptions()));
     app.add_option("--priority", o.priority, "Real-time priority for fifo/rr (1-99)")
@@ -80,6 +87,10 @@ void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
                    "cyclictest --secaligned does: probes given the same value wake\n"
                    "at the same instants")
         ->check(CLI::Range(int64_t{0}, int64_t{999999}));
+}
+
+void addLoadAndOutputOptions(CLI::App &app, RunOptions &o, bool headless)
+{
     app.add_option("-o,--out", o.out,
                    headless ? "Write the run to this JSON file"
                             : "Unattended (--run-for): write the run to this JSON file");
@@ -100,6 +111,10 @@ void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
     if (headless)
         app.add_flag("--allow-commands", o.allowCommands,
                      "Let a scenario's custom loads run their commands");
+}
+
+void addRecordingOptions(CLI::App &app, RunOptions &o, bool headless)
+{
     if (headless)
         app.add_flag("--no-noise-check", o.noNoiseCheck, "Skip the 3 s noise check before the run");
     app.add_flag("--no-auto-capture", o.noAutoCapture,
@@ -119,6 +134,17 @@ void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
     app.add_flag("--no-library", o.noLibrary,
                  "Do not keep the run in the run library\n(~/.local/share/latprobe/runs, or "
                  "$LATPROBE_LIBRARY; see latprobe runs)");
+}
+
+} // namespace
+
+void addRunOptions(CLI::App &app, RunOptions &o, RunFrontEnd frontEnd)
+{
+    const bool headless = frontEnd == RunFrontEnd::Headless;
+    addMeasuredOptions(app, o, headless);
+    addSchedulingOptions(app, o);
+    addLoadAndOutputOptions(app, o, headless);
+    addRecordingOptions(app, o, headless);
 }
 
 } // namespace latprobe

@@ -6,6 +6,7 @@
 
 namespace latprobe {
 
+// Long on purpose: the table itself, a row per kind.
 const std::vector<LoadKind> &loadKinds()
 {
     static const std::vector<LoadKind> kinds = {

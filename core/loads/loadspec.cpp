@@ -65,6 +65,101 @@ std::string LoadSpec::toString() const
     return out;
 }
 
+namespace {
+
+// The keys every kind takes: nice, policy, cpus and session. `known` says
+// whether `key` is one of them; false with `error` on a bad value.
+bool parseSharedKey(const std::string &text, const std::string &key, const std::string &value,
+                    LoadSpec &spec, bool &known, std::string &error)
+{
+    known = true;
+    double number = 0;
+    if (key == "nice") {
+        if (!parseNumber(value, number) || number < -20 || number > 19) {
+            error = fmt::format("load \"{}\": nice must be -20..19", text);
+            return false;
+        }
+        spec.sched.nice = static_cast<int>(number);
+    } else if (key == "policy") {
+        if (value != "other" && value != "batch" && value != "idle") {
+            error = fmt::format("load \"{}\": policy must be other, batch or idle", text);
+            return false;
+        }
+        parsePolicy(value, spec.sched.policy);
+    } else if (key == "cpus") {
+        if (!parseCpuList(value, spec.sched.cpus)) {
+            error = fmt::format("load \"{}\": cpus \"{}\" is not a CPU list (e.g. 0 or 0-1)", text,
+                                value);
+            return false;
+        }
+    } else if (key == "session") {
+        if (value != "own" && value != "same") {
+            error = fmt::format("load \"{}\": session must be own or same", text);
+            return false;
+        }
+        spec.ownSession = value == "own";
+    } else {
+        known = false;
+    }
+    return true;
+}
+
+// One of the kind's own parameters, within its row's range (or its word).
+bool parseKindParam(const std::string &text, const LoadKind &kind, const std::string &key,
+                    const std::string &value, LoadSpec &spec, std::string &error)
+{
+    const LoadParam *param = nullptr;
+    for (const LoadParam &p : kind.params)
+        if (p.key == key)
+            param = &p;
+    if (!param) {
+        std::string keys = "nice, policy, cpus, session";
+        for (const LoadParam &p : kind.params)
+            keys += ", " + p.key;
+        error = fmt::format("load \"{}\": {} has no parameter \"{}\" (it takes {})", text,
+                            kind.name, key, keys);
+        return false;
+    }
+    double number = 0;
+    const bool isWord = !param->word.empty() && value == param->word;
+    if (!isWord && (!parseNumber(value, number) || number < param->min || number > param->max)) {
+        error =
+            fmt::format("load \"{}\": {} must be a number from {} to {}{}", text, key, param->min,
+                        param->max, param->word.empty() ? "" : " or " + param->word);
+        return false;
+    }
+    spec.params[key] = value;
+    return true;
+}
+
+// cmd=, which only a kind that runs a command takes, and needs.
+bool parseCommandKey(const std::string &text, const LoadKind &kind, const std::string &cmd,
+                     LoadSpec &spec, std::string &error)
+{
+    if (!cmd.empty()) {
+        if (!kind.runsCommand) {
+            std::vector<std::string> takers;
+            for (const LoadKind &k : loadKinds())
+                if (k.runsCommand)
+                    takers.push_back(k.name);
+            error = fmt::format("load \"{}\": only {} takes cmd=", text, fmt::join(takers, ", "));
+            return false;
+        }
+        if (!splitWords(cmd, spec.command, error)) {
+            error = fmt::format("load \"{}\": cmd: {}", text, error);
+            return false;
+        }
+    }
+    if (kind.runsCommand && spec.command.empty()) {
+        error = fmt::format("load \"{}\": {} needs a command: {}:N:cmd=PROGRAM ARGS", text,
+                            kind.name, kind.name);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
 bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error)
 {
     spec = LoadSpec{};
@@ -97,7 +192,6 @@ bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error)
         return false;
     }
     spec.count = static_cast<int>(count);
-
     for (size_t i = 2; i < parts.size(); ++i) {
         const auto eq = parts[i].find('=');
         if (eq == std::string::npos || eq == 0) {
@@ -105,75 +199,12 @@ bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error)
             return false;
         }
         const std::string key = parts[i].substr(0, eq), value = parts[i].substr(eq + 1);
-        double number = 0;
-        if (key == "nice") {
-            if (!parseNumber(value, number) || number < -20 || number > 19) {
-                error = fmt::format("load \"{}\": nice must be -20..19", text);
-                return false;
-            }
-            spec.sched.nice = static_cast<int>(number);
-        } else if (key == "policy") {
-            if (value != "other" && value != "batch" && value != "idle") {
-                error = fmt::format("load \"{}\": policy must be other, batch or idle", text);
-                return false;
-            }
-            parsePolicy(value, spec.sched.policy);
-        } else if (key == "cpus") {
-            if (!parseCpuList(value, spec.sched.cpus)) {
-                error = fmt::format("load \"{}\": cpus \"{}\" is not a CPU list (e.g. 0 or 0-1)",
-                                    text, value);
-                return false;
-            }
-        } else if (key == "session") {
-            if (value != "own" && value != "same") {
-                error = fmt::format("load \"{}\": session must be own or same", text);
-                return false;
-            }
-            spec.ownSession = value == "own";
-        } else {
-            const LoadParam *param = nullptr;
-            for (const LoadParam &p : kind->params)
-                if (p.key == key)
-                    param = &p;
-            if (!param) {
-                std::string keys = "nice, policy, cpus, session";
-                for (const LoadParam &p : kind->params)
-                    keys += ", " + p.key;
-                error = fmt::format("load \"{}\": {} has no parameter \"{}\" (it takes {})", text,
-                                    kind->name, key, keys);
-                return false;
-            }
-            const bool isWord = !param->word.empty() && value == param->word;
-            if (!isWord &&
-                (!parseNumber(value, number) || number < param->min || number > param->max)) {
-                error = fmt::format("load \"{}\": {} must be a number from {} to {}{}", text, key,
-                                    param->min, param->max,
-                                    param->word.empty() ? "" : " or " + param->word);
-                return false;
-            }
-            spec.params[key] = value;
-        }
-    }
-    if (!cmd.empty()) {
-        if (!kind->runsCommand) {
-            std::vector<std::string> takers;
-            for (const LoadKind &k : loadKinds())
-                if (k.runsCommand)
-                    takers.push_back(k.name);
-            error = fmt::format("load \"{}\": only {} takes cmd=", text, fmt::join(takers, ", "));
+        bool known = false;
+        if (!parseSharedKey(text, key, value, spec, known, error) ||
+            (!known && !parseKindParam(text, *kind, key, value, spec, error)))
             return false;
-        }
-        if (!splitWords(cmd, spec.command, error)) {
-            error = fmt::format("load \"{}\": cmd: {}", text, error);
-            return false;
-        }
     }
-    if (kind->runsCommand && spec.command.empty()) {
-        error = fmt::format("load \"{}\": {} needs a command: {}:N:cmd=PROGRAM ARGS", text,
-                            kind->name, kind->name);
-        return false;
-    }
-    return true;
+    return parseCommandKey(text, *kind, cmd, spec, error);
 }
 
 double loadParam(const LoadSpec &spec, const std::string &key)

@@ -56,17 +56,16 @@ void MissEvidence::takeExplainRequests(const std::function<Threads()> &threads)
 {
     if (!m_collector)
         return;
-    DelayExplainer::Context context;
+    int64_t explainableFrom = INT64_MAX;
     std::vector<Collector::ExplainRequest> requests =
-        m_collector->takeExplainRequests(&context.explainableFrom);
+        m_collector->takeExplainRequests(&explainableFrom);
     if (!m_recorder || requests.empty())
         return;
-    Threads now = threads();
-    for (auto &[pid, label] : now.loadOfPid)
+    DelayExplainer::Context context = threads();
+    context.explainableFrom = explainableFrom;
+    // A process that ended since is still named: it may be in the trace.
+    for (auto &[pid, label] : context.loadOfPid)
         m_loadOfPid[pid] = std::move(label);
-    context.tids = std::move(now.tids);
-    context.consumers = std::move(now.consumers);
-    context.periods = std::move(now.periods);
     context.loadOfPid = m_loadOfPid;
     context.preemption = m_preemption;
     context.runStart = m_collector->runStart();

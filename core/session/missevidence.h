@@ -24,14 +24,10 @@ class Collector;
 class MissEvidence
 {
 public:
-    // Who the explanations may name, asked for only when misses wait.
-    struct Threads
-    {
-        std::vector<int> tids;                // by consumer: its measuring thread now
-        std::vector<std::string> consumers;   // names, by consumer
-        std::vector<int64_t> periods;         // ns, by consumer; 0: never explained
-        std::map<int, std::string> loadOfPid; // the load processes running now
-    };
+    // Who the explanations may name (the measuring threads, the load
+    // processes running now), asked for only when misses wait; the rest of
+    // the context is filled in here.
+    using Threads = DelayExplainer::Context;
 
     MissEvidence(RunRecord &record, SessionObserver *observer);
 

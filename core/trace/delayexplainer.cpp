@@ -96,6 +96,38 @@ void DelayExplainer::explain(std::vector<Collector::ExplainRequest> requests, Co
     });
 }
 
+namespace {
+
+// How far before a consumer's period start its window begins.
+int64_t lookbackOf(const DelayExplainer::Context &context, size_t consumer)
+{
+    return DelayExplainer::lookbackNs(consumer < context.periods.size()
+                                          ? context.periods[consumer]
+                                          : DelayExplainer::kMaxLookbackNs);
+}
+
+// The tasks an explanation names, with their policy and their load group.
+void nameTasks(MissExplanation &x, const DelayExplainer::Context &context)
+{
+    for (DelayShare &share : x.shares) {
+        if (share.kind != DelayShare::Kind::Task)
+            continue;
+        share.policy = describePolicy(share.pid, share.prio);
+        if (std::find(context.tids.begin(), context.tids.end(), share.pid) != context.tids.end()) {
+            share.load = "(probe)"; // another of latprobe's consumers
+            continue;
+        }
+        // A worker's helpers (hackbench's senders) are in its leader's group.
+        for (const int pid : {share.pid, static_cast<int>(getpgid(share.pid))})
+            if (auto it = context.loadOfPid.find(pid); it != context.loadOfPid.end()) {
+                share.load = it->second;
+                break;
+            }
+    }
+}
+
+} // namespace
+
 void DelayExplainer::run(const std::vector<Collector::ExplainRequest> &requests,
                          const Context &context)
 {
@@ -107,88 +139,22 @@ void DelayExplainer::run(const std::vector<Collector::ExplainRequest> &requests,
         return;
     }
     const double cpuBefore = threadCpuS();
-    // Each window from a little before its start (who ran on each CPU as it
-    // opened) to its work done, and the misses not yet asked about: under
-    // hackbench x4 the first were asked about 4 s late, and the ones after
-    // them had found their trace consumed by that read.
-    auto lookback = [&](size_t consumer) {
-        return lookbackNs(consumer < context.periods.size() ? context.periods[consumer]
-                                                            : kMaxLookbackNs);
-    };
-    int64_t longestLookback = kMinLookbackNs;
-    for (size_t c = 0; c < context.periods.size(); ++c)
-        longestLookback = std::max(longestLookback, lookback(c));
-    const int64_t neededFrom = context.explainableFrom == INT64_MAX
-                                   ? INT64_MAX
-                                   : context.explainableFrom - longestLookback;
-    std::vector<KernelTraceBuffer::TimeRange> wanted;
-    int64_t keepFrom = neededFrom;
-    for (const Collector::ExplainRequest &r : requests) {
-        wanted.push_back(
-            {r.sample.periodStart - lookback(r.consumer), r.sample.done + kPastDoneNs});
-        keepFrom = std::min(keepFrom, wanted.back().from);
-    }
-    if (neededFrom != INT64_MAX)
-        wanted.push_back({neededFrom, INT64_MAX});
-    m_kept.erase(m_kept.begin(),
-                 std::lower_bound(m_kept.begin(), m_kept.end(), keepFrom,
-                                  [](const SchedEvent &e, int64_t t) { return e.ts < t; }));
-    const size_t old = m_kept.size();
-    const size_t read = m_recorder->readInto(m_kept, std::move(wanted), kKeepEvents / 4);
-    // A read's events follow those kept, unless a CPU committed one stamped
-    // before another CPU's last.
-    const auto fresh = m_kept.begin() + static_cast<std::ptrdiff_t>(old);
-    const int64_t readSpan = read > 0 ? m_kept.back().ts - fresh->ts : 0;
-    if (old > 0 && read > 0 && fresh->ts < (fresh - 1)->ts)
-        std::inplace_merge(m_kept.begin(), fresh, m_kept.end(), earlier);
-
+    const Read read = readWindows(requests, context);
     std::vector<MissExplanation> done;
-    for (const Collector::ExplainRequest &r : requests) {
-        const Sample &s = r.sample;
-        const auto first =
-            std::lower_bound(m_kept.begin(), m_kept.end(), s.periodStart - lookback(r.consumer),
-                             [](const SchedEvent &e, int64_t t) { return e.ts < t; });
-        // Past the work done: the replay stops there, and sees the trace went on.
-        const auto last = std::upper_bound(first, m_kept.end(), s.done + kPastDoneNs,
-                                           [](int64_t t, const SchedEvent &e) { return t < e.ts; });
-        MissExplanation x = explainMiss(std::span<const SchedEvent>(first, last),
-                                        {s.tid, s.periodStart, s.woke, s.done}, context.preemption);
-        if (first == last && x.note.empty())
-            x.note = "no trace of the window (its buffer was overwritten)";
-        x.timeS = static_cast<double>(s.periodStart - context.runStart) / 1e9;
-        x.consumer = r.consumer < context.consumers.size() ? context.consumers[r.consumer] : "";
-        x.phase = r.phase;
-        x.phaseIndex = r.phaseIndex;
-        for (DelayShare &share : x.shares) {
-            if (share.kind != DelayShare::Kind::Task)
-                continue;
-            share.policy = describePolicy(share.pid, share.prio);
-            if (std::find(context.tids.begin(), context.tids.end(), share.pid) !=
-                context.tids.end()) {
-                share.load = "(probe)"; // another of latprobe's consumers
-                continue;
-            }
-            // A worker's helpers (hackbench's senders) are in its leader's group.
-            for (const int pid : {share.pid, static_cast<int>(getpgid(share.pid))})
-                if (auto it = context.loadOfPid.find(pid); it != context.loadOfPid.end()) {
-                    share.load = it->second;
-                    break;
-                }
-        }
-        done.push_back(std::move(x));
-    }
+    for (const Collector::ExplainRequest &r : requests)
+        done.push_back(explainRequest(r, context));
     // For a window open at this read, and the misses not yet asked about; a
     // burst beyond kKeepEvents is not worth the memory.
-    keepRecent(m_kept, kKeepNs, neededFrom, kKeepEvents, kReuseEvents);
+    keepRecent(m_kept, kKeepNs, read.neededFrom, kKeepEvents, kReuseEvents);
     const double spent = threadCpuS() - cpuBefore;
     m_budget.spend(spent);
     spdlog::debug("flight recorder: {} misses, {} events read over {:.1f} ms, {} kept, "
                   "{:.1f} ms CPU",
-                  requests.size(), read, static_cast<double>(readSpan) / 1e6, m_kept.size(),
-                  spent * 1e3);
+                  requests.size(), read.events, static_cast<double>(read.spanNs) / 1e6,
+                  m_kept.size(), spent * 1e3);
     std::lock_guard lock(m_mutex);
     ++m_summary.reads;
-    m_summary.events += read;
+    m_summary.events += read.events;
     m_summary.cpuS += spent;
     // Room for a run's worth at once: doubling towards it left up to half
     // of the vector unused (183 KB held for 400 in an hour's window).
@@ -196,6 +162,66 @@ void DelayExplainer::run(const std::vector<Collector::ExplainRequest> &requests,
         m_explanations.reserve(Collector::kExplainLimit);
     for (MissExplanation &x : done)
         m_explanations.push_back(std::move(x));
+}
+
+DelayExplainer::Read
+DelayExplainer::readWindows(const std::vector<Collector::ExplainRequest> &requests,
+                            const Context &context)
+{
+    // Each window from a little before its start (who ran on each CPU as it
+    // opened) to its work done, and the misses not yet asked about: under
+    // hackbench x4 the first were asked about 4 s late, and the ones after
+    // them had found their trace consumed by that read.
+    int64_t longestLookback = kMinLookbackNs;
+    for (size_t c = 0; c < context.periods.size(); ++c)
+        longestLookback = std::max(longestLookback, lookbackOf(context, c));
+    Read read;
+    read.neededFrom = context.explainableFrom == INT64_MAX
+                          ? INT64_MAX
+                          : context.explainableFrom - longestLookback;
+    std::vector<KernelTraceBuffer::TimeRange> wanted;
+    int64_t keepFrom = read.neededFrom;
+    for (const Collector::ExplainRequest &r : requests) {
+        wanted.push_back(
+            {r.sample.periodStart - lookbackOf(context, r.consumer), r.sample.done + kPastDoneNs});
+        keepFrom = std::min(keepFrom, wanted.back().from);
+    }
+    if (read.neededFrom != INT64_MAX)
+        wanted.push_back({read.neededFrom, INT64_MAX});
+    m_kept.erase(m_kept.begin(),
+                 std::lower_bound(m_kept.begin(), m_kept.end(), keepFrom,
+                                  [](const SchedEvent &e, int64_t t) { return e.ts < t; }));
+    const size_t old = m_kept.size();
+    read.events = m_recorder->readInto(m_kept, std::move(wanted), kKeepEvents / 4);
+    // A read's events follow those kept, unless a CPU committed one stamped
+    // before another CPU's last.
+    const auto fresh = m_kept.begin() + static_cast<std::ptrdiff_t>(old);
+    read.spanNs = read.events > 0 ? m_kept.back().ts - fresh->ts : 0;
+    if (old > 0 && read.events > 0 && fresh->ts < (fresh - 1)->ts)
+        std::inplace_merge(m_kept.begin(), fresh, m_kept.end(), earlier);
+    return read;
+}
+
+MissExplanation DelayExplainer::explainRequest(const Collector::ExplainRequest &r,
+                                               const Context &context) const
+{
+    const Sample &s = r.sample;
+    const auto first = std::lower_bound(m_kept.begin(), m_kept.end(),
+                                        s.periodStart - lookbackOf(context, r.consumer),
+                                        [](const SchedEvent &e, int64_t t) { return e.ts < t; });
+    // Past the work done: the replay stops there, and sees the trace went on.
+    const auto last = std::upper_bound(first, m_kept.end(), s.done + kPastDoneNs,
+                                       [](int64_t t, const SchedEvent &e) { return t < e.ts; });
+    MissExplanation x = explainMiss(std::span<const SchedEvent>(first, last),
+                                    {s.tid, s.periodStart, s.woke, s.done}, context.preemption);
+    if (first == last && x.note.empty())
+        x.note = "no trace of the window (its buffer was overwritten)";
+    x.timeS = static_cast<double>(s.periodStart - context.runStart) / 1e9;
+    x.consumer = r.consumer < context.consumers.size() ? context.consumers[r.consumer] : "";
+    x.phase = r.phase;
+    x.phaseIndex = r.phaseIndex;
+    nameTasks(x, context);
+    return x;
 }
 
 void DelayExplainer::setRecording(bool on)

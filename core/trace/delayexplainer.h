@@ -91,6 +91,18 @@ public:
 
 private:
     void run(const std::vector<Collector::ExplainRequest> &requests, const Context &context);
+    // Reads the requests' windows (and what later misses will need) into
+    // m_kept.
+    struct Read
+    {
+        size_t events = 0;
+        int64_t spanNs = 0;
+        int64_t neededFrom = INT64_MAX; // kept for the misses still to come
+    };
+    Read readWindows(const std::vector<Collector::ExplainRequest> &requests,
+                     const Context &context);
+    MissExplanation explainRequest(const Collector::ExplainRequest &request,
+                                   const Context &context) const;
 
     std::unique_ptr<KernelTraceBuffer> m_recorder;
     std::vector<SchedEvent> m_kept;            // lp-explain only
