@@ -338,31 +338,44 @@ std::string formatValue(CompareMetric metric, double v)
     return "?";
 }
 
+namespace {
+
+// "[a, b]"; an end the samples do not bound is open: "[a, ∞)", "(-∞, b]".
+std::string intervalText(const Interval &i, const std::function<std::string(double)> &end)
+{
+    return (std::isfinite(i.low) ? "[" + end(i.low) : "(-∞") + ", " +
+           (std::isfinite(i.high) ? end(i.high) + "]" : "∞)");
+}
+
+} // namespace
+
 std::string formatChange(const MetricComparison &m)
 {
-    const bool bounded = std::isfinite(m.change.low) && std::isfinite(m.change.high) &&
+    // One bounded end is an interval: a ratio of miss rates over a baseline
+    // with many blocks of no miss has none above, since the bootstrap's
+    // resamples of it whose median is 0 divide by zero.
+    const bool bounded = (std::isfinite(m.change.low) || std::isfinite(m.change.high)) &&
                          m.verdict != Verdict::TooFewSamples;
+    auto withInterval = [&](const std::string &estimate,
+                            const std::function<std::string(double)> &end) {
+        return bounded ? estimate + " " + intervalText(m.change, end) : estimate;
+    };
     if (m.asRatio && m.metric != CompareMetric::MissesPerMin) {
         auto pct = [](double r) { return fmt::format("{:+.0f}", 100 * (r - 1)); };
         if (!std::isfinite(m.change.estimate))
             return "-";
-        return bounded ? fmt::format("{} % [{}, {}]", pct(m.change.estimate), pct(m.change.low),
-                                     pct(m.change.high))
-                       : fmt::format("{} %", pct(m.change.estimate));
+        return withInterval(pct(m.change.estimate) + " %", pct);
     }
     if (m.asRatio) {
         auto x = [](double r) {
             return std::isfinite(r) ? fmt::format("{:.{}f}", r, r < 10 ? 2 : 1) : "inf";
         };
-        return bounded ? fmt::format("x{} [{}, {}]", x(m.change.estimate), x(m.change.low),
-                                     x(m.change.high))
-                       : fmt::format("x{}", x(m.change.estimate));
+        return withInterval("x" + x(m.change.estimate), x);
     }
     const char *unit =
         m.metric == CompareMetric::MetPct || m.metric == CompareMetric::CpuPct ? " pt" : "/min";
-    return bounded ? fmt::format("{:+.2f}{} [{:+.2f}, {:+.2f}]", m.change.estimate, unit,
-                                 m.change.low, m.change.high)
-                   : fmt::format("{:+.2f}{}", m.change.estimate, unit);
+    auto signed2 = [](double v) { return fmt::format("{:+.2f}", v); };
+    return withInterval(signed2(m.change.estimate) + unit, signed2);
 }
 
 namespace {
