@@ -617,8 +617,7 @@ std::string formatComparison(const Comparison &c)
 std::string formatComparisonMarkdown(const Comparison &c)
 {
     std::string out = "# latprobe compare\n\n";
-    for (size_t i = 0; i < c.runLabels.size(); ++i)
-        out += fmt::format("- run {}: {}\n", i + 1, c.runLabels[i]);
+    // The notes name each run, with its noise check, as the text's do.
     for (const std::string &n : c.notes)
         out += "- " + n + "\n";
     for (const std::string &w : c.warnings)

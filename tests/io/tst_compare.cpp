@@ -584,6 +584,50 @@ private slots:
         QVERIFY(misses["low"].isDouble());
         QVERIFY(misses["high"].isNull());
     }
+
+    void eachRunIsListedOnceWithItsNoiseCheck_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<int>("runs");
+        // Regression: md listed each run twice, by its label and again with
+        // its noise check.
+        QTest::newRow("md, two runs (was: twice)") << QStringLiteral("md") << 2;
+        QTest::newRow("md, three runs (was: twice)") << QStringLiteral("md") << 3;
+        QTest::newRow("md, one run (was: twice)") << QStringLiteral("md") << 1;
+        QTest::newRow("text, two runs") << QStringLiteral("text") << 2;
+        QTest::newRow("text, three runs") << QStringLiteral("text") << 3;
+    }
+
+    void eachRunIsListedOnceWithItsNoiseCheck()
+    {
+        QFETCH(QString, format);
+        QFETCH(int, runs);
+        std::vector<Run> all;
+        std::vector<std::string> files;
+        for (int i = 0; i < runs; ++i) {
+            Run r = run("6." + std::to_string(18 + i) + ".0",
+                        {phase("idle", {}, 10, {consumer("wakeup", 2, 50)})});
+            // Run 2 had its machine checked; the others did not.
+            if (i == 1) {
+                r.noise.ran = true;
+                r.noise.verdict = "quiet";
+            }
+            all.push_back(r);
+            files.push_back(std::to_string(i + 1) + ".json");
+        }
+        const Comparison c = compareRuns(all, files);
+        const std::string out = format == "md" ? formatComparisonMarkdown(c) : formatComparison(c);
+        for (int i = 0; i < runs; ++i) {
+            // "run 2: 6.19.0 (eevdf)  noise check: quiet", not the verdict "run 2: ~ ..."
+            const QRegularExpression listed(QStringLiteral("^(- )?run %1: 6\\.").arg(i + 1));
+            const QStringList lines = QString::fromStdString(out).split('\n').filter(listed);
+            QVERIFY2(lines.size() == 1, out.c_str());
+            QVERIFY2(lines[0].contains(QStringLiteral("6.%1.0 (eevdf)").arg(18 + i)), out.c_str());
+            QVERIFY2(lines[0].contains(i == 1 ? QStringLiteral("noise check: quiet")
+                                              : QStringLiteral("noise check: not run")),
+                     out.c_str());
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCompare)
