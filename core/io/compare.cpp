@@ -614,6 +614,35 @@ std::string formatComparison(const Comparison &c)
     return out;
 }
 
+namespace {
+
+// A "|" in a label (a file name) would end its cell.
+std::string markdownCell(const std::string &text)
+{
+    std::string cell;
+    for (char ch : text)
+        cell += ch == '|' ? std::string("\\|") : std::string(1, ch);
+    return cell;
+}
+
+// Run `ri`'s rows of `p` against run 1's, each value column headed by its
+// run's label.
+std::string markdownTable(const Comparison &c, const PhaseComparison &p, size_t ri)
+{
+    std::string out = fmt::format("| run | consumer | metric | {} | {} | change | verdict |\n"
+                                  "|---|---|---|---:|---:|---|---|\n",
+                                  markdownCell(c.runLabels[0]), markdownCell(c.runLabels[ri]));
+    for (const ConsumerComparison &cc : p.runs[ri])
+        for (const MetricComparison &m : cc.metrics)
+            out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", ri + 1, cc.consumer,
+                               metricTitle(m.metric), formatValue(m.metric, m.base),
+                               formatValue(m.metric, m.value), ri ? formatChange(m) : "",
+                               ri ? toString(m.verdict) : "");
+    return out;
+}
+
+} // namespace
+
 std::string formatComparisonMarkdown(const Comparison &c)
 {
     std::string out = "# latprobe compare\n\n";
@@ -628,19 +657,13 @@ std::string formatComparisonMarkdown(const Comparison &c)
             out += "Only some runs have this phase: not compared.\n";
             continue;
         }
-        out += "| run | consumer | metric | run 1 | run | change | verdict |\n"
-               "|---|---|---|---:|---:|---|---|\n";
-        for (size_t ri = c.runLabels.size() > 1 ? 1 : 0; ri < p.runs.size(); ++ri)
-            for (const ConsumerComparison &cc : p.runs[ri])
-                for (const MetricComparison &m : cc.metrics)
-                    out +=
-                        fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", ri + 1, cc.consumer,
-                                    metricTitle(m.metric), formatValue(m.metric, m.base),
-                                    formatValue(m.metric, m.value), ri ? formatChange(m) : "",
-                                    ri ? toString(m.verdict) : "");
-        for (const std::string &s : p.summaries)
-            if (!s.empty())
-                out += "\n" + s + "\n";
+        // A table per run against run 1, as in the text: a column holds one run's values.
+        const size_t first = c.runLabels.size() > 1 ? 1 : 0;
+        for (size_t ri = first; ri < p.runs.size(); ++ri) {
+            out += (ri > first ? "\n" : "") + markdownTable(c, p, ri);
+            if (!p.summaries[ri].empty())
+                out += "\n" + p.summaries[ri] + "\n";
+        }
     }
     return out;
 }

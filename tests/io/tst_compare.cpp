@@ -585,6 +585,69 @@ private slots:
         QVERIFY(misses["high"].isNull());
     }
 
+    void markdownHeadsEachValueColumnWithItsRun_data()
+    {
+        QTest::addColumn<QStringList>("kernels");
+        QTest::addColumn<QStringList>("files");
+        QTest::addColumn<QStringList>("headed"); // each run's label as its column's head
+        // Regression: the second value column was headed "run", whichever run
+        // it held.
+        QTest::newRow("two runs (was: \"run\")")
+            << QStringList{"6.18.44", "6.19.0"} << QStringList{"a.json", "b.json"}
+            << QStringList{"6.18.44 (eevdf)", "6.19.0 (eevdf)"};
+        QTest::newRow("three runs (was: one \"run\" column for both)")
+            << QStringList{"6.18.44", "6.19.0", "6.20.0"}
+            << QStringList{"a.json", "b.json", "c.json"}
+            << QStringList{"6.18.44 (eevdf)", "6.19.0 (eevdf)", "6.20.0 (eevdf)"};
+        QTest::newRow("four runs (was: one \"run\" column for all three)")
+            << QStringList{"6.18.44", "6.19.0", "6.20.0", "6.21.0"}
+            << QStringList{"a.json", "b.json", "c.json", "d.json"}
+            << QStringList{"6.18.44 (eevdf)", "6.19.0 (eevdf)", "6.20.0 (eevdf)", "6.21.0 (eevdf)"};
+        QTest::newRow("one kernel twice, told apart by file")
+            << QStringList{"6.18.44", "6.18.44"}
+            << QStringList{"runs/autogroup-on.json", "runs/autogroup-off.json"}
+            << QStringList{"autogroup-on", "autogroup-off"};
+        QTest::newRow("a pipe in a file name stays in its cell")
+            << QStringList{"6.18.44", "6.18.44"} << QStringList{"on|burn.json", "off.json"}
+            << QStringList{"on\\|burn", "off"};
+        QTest::newRow("one run: both columns are its own")
+            << QStringList{"6.18.44"} << QStringList{"a.json"} << QStringList{"6.18.44 (eevdf)"};
+    }
+
+    void markdownHeadsEachValueColumnWithItsRun()
+    {
+        QFETCH(QStringList, kernels);
+        QFETCH(QStringList, files);
+        QFETCH(QStringList, headed);
+        std::vector<Run> runs;
+        std::vector<std::string> names;
+        for (qsizetype i = 0; i < kernels.size(); ++i) {
+            runs.push_back(
+                run(kernels[i].toStdString(),
+                    {phase("burn x2", {"burn:2"}, 60,
+                           {consumer("audio", 12, 400.0 * static_cast<double>(i + 1))})}));
+            names.push_back(files[i].toStdString());
+        }
+        const QString md =
+            QString::fromStdString(formatComparisonMarkdown(compareRuns(runs, names)));
+        // A table per run against run 1, as in the text: a column holds one run.
+        for (qsizetype ri = runs.size() > 1 ? 1 : 0; ri < headed.size(); ++ri) {
+            const QString head = QStringLiteral("| run | consumer | metric | %1 | %2 | change | "
+                                                "verdict |\n|---|---|---|---:|---:|---|---|\n")
+                                     .arg(headed[0], headed[ri]);
+            QCOMPARE(md.count(head), 1);
+            // Right under its head come this run's rows, and only its.
+            const QStringList rows = md.mid(md.indexOf(head) + head.size())
+                                         .section(QStringLiteral("\n\n"), 0, 0)
+                                         .split('\n', Qt::SkipEmptyParts);
+            QCOMPARE(rows.size(), 4); // p99, p99.9, misses/min, met%
+            for (const QString &row : rows)
+                QVERIFY2(row.startsWith(QStringLiteral("| %1 | audio |").arg(ri + 1)),
+                         qPrintable(md));
+        }
+        QVERIFY2(!md.contains(QStringLiteral(" | run |")), qPrintable(md));
+    }
+
     void eachRunIsListedOnceWithItsNoiseCheck_data()
     {
         QTest::addColumn<QString>("format");
