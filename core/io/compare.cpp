@@ -338,31 +338,44 @@ std::string formatValue(CompareMetric metric, double v)
     return "?";
 }
 
+namespace {
+
+// "[a, b]"; an end the samples do not bound is open: "[a, ∞)", "(-∞, b]".
+std::string intervalText(const Interval &i, const std::function<std::string(double)> &end)
+{
+    return (std::isfinite(i.low) ? "[" + end(i.low) : "(-∞") + ", " +
+           (std::isfinite(i.high) ? end(i.high) + "]" : "∞)");
+}
+
+} // namespace
+
 std::string formatChange(const MetricComparison &m)
 {
-    const bool bounded = std::isfinite(m.change.low) && std::isfinite(m.change.high) &&
+    // One bounded end is an interval: a ratio of miss rates over a baseline
+    // with many blocks of no miss has none above, since the bootstrap's
+    // resamples of it whose median is 0 divide by zero.
+    const bool bounded = (std::isfinite(m.change.low) || std::isfinite(m.change.high)) &&
                          m.verdict != Verdict::TooFewSamples;
+    auto withInterval = [&](const std::string &estimate,
+                            const std::function<std::string(double)> &end) {
+        return bounded ? estimate + " " + intervalText(m.change, end) : estimate;
+    };
     if (m.asRatio && m.metric != CompareMetric::MissesPerMin) {
         auto pct = [](double r) { return fmt::format("{:+.0f}", 100 * (r - 1)); };
         if (!std::isfinite(m.change.estimate))
             return "-";
-        return bounded ? fmt::format("{} % [{}, {}]", pct(m.change.estimate), pct(m.change.low),
-                                     pct(m.change.high))
-                       : fmt::format("{} %", pct(m.change.estimate));
+        return withInterval(pct(m.change.estimate) + " %", pct);
     }
     if (m.asRatio) {
         auto x = [](double r) {
             return std::isfinite(r) ? fmt::format("{:.{}f}", r, r < 10 ? 2 : 1) : "inf";
         };
-        return bounded ? fmt::format("x{} [{}, {}]", x(m.change.estimate), x(m.change.low),
-                                     x(m.change.high))
-                       : fmt::format("x{}", x(m.change.estimate));
+        return withInterval("x" + x(m.change.estimate), x);
     }
     const char *unit =
         m.metric == CompareMetric::MetPct || m.metric == CompareMetric::CpuPct ? " pt" : "/min";
-    return bounded ? fmt::format("{:+.2f}{} [{:+.2f}, {:+.2f}]", m.change.estimate, unit,
-                                 m.change.low, m.change.high)
-                   : fmt::format("{:+.2f}{}", m.change.estimate, unit);
+    auto signed2 = [](double v) { return fmt::format("{:+.2f}", v); };
+    return withInterval(signed2(m.change.estimate) + unit, signed2);
 }
 
 namespace {
@@ -601,11 +614,39 @@ std::string formatComparison(const Comparison &c)
     return out;
 }
 
+namespace {
+
+// A "|" in a label (a file name) would end its cell.
+std::string markdownCell(const std::string &text)
+{
+    std::string cell;
+    for (char ch : text)
+        cell += ch == '|' ? std::string("\\|") : std::string(1, ch);
+    return cell;
+}
+
+// Run `ri`'s rows of `p` against run 1's, each value column headed by its
+// run's label.
+std::string markdownTable(const Comparison &c, const PhaseComparison &p, size_t ri)
+{
+    std::string out = fmt::format("| run | consumer | metric | {} | {} | change | verdict |\n"
+                                  "|---|---|---|---:|---:|---|---|\n",
+                                  markdownCell(c.runLabels[0]), markdownCell(c.runLabels[ri]));
+    for (const ConsumerComparison &cc : p.runs[ri])
+        for (const MetricComparison &m : cc.metrics)
+            out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", ri + 1, cc.consumer,
+                               metricTitle(m.metric), formatValue(m.metric, m.base),
+                               formatValue(m.metric, m.value), ri ? formatChange(m) : "",
+                               ri ? toString(m.verdict) : "");
+    return out;
+}
+
+} // namespace
+
 std::string formatComparisonMarkdown(const Comparison &c)
 {
     std::string out = "# latprobe compare\n\n";
-    for (size_t i = 0; i < c.runLabels.size(); ++i)
-        out += fmt::format("- run {}: {}\n", i + 1, c.runLabels[i]);
+    // The notes name each run, with its noise check, as the text's do.
     for (const std::string &n : c.notes)
         out += "- " + n + "\n";
     for (const std::string &w : c.warnings)
@@ -616,19 +657,13 @@ std::string formatComparisonMarkdown(const Comparison &c)
             out += "Only some runs have this phase: not compared.\n";
             continue;
         }
-        out += "| run | consumer | metric | run 1 | run | change | verdict |\n"
-               "|---|---|---|---:|---:|---|---|\n";
-        for (size_t ri = c.runLabels.size() > 1 ? 1 : 0; ri < p.runs.size(); ++ri)
-            for (const ConsumerComparison &cc : p.runs[ri])
-                for (const MetricComparison &m : cc.metrics)
-                    out +=
-                        fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", ri + 1, cc.consumer,
-                                    metricTitle(m.metric), formatValue(m.metric, m.base),
-                                    formatValue(m.metric, m.value), ri ? formatChange(m) : "",
-                                    ri ? toString(m.verdict) : "");
-        for (const std::string &s : p.summaries)
-            if (!s.empty())
-                out += "\n" + s + "\n";
+        // A table per run against run 1, as in the text: a column holds one run's values.
+        const size_t first = c.runLabels.size() > 1 ? 1 : 0;
+        for (size_t ri = first; ri < p.runs.size(); ++ri) {
+            out += (ri > first ? "\n" : "") + markdownTable(c, p, ri);
+            if (!p.summaries[ri].empty())
+                out += "\n" + p.summaries[ri] + "\n";
+        }
     }
     return out;
 }

@@ -4,6 +4,18 @@
 
 namespace latprobe {
 
+namespace {
+
+// Continuation bytes take no column of their own.
+size_t tableColumns(const std::string &cell)
+{
+    return static_cast<size_t>(std::count_if(cell.begin(), cell.end(), [](char ch) {
+        return (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+    }));
+}
+
+} // namespace
+
 TextTable::TextTable(std::vector<std::string> header)
 {
     m_rows.push_back(std::move(header));
@@ -20,7 +32,7 @@ std::string TextTable::render(size_t width) const
     for (const auto &row : m_rows) {
         widths.resize(std::max(widths.size(), row.size()), 0);
         for (size_t c = 0; c < row.size(); ++c)
-            widths[c] = std::max(widths[c], row[c].size());
+            widths[c] = std::max(widths[c], tableColumns(row[c]));
     }
     size_t cells = 0;
     for (size_t w : widths)
@@ -31,7 +43,7 @@ std::string TextTable::render(size_t width) const
     for (const auto &row : m_rows) {
         std::string line;
         for (size_t c = 0; c < row.size(); ++c) {
-            const std::string pad(widths[c] - row[c].size(), ' ');
+            const std::string pad(widths[c] - tableColumns(row[c]), ' ');
             if (c == 0)
                 line += row[c] + pad;
             else

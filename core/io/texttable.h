@@ -6,7 +6,8 @@
 
 namespace latprobe {
 
-// A plain-ASCII table for email: first column left-aligned, the rest right.
+// A plain-text table for email: first column left-aligned, the rest right.
+// A cell is as wide as its UTF-8 characters, one column each (an "∞").
 class TextTable
 {
 public:

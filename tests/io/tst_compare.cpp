@@ -9,9 +9,14 @@
 
 #include <QtTest>
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 using namespace latprobe;
+
+Q_DECLARE_METATYPE(CompareMetric)
+Q_DECLARE_METATYPE(Verdict)
 
 namespace {
 
@@ -42,6 +47,17 @@ ConsumerStats consumer(const std::string &name, int blocks, double p99, double s
     s.p99Us = static_cast<int64_t>(p99);
     s.p999Us = s.p99Us * 2;
     s.deadlinesMetPct = 100.0 - static_cast<double>(s.misses) / (10.0 * std::max(1, blocks));
+    return s;
+}
+
+// Audio in `perBlock.size()` 5 s blocks with these misses each.
+ConsumerStats audioMissing(const std::vector<uint64_t> &perBlock)
+{
+    ConsumerStats s = consumer("audio", static_cast<int>(perBlock.size()), 400);
+    for (size_t b = 0; b < perBlock.size(); ++b) {
+        s.blocks[b].misses = perBlock[b];
+        s.misses += perBlock[b];
+    }
     return s;
 }
 
@@ -95,6 +111,12 @@ const MetricComparison *metric(const Comparison &c, const std::string &phaseName
                 if (m.metric == which)
                     return &m;
     return nullptr;
+}
+
+// The lines of `text` that contain `what`.
+QStringList linesWith(const std::string &text, const QString &what)
+{
+    return QString::fromStdString(text).split('\n').filter(what);
 }
 
 void fitsAnEmail(const std::string &text)
@@ -461,6 +483,213 @@ private slots:
         QCOMPARE(phase0["name"].toString(), QStringLiteral("burn x2"));
         QCOMPARE(phase0["runs"][1]["consumers"][0]["metrics"][0]["verdict"].toString(),
                  QStringLiteral("worse"));
+    }
+
+    void anOpenEndIsPrintedOpen_data()
+    {
+        QTest::addColumn<CompareMetric>("metric");
+        QTest::addColumn<bool>("asRatio");
+        QTest::addColumn<double>("estimate");
+        QTest::addColumn<double>("low");
+        QTest::addColumn<double>("high");
+        QTest::addColumn<Verdict>("verdict");
+        QTest::addColumn<QString>("printed");
+        const double inf = std::numeric_limits<double>::infinity();
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        // Regression: an end the samples cannot bound took the whole interval
+        // with it, "x165.0 worse", as if it had none.
+        QTest::newRow("miss ratio open above (was: no interval)")
+            << CompareMetric::MissesPerMin << true << 165.0 << 72.142857 << inf << Verdict::Worse
+            << QStringLiteral("x165.0 [72.1, ∞)");
+        QTest::newRow("percentile ratio open above (was: no interval)")
+            << CompareMetric::P99 << true << 2.0 << 1.5 << inf << Verdict::Worse
+            << QStringLiteral("+100 % [+50, ∞)");
+        QTest::newRow("difference open above (was: no interval)")
+            << CompareMetric::MissesPerMin << false << 3.0 << 1.0 << inf << Verdict::Worse
+            << QStringLiteral("+3.00/min [+1.00, ∞)");
+        QTest::newRow("difference open below (was: no interval)")
+            << CompareMetric::MetPct << false << -2.5 << -inf << -1.0 << Verdict::Worse
+            << QStringLiteral("-2.50 pt (-∞, -1.00]");
+        QTest::newRow("both ends bounded")
+            << CompareMetric::MissesPerMin << true << 8.0 << 6.5 << 9.25 << Verdict::Worse
+            << QStringLiteral("x8.00 [6.50, 9.25]");
+        QTest::newRow("no end bounded: no interval")
+            << CompareMetric::MetPct << false << 0.3 << -inf << inf << Verdict::NoChange
+            << QStringLiteral("+0.30 pt");
+        QTest::newRow("too few: no interval") << CompareMetric::P99 << true << 1.2 << nan << nan
+                                              << Verdict::TooFewSamples << QStringLiteral("+20 %");
+    }
+
+    void anOpenEndIsPrintedOpen()
+    {
+        QFETCH(CompareMetric, metric);
+        QFETCH(bool, asRatio);
+        QFETCH(double, estimate);
+        QFETCH(double, low);
+        QFETCH(double, high);
+        QFETCH(Verdict, verdict);
+        QFETCH(QString, printed);
+        MetricComparison m;
+        m.metric = metric;
+        m.asRatio = asRatio;
+        m.change = {estimate, low, high};
+        m.verdict = verdict;
+        QCOMPARE(QString::fromStdString(formatChange(m)), printed);
+    }
+
+    // The case, autogroup off against on: audio misses at 18 a minute
+    // against 2970, in six 5 s blocks a side. Half the baseline's blocks miss
+    // nothing, so many of the bootstrap's resamples have a median of zero and
+    // divide by it: the interval has no upper end.
+    void anOpenIntervalInEveryFormat()
+    {
+        const Run on =
+            run("6.18.44", {phase("burn x2", {"burn:2"}, 30, {audioMissing({0, 0, 1, 2, 3, 4})})});
+        const Run off =
+            run("6.18.44",
+                {phase("burn x2", {"burn:2"}, 30, {audioMissing({240, 250, 260, 245, 255, 230})})});
+        const Comparison c = compareRuns({on, off}, {"on.json", "off.json"});
+        const MetricComparison *m = metric(c, "burn x2", 1, "audio", CompareMetric::MissesPerMin);
+        QVERIFY(m);
+        QCOMPARE(m->verdict, Verdict::Worse);
+        QCOMPARE(m->change.estimate, 165.0);
+        QVERIFY(std::isfinite(m->change.low) && std::isinf(m->change.high));
+
+        const std::string text = formatComparison(c);
+        fitsAnEmail(text);
+        const QStringList row = linesWith(text, "  misses/min"); // the table's, not the verdict's
+        QCOMPARE(row.size(), 1);
+        QVERIFY2(row[0].contains(QRegularExpression(
+                     "misses/min +18\\.00 +2970\\.00 +x165\\.0 \\[72\\.1, ∞\\) +worse$")),
+                 text.c_str());
+        // The ∞ is one column: the verdicts still line up.
+        QCOMPARE(row[0].size(), linesWith(text, "p99 ms")[0].size());
+        QVERIFY2(text.find("=> run 2 worse: audio misses/min x165.0 [72.1, ∞)\n") !=
+                     std::string::npos,
+                 text.c_str());
+        QVERIFY(formatComparisonMarkdown(c).find(
+                    "| 2 | audio | misses/min | 18.00 | 2970.00 | x165.0 [72.1, ∞) | worse |") !=
+                std::string::npos);
+        // csv and json stay numbers a reader parses: an open end is an
+        // infinity (csv) or null (json), the bounded end its value.
+        QVERIFY2(linesWith(formatComparisonCsv(c), "\"off\",\"audio\",\"misses/min\"")[0].contains(
+                     QRegularExpression(",18,2970,165,72\\.14\\d*,inf,")),
+                 formatComparisonCsv(c).c_str());
+        QJsonParseError error;
+        const auto json =
+            QJsonDocument::fromJson(QByteArray::fromStdString(formatComparisonJson(c)), &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        const auto misses = json["phases"][0]["runs"][1]["consumers"][0]["metrics"][2];
+        QCOMPARE(misses["metric"].toString(), QStringLiteral("misses/min"));
+        QVERIFY(misses["low"].isDouble());
+        QVERIFY(misses["high"].isNull());
+    }
+
+    void markdownHeadsEachValueColumnWithItsRun_data()
+    {
+        QTest::addColumn<QStringList>("kernels");
+        QTest::addColumn<QStringList>("files");
+        QTest::addColumn<QStringList>("headed"); // each run's label as its column's head
+        // Regression: the second value column was headed "run", whichever run
+        // it held.
+        QTest::newRow("two runs (was: \"run\")")
+            << QStringList{"6.18.44", "6.19.0"} << QStringList{"a.json", "b.json"}
+            << QStringList{"6.18.44 (eevdf)", "6.19.0 (eevdf)"};
+        QTest::newRow("three runs (was: one \"run\" column for both)")
+            << QStringList{"6.18.44", "6.19.0", "6.20.0"}
+            << QStringList{"a.json", "b.json", "c.json"}
+            << QStringList{"6.18.44 (eevdf)", "6.19.0 (eevdf)", "6.20.0 (eevdf)"};
+        QTest::newRow("four runs (was: one \"run\" column for all three)")
+            << QStringList{"6.18.44", "6.19.0", "6.20.0", "6.21.0"}
+            << QStringList{"a.json", "b.json", "c.json", "d.json"}
+            << QStringList{"6.18.44 (eevdf)", "6.19.0 (eevdf)", "6.20.0 (eevdf)", "6.21.0 (eevdf)"};
+        QTest::newRow("one kernel twice, told apart by file")
+            << QStringList{"6.18.44", "6.18.44"}
+            << QStringList{"runs/autogroup-on.json", "runs/autogroup-off.json"}
+            << QStringList{"autogroup-on", "autogroup-off"};
+        QTest::newRow("a pipe in a file name stays in its cell")
+            << QStringList{"6.18.44", "6.18.44"} << QStringList{"on|burn.json", "off.json"}
+            << QStringList{"on\\|burn", "off"};
+        QTest::newRow("one run: both columns are its own")
+            << QStringList{"6.18.44"} << QStringList{"a.json"} << QStringList{"6.18.44 (eevdf)"};
+    }
+
+    void markdownHeadsEachValueColumnWithItsRun()
+    {
+        QFETCH(QStringList, kernels);
+        QFETCH(QStringList, files);
+        QFETCH(QStringList, headed);
+        std::vector<Run> runs;
+        std::vector<std::string> names;
+        for (qsizetype i = 0; i < kernels.size(); ++i) {
+            runs.push_back(
+                run(kernels[i].toStdString(),
+                    {phase("burn x2", {"burn:2"}, 60,
+                           {consumer("audio", 12, 400.0 * static_cast<double>(i + 1))})}));
+            names.push_back(files[i].toStdString());
+        }
+        const QString md =
+            QString::fromStdString(formatComparisonMarkdown(compareRuns(runs, names)));
+        // A table per run against run 1, as in the text: a column holds one run.
+        for (qsizetype ri = runs.size() > 1 ? 1 : 0; ri < headed.size(); ++ri) {
+            const QString head = QStringLiteral("| run | consumer | metric | %1 | %2 | change | "
+                                                "verdict |\n|---|---|---|---:|---:|---|---|\n")
+                                     .arg(headed[0], headed[ri]);
+            QCOMPARE(md.count(head), 1);
+            // Right under its head come this run's rows, and only its.
+            const QStringList rows = md.mid(md.indexOf(head) + head.size())
+                                         .section(QStringLiteral("\n\n"), 0, 0)
+                                         .split('\n', Qt::SkipEmptyParts);
+            QCOMPARE(rows.size(), 4); // p99, p99.9, misses/min, met%
+            for (const QString &row : rows)
+                QVERIFY2(row.startsWith(QStringLiteral("| %1 | audio |").arg(ri + 1)),
+                         qPrintable(md));
+        }
+        QVERIFY2(!md.contains(QStringLiteral(" | run |")), qPrintable(md));
+    }
+
+    void eachRunIsListedOnceWithItsNoiseCheck_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<int>("runs");
+        // Regression: md listed each run twice, by its label and again with
+        // its noise check.
+        QTest::newRow("md, two runs (was: twice)") << QStringLiteral("md") << 2;
+        QTest::newRow("md, three runs (was: twice)") << QStringLiteral("md") << 3;
+        QTest::newRow("md, one run (was: twice)") << QStringLiteral("md") << 1;
+        QTest::newRow("text, two runs") << QStringLiteral("text") << 2;
+        QTest::newRow("text, three runs") << QStringLiteral("text") << 3;
+    }
+
+    void eachRunIsListedOnceWithItsNoiseCheck()
+    {
+        QFETCH(QString, format);
+        QFETCH(int, runs);
+        std::vector<Run> all;
+        std::vector<std::string> files;
+        for (int i = 0; i < runs; ++i) {
+            Run r = run("6." + std::to_string(18 + i) + ".0",
+                        {phase("idle", {}, 10, {consumer("wakeup", 2, 50)})});
+            // Run 2 had its machine checked; the others did not.
+            if (i == 1) {
+                r.noise.ran = true;
+                r.noise.verdict = "quiet";
+            }
+            all.push_back(r);
+            files.push_back(std::to_string(i + 1) + ".json");
+        }
+        const Comparison c = compareRuns(all, files);
+        const std::string out = format == "md" ? formatComparisonMarkdown(c) : formatComparison(c);
+        for (int i = 0; i < runs; ++i) {
+            // "run 2: 6.19.0 (eevdf)  noise check: quiet", not the verdict "run 2: ~ ..."
+            const QRegularExpression listed(QStringLiteral("^(- )?run %1: 6\\.").arg(i + 1));
+            const QStringList lines = QString::fromStdString(out).split('\n').filter(listed);
+            QVERIFY2(lines.size() == 1, out.c_str());
+            QVERIFY2(lines[0].contains(QStringLiteral("6.%1.0 (eevdf)").arg(18 + i)), out.c_str());
+            QVERIFY2(lines[0].contains(i == 1 ? QStringLiteral("noise check: quiet")
+                                              : QStringLiteral("noise check: not run")),
+                     out.c_str());
+        }
     }
 };
 
