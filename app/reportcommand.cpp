@@ -5,6 +5,7 @@
 #include "outputformat.h"
 #include "report.h"
 #include "runfile.h"
+#include "variantcompare.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -64,9 +65,14 @@ int executeCompare(const CompareOptions &o)
         fmt::print(stderr, "latprobe compare: {}\n", e.what());
         return 2;
     }
-    const Comparison c = compareRuns(runs, o.files);
+    // One run that played variants in turns: its variants are the runs.
+    const bool variants = runs.size() == 1 && hasVariants(runs.front());
+    const Comparison c = variants ? compareVariants(runs.front()) : compareRuns(runs, o.files);
     const ComparisonFormat *format = findFormat(comparisonFormats(), o.format);
     fmt::print("{}", (format ? *format : comparisonFormats().front()).write(c));
+    if (variants && (!format || format == &comparisonFormats().front()))
+        for (const std::string &line : variantHeadlines(runs.front(), c))
+            fmt::print("{}\n", line);
     return 0;
 }
 

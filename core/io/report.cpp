@@ -3,6 +3,7 @@
 #include "texttable.h"
 #include "textwrap.h"
 #include "topdelayers.h"
+#include "variantcompare.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -344,16 +345,64 @@ std::string legend(const Run &run)
     return out;
 }
 
+// The variants a run played, what each changed on the machine and whether
+// it was put back: a failed restore says how to do it by hand.
+std::string variantsSection(const Run &run)
+{
+    std::string out = "\nvariants, in turns (each against the first):\n";
+    for (const VariantRecord &v : run.variants) {
+        out += fit("  " + v.describe());
+        for (const SettingRecord &c : v.changes) {
+            out +=
+                fit(fmt::format("    {}: {} -> {} -> {}", c.target.empty() ? c.setting : c.target,
+                                c.before, c.applied, c.restored));
+            if (!c.error.empty())
+                out += fit("    NOT PUT BACK: " + c.error);
+            if (!c.restoreBy.empty() && !c.error.empty())
+                // Never cut: the command is copied as it stands.
+                out += "      put it back by hand: " + c.restoreBy + "\n";
+        }
+    }
+    return out;
+}
+
+// A variant run: its phases variant by variant, then every variant against
+// the first and the headline a tester can post.
+std::string variantPhases(const Run &run)
+{
+    std::string out = variantsSection(run);
+    for (const VariantRecord &v : run.variants) {
+        out += "\n" + fit("== variant " + v.describe());
+        for (size_t i = 0; i < run.phases.size(); ++i)
+            if (run.phases[i].variant == v.name)
+                out += phaseSection(run, i);
+    }
+    return out;
+}
+
+std::string variantVerdict(const Run &run)
+{
+    const Comparison c = compareVariants(run);
+    std::string out = "\n" + formatComparison(c) + "\n";
+    for (const std::string &line : variantHeadlines(run, c))
+        out += line + "\n"; // one line to paste, however long
+    return out;
+}
+
 } // namespace
 
 std::string formatTextReport(const Run &run)
 {
     std::string out = header(run) + traceLine(run.trace);
-    for (size_t i = 0; i < run.phases.size(); ++i)
-        out += phaseSection(run, i);
+    if (hasVariants(run))
+        out += variantPhases(run);
+    else
+        for (size_t i = 0; i < run.phases.size(); ++i)
+            out += phaseSection(run, i);
     if (!run.loads.empty())
         out += "\n" + loadTables(run.loads);
-    return out + "\n" + legend(run);
+    out += "\n" + legend(run);
+    return hasVariants(run) ? out + variantVerdict(run) : out;
 }
 
 std::string formatMarkdownReport(const Run &run)

@@ -2,6 +2,9 @@
 
 #include "enumnames.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace latprobe {
 
 namespace {
@@ -16,6 +19,13 @@ constexpr EnumName<RunEnd> kRunEnds[] = {
 const char *toString(RunEnd end)
 {
     return enumName(kRunEnds, end);
+}
+
+std::string VariantRecord::describe() const
+{
+    return fmt::format("{} ({})", name,
+                       settings.empty() ? std::string("as the system is")
+                                        : fmt::format("{}", fmt::join(settings, ", ")));
 }
 
 } // namespace latprobe

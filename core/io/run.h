@@ -29,6 +29,28 @@ inline bool isPartial(RunEnd end)
     return end == RunEnd::Interrupted || end == RunEnd::LoadFailed;
 }
 
+// One setting a variant changed on the machine, as it went: its value
+// before the run, as applied, and as put back.
+struct SettingRecord
+{
+    std::string setting; // as the variant gives it: "autogroup=0"
+    std::string target;  // what it changed: "/proc/sys/kernel/sched_autogroup_enabled"
+    std::string before, applied, restored;
+    std::string error;     // why applying or putting back failed; "" when neither did
+    std::string restoreBy; // the command that puts it back by hand, when it was not
+    int exitStatus = -1;   // a program's (cmd=, undo=, scx=); -1: none ran
+};
+
+// A variant of the system that the run played in turns with others.
+struct VariantRecord
+{
+    std::string name;                  // "off"
+    std::vector<std::string> settings; // "autogroup=0"; none: the system as it is
+    std::vector<SettingRecord> changes;
+    // "off (autogroup=0)", "base (as the system is)".
+    std::string describe() const;
+};
+
 // A finished (or interrupted) measurement, as saved in a run file and read
 // back by report and compare.
 struct Run
@@ -57,6 +79,9 @@ struct Run
     // what the recorder was.
     TraceSummary trace;
     std::vector<MissExplanation> explanations;
+    // The variants it played in turns, the first the reference (empty: a
+    // run of the system as it is); each phase names its own.
+    std::vector<VariantRecord> variants;
 };
 
 } // namespace latprobe

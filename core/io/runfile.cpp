@@ -379,9 +379,12 @@ json toJson(const PhaseResult &p)
     json stats = json::array();
     for (const ConsumerStats &s : p.consumers)
         stats.push_back(toJson(s));
-    return {{"name", p.name},     {"start_s", p.startS}, {"duration_s", p.durationS},
-            {"loads", p.loads},   {"step", p.step},      {"round", p.round},
-            {"traced", p.traced}, {"consumers", stats}};
+    json out = {{"name", p.name},     {"start_s", p.startS}, {"duration_s", p.durationS},
+                {"loads", p.loads},   {"step", p.step},      {"round", p.round},
+                {"traced", p.traced}, {"consumers", stats}};
+    if (!p.variant.empty())
+        out["variant"] = p.variant; // 1.7
+    return out;
 }
 
 PhaseResult phaseFromJson(const JsonReader &r, const json &p, const std::string &path)
@@ -396,7 +399,8 @@ PhaseResult phaseFromJson(const JsonReader &r, const json &p, const std::string 
     // Before 1.2: a phase begun by hand, as far as anyone knows.
     phase.step = r.get<int>(p, path, "step", -1);
     phase.round = r.get<int>(p, path, "round", 0);
-    phase.traced = r.get<bool>(p, path, "traced", true); // 1.5
+    phase.traced = r.get<bool>(p, path, "traced", true);                   // 1.5
+    phase.variant = r.get<std::string>(p, path, "variant", std::string()); // 1.7
     if (phase.step < -1 || phase.round < 0)
         r.fail(path, "step is -1 or more and round 0 or more");
     phase.consumers = readEach(r, p, path, "consumers", statsFromJson);
@@ -784,6 +788,48 @@ MissExplanation explanationFromJson(const JsonReader &r, const json &e, const st
     return x;
 }
 
+json toJson(const SettingRecord &c)
+{
+    return {{"setting", c.setting},      {"target", c.target},         {"before", c.before},
+            {"applied", c.applied},      {"restored", c.restored},     {"error", c.error},
+            {"restore_by", c.restoreBy}, {"exit_status", c.exitStatus}};
+}
+
+SettingRecord settingFromJson(const JsonReader &r, const json &j, const std::string &path)
+{
+    SettingRecord c;
+    c.setting = r.get<std::string>(j, path, "setting");
+    c.target = r.get<std::string>(j, path, "target", std::string());
+    c.before = r.get<std::string>(j, path, "before", std::string());
+    c.applied = r.get<std::string>(j, path, "applied", std::string());
+    c.restored = r.get<std::string>(j, path, "restored", std::string());
+    c.error = r.get<std::string>(j, path, "error", std::string());
+    c.restoreBy = r.get<std::string>(j, path, "restore_by", std::string());
+    c.exitStatus = r.get<int>(j, path, "exit_status", -1);
+    return c;
+}
+
+json toJson(const VariantRecord &v)
+{
+    json changes = json::array();
+    for (const SettingRecord &c : v.changes)
+        changes.push_back(toJson(c));
+    return {{"name", v.name}, {"settings", v.settings}, {"changes", changes}};
+}
+
+VariantRecord variantFromJson(const JsonReader &r, const json &j, const std::string &path)
+{
+    VariantRecord v;
+    v.name = r.get<std::string>(j, path, "name");
+    if (v.name.empty())
+        r.fail(path + ".name", "a variant has a name");
+    for (const json &s : r.array(j, path, "settings"))
+        if (s.is_string())
+            v.settings.push_back(s.get<std::string>());
+    v.changes = readEach(r, j, path, "changes", settingFromJson);
+    return v;
+}
+
 template <typename T> json toJsonArray(const std::vector<T> &items)
 {
     json out = json::array();
@@ -821,6 +867,7 @@ json runHead(const Run &run)
         {"noise_check", toJson(run.noise)},
         {"trace", toJson(run.trace)},
         {"explanations", toJsonArray(run.explanations)},
+        {"variants", toJsonArray(run.variants)},
     };
 }
 
@@ -940,6 +987,19 @@ std::string runToJson(const Run &run, JsonLayout layout)
     return text;
 }
 
+// Each phase's variant is one the run lists: a comparison of the variants
+// would otherwise leave its rounds out without a word.
+void checkPhaseVariants(const JsonReader &r, const Run &run)
+{
+    for (size_t i = 0; i < run.phases.size(); ++i) {
+        const std::string &name = run.phases[i].variant;
+        if (!name.empty() && std::none_of(run.variants.begin(), run.variants.end(),
+                                          [&](const VariantRecord &v) { return v.name == name; }))
+            r.fail(fmt::format("phases[{}].variant", i),
+                   fmt::format("\"{}\" is not one of the run's variants", name));
+    }
+}
+
 // The sections in the order the file has always been checked, so that of
 // two faults the same one is named.
 Run runFromJson(const std::string &text, const std::string &fileName)
@@ -970,6 +1030,9 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         run.trace = traceFromJson(r, r.field(j, "", "trace"));
     if (j.contains("explanations")) // since 1.4
         run.explanations = readEach(r, j, "", "explanations", explanationFromJson);
+    if (j.contains("variants")) // since 1.7
+        run.variants = readEach(r, j, "", "variants", variantFromJson);
+    checkPhaseVariants(r, run);
     return run;
 }
 

@@ -22,8 +22,9 @@ inline constexpr int kRunFileMajor = 1;
 // "has_cpu_target" (older files: has_deadline), "trace" (the flight
 // recorder) and "explanations" of misses (older files: no recorder,
 // nothing explained); 1.5: see docs/DESIGN.md; 1.6: a loop speed's
-// "per_cpu" (older files: one speed for every CPU)
-inline constexpr int kRunFileMinor = 6;
+// "per_cpu" (older files: one speed for every CPU); 1.7: "variants" and each
+// phase's "variant" (older files: none)
+inline constexpr int kRunFileMinor = 7;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".
 class RunFileError : public std::runtime_error

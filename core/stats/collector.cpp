@@ -393,6 +393,7 @@ std::vector<PhaseResult> Collector::phases(int64_t now, size_t histogramsFrom, B
         r.step = p.place.step;
         r.round = p.place.round;
         r.traced = p.place.traced;
+        r.variant = p.place.variant;
         r.startS = static_cast<double>(p.start - m_runStart) / 1e9;
         r.durationS = static_cast<double>(end - p.start) / 1e9;
         for (size_t i = 0; i < p.stats.size(); ++i) {

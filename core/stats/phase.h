@@ -19,6 +19,9 @@ struct PhasePlace
     // misses of a phase it does not record are never asked about, whatever
     // the thread that drains them, or when.
     bool traced = true;
+    // The variant of the system it was played under (docs/scenarios.md,
+    // "Variants"); "" in a run without variants.
+    std::string variant = {};
 };
 
 // A stretch of a run with one set of loads: "idle", "massive_intr x8", ...
@@ -33,6 +36,9 @@ struct PhaseResult
     int step = -1;
     int round = 0;
     bool traced = true; // false: a step that paused the flight recorder
+    // The variant of the system it was played under; "" without variants.
+    // Not part of what ran: the same loads under two variants are a pair.
+    std::string variant;
     std::vector<ConsumerStats> consumers;
 
     // The consumer named so, or nullptr when this phase did not measure it.

@@ -6,6 +6,8 @@
 #include "compare.h"
 #include "phasematch.h"
 #include "report.h"
+#include "runfile.h"
+#include "variantcompare.h"
 
 #include <QtTest>
 
@@ -693,5 +695,137 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCompare)
+namespace {
+
+// A run that played "on" and "off" in turns, six rounds of idle and burn
+// each; under off, audio misses ten times as often under burn and the
+// wakeup p99 is the same.
+Run variantRun()
+{
+    std::vector<PhaseResult> phases;
+    double t = 0;
+    for (int r = 1; r <= 6; ++r)
+        for (const char *variant : r % 2 ? std::vector{"on", "off"} : std::vector{"off", "on"}) {
+            const bool off = std::string(variant) == "off";
+            const auto seed = static_cast<uint64_t>(r * 10 + off);
+            for (int step = 0; step < 2; ++step) {
+                PhaseResult p = step == 0 ? phase("idle", {}, 10,
+                                                  {consumer("audio", 2, 300, 5, 0, seed),
+                                                   consumer("wakeup", 2, 100, 5, 0, seed)},
+                                                  0, r)
+                                          : phase("burn x4", {"burn:4"}, 10,
+                                                  {consumer("audio", 2, 900, 5, off ? 40 : 4, seed),
+                                                   consumer("wakeup", 2, 400, 5, 0, seed)},
+                                                  1, r);
+                p.startS = t;
+                p.variant = variant;
+                t += 10;
+                phases.push_back(p);
+            }
+        }
+    Run v = run("6.18.44", phases);
+    SettingRecord autogroup;
+    autogroup.setting = "autogroup=0";
+    autogroup.target = "/proc/sys/kernel/sched_autogroup_enabled";
+    autogroup.before = "1";
+    autogroup.applied = "0";
+    autogroup.restored = "1";
+    v.variants = {{"on", {"autogroup=1"}, {}}, {"off", {"autogroup=0"}, {autogroup}}};
+    return v;
+}
+
+} // namespace
+
+class TestVariants : public QObject
+{
+    Q_OBJECT
+private slots:
+    void eachVariantIsARunOfItsOwn()
+    {
+        const std::vector<Run> parts = splitByVariant(variantRun());
+        QCOMPARE(parts.size(), size_t{2});
+        for (const Run &part : parts) {
+            QCOMPARE(part.phases.size(), size_t{12}); // 6 rounds of 2 steps
+            for (const PhaseResult &p : part.phases)
+                QCOMPARE(p.variant, part.variants.front().name);
+        }
+    }
+
+    void variantsAreComparedRoundByRound()
+    {
+        const Run v = variantRun();
+        const Comparison c = compareVariants(v);
+        QCOMPARE(c.runLabels, (std::vector<std::string>{"on", "off"}));
+        const MetricComparison *misses =
+            metric(c, "burn x4", 1, "audio", CompareMetric::MissesPerMin);
+        QVERIFY(misses);
+        QCOMPARE(misses->samples, size_t{6}); // the rounds, not the blocks
+        QCOMPARE(misses->verdict, Verdict::Worse);
+        QCOMPARE(metric(c, "burn x4", 1, "wakeup", CompareMetric::P99)->verdict, Verdict::NoChange);
+    }
+
+    void theHeadlineSaysWhichIsWorseAndByHowMuch()
+    {
+        const Run v = variantRun();
+        const std::vector<std::string> lines = variantHeadlines(v, compareVariants(v));
+        QCOMPARE(lines.size(), size_t{1});
+        const QString line = QString::fromStdString(lines[0]);
+        QVERIFY2(line.startsWith(QStringLiteral("off (autogroup=0) worse than on: audio "
+                                                "misses/min x10.0 [")),
+                 qPrintable(line));
+        QVERIFY2(line.endsWith(QStringLiteral("; wakeup ~")), qPrintable(line));
+    }
+
+    void theReportShowsEachVariantThenTheVerdict()
+    {
+        const std::string text = formatTextReport(variantRun());
+        const size_t on = text.find("== variant on (autogroup=1)");
+        const size_t off = text.find("== variant off (autogroup=0)");
+        const size_t verdict = text.find("off (autogroup=0) worse than on: audio");
+        QVERIFY2(on != std::string::npos && off != std::string::npos, text.c_str());
+        QVERIFY2(on < off && off < verdict && verdict != std::string::npos, text.c_str());
+        QVERIFY2(text.find("/proc/sys/kernel/sched_autogroup_enabled: 1 -> 0 -> 1") !=
+                     std::string::npos,
+                 text.c_str());
+    }
+
+    void aFailedRestoreSaysHowToPutItBack()
+    {
+        Run v = variantRun();
+        SettingRecord &c = v.variants[1].changes[0];
+        c.restored = "0";
+        c.error = "write refused";
+        c.restoreBy = "echo 1 > /proc/sys/kernel/sched_autogroup_enabled";
+        const std::string text = formatTextReport(v);
+        QVERIFY2(text.find("NOT PUT BACK: write refused\n      put it back by hand: echo 1 > "
+                           "/proc/sys/kernel/sched_autogroup_enabled\n") != std::string::npos,
+                 text.c_str());
+    }
+
+    void aRunFileKeepsTheVariants()
+    {
+        const Run v = variantRun();
+        const Run back = runFromJson(runToJson(v), "v.json");
+        QCOMPARE(back.variants.size(), size_t{2});
+        QCOMPARE(back.variants[1].describe(), std::string("off (autogroup=0)"));
+        QCOMPARE(back.variants[1].changes[0].before, std::string("1"));
+        QCOMPARE(back.variants[1].changes[0].restored, std::string("1"));
+        QCOMPARE(back.phases[1].variant, std::string("on"));
+        QCOMPARE(back.phases[2].variant, std::string("off"));
+    }
+
+    void aPhaseOfAVariantTheRunLacksIsRefused()
+    {
+        Run v = variantRun();
+        v.phases[3].variant = "lavd";
+        QVERIFY_THROWS_EXCEPTION(RunFileError, runFromJson(runToJson(v), "v.json"));
+    }
+};
+
+int main(int argc, char **argv)
+{
+    TestCompare compare;
+    TestVariants variants;
+    return QTest::qExec(&compare, argc, argv) | QTest::qExec(&variants, argc, argv);
+}
 #include "tst_compare.moc"

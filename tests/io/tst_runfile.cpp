@@ -587,7 +587,7 @@ void TestRunFile::interbenchsMethodAndConsumersSurviveARoundTrip()
     }
     const std::string text = runToJson(run);
     const json j = json::parse(text);
-    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.6"));
+    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.7"));
     QCOMPARE(j["consumers"][0]["wake"].get<std::string>(), std::string("timekeeper"));
     QCOMPARE(j["consumers"][0]["latency"].get<std::string>(), std::string("interbench"));
     QCOMPARE(j["consumers"][1]["wake"].get<std::string>(), std::string("timer"));
@@ -698,6 +698,9 @@ void TestRunFile::rejectsNamingFileAndField_data()
     QTest::newRow("mean as a string") << "/phases/0/consumers/1/mean_us"
                                       << "\"150\""
                                       << "phases[0].consumers[1].mean_us";
+    QTest::newRow("a phase of a variant the run lacks") << "/phases/1/variant"
+                                                        << "\"lavd\""
+                                                        << "phases[1].variant";
     QTest::newRow("period_ns fractional") << "/consumers/1/period_ns"
                                           << "1.5"
                                           << "consumers[1].period_ns";

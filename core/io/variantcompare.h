@@ -1,0 +1,30 @@
+#pragma once
+
+#include "compare.h"
+#include "run.h"
+
+#include <string>
+#include <vector>
+
+namespace latprobe {
+
+// A run that played two or more variants of the system in turns
+// (docs/scenarios.md, "Variants").
+bool hasVariants(const Run &run);
+
+// Each variant's share of the run as a run of its own: its phases (its
+// rounds), and the misses, captures and explanations within them.
+std::vector<Run> splitByVariant(const Run &run);
+
+// Every variant against the first, as `latprobe compare` compares runs:
+// phases matched by their loads, rounds as the samples, labelled by the
+// variants' names.
+Comparison compareVariants(const Run &run);
+
+// One line per variant after the first, for a mail: "off (autogroup=0)
+// worse than on: audio misses/min x4.1 [2.8, 6.0], video p99 +62 % [+31,
+// +90]; wakeup ~". A consumer with a change past the noise names each
+// metric that changed; one without says "~".
+std::vector<std::string> variantHeadlines(const Run &run, const Comparison &comparison);
+
+} // namespace latprobe
