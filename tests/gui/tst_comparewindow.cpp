@@ -134,6 +134,19 @@ private slots:
         QCOMPARE(w.cdfPlot()->curveCount(), 2);
     }
 
+    void anOpenIntervalRunsOffThePlot()
+    {
+        // x165 [72.1, inf): the bar has no upper end to draw, so it runs off
+        // the right edge, as the table prints it open; a bounded one stays.
+        RatioPlot plot;
+        plot.resize(600, 300);
+        const double inf = std::numeric_limits<double>::infinity();
+        plot.setPoints({{QStringLiteral("audio misses/min"), 1, 165, 72.1, inf, true},
+                        {QStringLiteral("video p99"), 1, 1.2, 1.1, 1.3, true}});
+        QVERIFY(plot.barRunsOffToTheRight(0));
+        QVERIFY(!plot.barRunsOffToTheRight(1));
+    }
+
     void copyAsTextIsTheCliTable()
     {
         CompareWindow w;

@@ -9,6 +9,10 @@
 
 namespace latprobe {
 
+namespace {
+constexpr double kOffThePlot = 1e6; // far past any range the plot shows
+} // namespace
+
 RatioPlot::RatioPlot(QWidget *parent) : PlotPanel(tr("Change against run 1"), parent)
 {
     setExportName(QStringLiteral("changes"));
@@ -60,7 +64,9 @@ void RatioPlot::rebuild()
     p->yAxis->setRange(0.4, static_cast<double>(labels.size()) + 0.6);
     // A graph of one point each: a graph keeps its points sorted by key,
     // and its error bars follow them by index.
-    for (const Point &pt : m_points) {
+    m_barHighs.assign(m_points.size(), 0);
+    for (size_t i = 0; i < m_points.size(); ++i) {
+        const Point &pt = m_points[i];
         if (!(pt.ratio > 0))
             continue;
         const QColor colour = CdfPlot::seriesColour(pt.run, palette());
@@ -73,16 +79,21 @@ void RatioPlot::rebuild()
                             colour, pt.significant ? colour : palette().color(QPalette::Base), 8));
         graph->setData({pt.ratio}, {static_cast<double>(labels.size() - row) - offset});
         graph->removeFromLegend();
-        const double low = std::isfinite(pt.low) && pt.low > 0 ? pt.low : pt.ratio;
-        const double high = std::isfinite(pt.high) ? pt.high : pt.ratio;
+        // An end the samples do not bound ([72.1, inf)) runs off the plot,
+        // as open as the table prints it; the range follows the bounded ends.
+        const bool lowBounded = std::isfinite(pt.low) && pt.low > 0;
+        const bool highBounded = std::isfinite(pt.high);
+        const double low = lowBounded ? pt.low : pt.ratio / kOffThePlot;
+        const double high = highBounded ? pt.high : pt.ratio * kOffThePlot;
         auto *bars = new QCPErrorBars(p->xAxis, p->yAxis);
         bars->setErrorType(QCPErrorBars::etKeyError);
         bars->setPen(QPen(colour, 1.2));
         bars->setDataPlottable(graph);
         bars->setData({pt.ratio - low}, {high - pt.ratio});
+        m_barHighs[i] = high;
         bars->removeFromLegend();
-        lo = std::min({lo, pt.ratio, low});
-        hi = std::max({hi, pt.ratio, high});
+        lo = std::min({lo, pt.ratio, lowBounded ? low : pt.ratio});
+        hi = std::max({hi, pt.ratio, highBounded ? high : pt.ratio});
     }
     auto *one = new QCPItemStraightLine(p);
     one->point1->setCoords(1, 0);
@@ -90,6 +101,12 @@ void RatioPlot::rebuild()
     one->setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DashLine));
     p->xAxis->setRange(lo / 1.2, hi * 1.2);
     requestReplot();
+}
+
+bool RatioPlot::barRunsOffToTheRight(int point) const
+{
+    const auto i = static_cast<size_t>(point);
+    return i < m_barHighs.size() && m_barHighs[i] > plot()->xAxis->range().upper;
 }
 
 } // namespace latprobe

@@ -29,6 +29,9 @@ public:
 
     void setPoints(std::vector<Point> points);
     int pointCount() const { return static_cast<int>(m_points.size()); }
+    // Whether a point's error bar, as drawn, runs past the plot's right
+    // edge: an interval the samples left open above.
+    bool barRunsOffToTheRight(int point) const;
 
 protected:
     void applyPalette() override;
@@ -37,6 +40,7 @@ private:
     void rebuild();
 
     std::vector<Point> m_points;
+    std::vector<double> m_barHighs; // each drawn point's bar's upper end (as m_points)
 };
 
 } // namespace latprobe
