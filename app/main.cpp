@@ -1,5 +1,6 @@
 #include "commandline.h"
 #include "heappolicy.h"
+#include "knobguardian.h"
 #include "loadleader.h"
 #include "processstarter.h"
 #include "reportcommand.h"
@@ -90,6 +91,8 @@ int main(int argc, char **argv)
         return runStartProbe();
     if (argc > 1 && std::string_view(argv[1]) == kLoadLeaderFlag)
         return runLoadLeader(argc, argv);
+    if (argc > 1 && std::string_view(argv[1]) == kKnobGuardianFlag)
+        return runKnobGuardian(argc, argv);
 
     returnLargeBlocksToTheSystem();
     const std::vector<std::string> commandLine(argv, argv + argc);
