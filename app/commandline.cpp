@@ -1,5 +1,6 @@
 #include "commandline.h"
 
+#include "knobguardian.h"
 #include "loadleader.h"
 #include "processstarter.h"
 
@@ -19,6 +20,8 @@ bool runAsHelper(int argc, char **argv, int &status)
         status = runStartProbe();
     else if (argc > 1 && std::string_view(argv[1]) == kLoadLeaderFlag)
         status = runLoadLeader(argc, argv);
+    else if (argc > 1 && std::string_view(argv[1]) == kKnobGuardianFlag)
+        status = runKnobGuardian(argc, argv);
     else
         return false;
     return true;

@@ -10,8 +10,8 @@ namespace latprobe {
 
 // What latprobe and latprobe-gui both do with their command lines.
 
-// Run as the start consumer's tiny process or a load group's leader (the
-// binary re-executed with a flag of its own): true with the exit status,
+// Run as the start consumer's tiny process, a load group's leader or the
+// variants' guardian (the binary re-executed with a flag of its own): true with the exit status,
 // dispatched before anything else is set up, so a worker costs no more
 // than the exec.
 bool runAsHelper(int argc, char **argv, int &status);

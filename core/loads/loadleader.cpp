@@ -2,6 +2,7 @@
 
 #include "loadkind.h"
 #include "loadspec.h"
+#include "schedattr.h"
 #include "tempdir.h"
 #include "threadparams.h"
 #include "workerslot.h"
@@ -19,7 +20,6 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,20 +48,11 @@ void onParentDeath(int)
 // (EINVAL); nothing else changes then.
 void setSlice(uint64_t ns)
 {
-    struct // linux/sched/types.h's sched_attr, which clashes with <sched.h>
-    {
-        uint32_t size;
-        uint32_t sched_policy;
-        uint64_t sched_flags;
-        int32_t sched_nice;
-        uint32_t sched_priority;
-        uint64_t sched_runtime, sched_deadline, sched_period;
-    } attr{};
-    attr.size = sizeof attr;
+    SchedAttr attr;
     attr.sched_policy = SCHED_OTHER;
     attr.sched_nice = getpriority(PRIO_PROCESS, 0);
     attr.sched_runtime = ns;
-    syscall(SYS_sched_setattr, 0, &attr, 0);
+    setSchedAttr(0, attr);
 }
 
 // Whether a process of group `pgid` is still alive (not a zombie).

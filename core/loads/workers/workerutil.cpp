@@ -10,9 +10,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <string_view>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace latprobe {
@@ -27,35 +25,6 @@ bool armWorkerChild(pid_t worker)
     prctl(PR_GET_NAME, name);
     prctl(PR_SET_NAME, name);
     return true;
-}
-
-std::string findExecutable(const std::string &name)
-{
-    auto runnable = [](const std::string &path) {
-        struct stat st;
-        return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-               access(path.c_str(), X_OK) == 0;
-    };
-    if (name.empty())
-        return {};
-    if (name.find('/') != std::string::npos)
-        return runnable(name) ? name : std::string();
-    const char *path = std::getenv("PATH");
-    const std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-    size_t begin = 0;
-    for (;;) {
-        const size_t end = dirs.find(':', begin);
-        std::string_view dir(dirs);
-        dir = dir.substr(begin, end == std::string::npos ? end : end - begin);
-        std::string candidate(dir.empty() ? std::string_view(".") : dir);
-        candidate.push_back('/');
-        candidate.append(name);
-        if (runnable(candidate))
-            return candidate;
-        if (end == std::string::npos)
-            return {};
-        begin = end + 1;
-    }
 }
 
 int openAnonymousFile(const std::string &dir)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "../workerslot.h"
+#include "programsearch.h" // findExecutable, for the kinds that exec
 
 #include <cstdint>
 #include <ctime>
@@ -49,10 +50,6 @@ inline void addSharedProgress(WorkerSlot &slot, uint64_t n)
 // however it exits) and carry the worker's name. Returns false if the worker
 // is already gone; the caller then _exit()s.
 bool armWorkerChild(pid_t worker);
-
-// The full path of an executable: `name` itself if it holds a '/', else the
-// first match in $PATH. "" if none.
-std::string findExecutable(const std::string &name);
 
 // An unnamed file in `dir` (O_TMPFILE; else created and unlinked at once),
 // so that nothing is left on disk whatever kills the worker. -1 with errno.

@@ -1,0 +1,83 @@
+#pragma once
+
+// A machine in a temp dir for the knobs tests: the files the knobs layer
+// reads and writes, with this VM's values (autogroup on, cgroup v1 with a
+// cpu hierarchy, a PREEMPT_DYNAMIC debugfs, sched_ext present and idle),
+// and a PATH of the test's own scheduler and command programs
+// (tests/knobs/fakebin). The tests change it to make each refusal.
+
+#include "knobenvironment.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QString>
+#include <QTemporaryDir>
+
+#include <sys/stat.h>
+
+struct FakeTree
+{
+    QTemporaryDir dir;
+
+    FakeTree()
+    {
+        write("proc/sys/kernel/sched_autogroup_enabled", "1\n");
+        write("proc/sys/kernel/sched_rt_runtime_us", "950000\n");
+        write("proc/sys/kernel/numa_balancing", "0\n");
+        write("proc/sys/vm/swappiness", "60\n");
+        write("proc/sys/vm/lowmem_reserve_ratio", "256\t256\t32\t0\t0\n");
+        write("proc/sys/vm/fake_action", "", 0200); // write-only, as vm.drop_caches
+        write("proc/sys/vm/fake_readonly", "1\n", 0444);
+        write("sys/kernel/sched_ext/state", "disabled\n");
+        write("sys/kernel/sched_ext/root/ops", "");
+        write("debug/sched/preempt", "none voluntary (full) lazy\n");
+        write("cgroup/cpu/cpu.shares", "1024\n");
+        write("etc/governor", "schedutil\n");
+        QDir(dir.path()).mkpath("run");
+    }
+
+    QString path(const QString &relative) const { return dir.filePath(relative); }
+    std::string stdPath(const QString &relative) const { return path(relative).toStdString(); }
+
+    void write(const QString &relative, const QByteArray &text, int mode = 0644)
+    {
+        QDir(dir.path()).mkpath(QFileInfo(relative).path());
+        QFile f(path(relative));
+        f.setPermissions(QFileDevice::WriteOwner | QFileDevice::ReadOwner);
+        if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            f.write(text);
+        f.close();
+        chmod(path(relative).toLocal8Bit().constData(), mode);
+    }
+
+    QString read(const QString &relative) const
+    {
+        QFile f(path(relative));
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).trimmed() : "<absent>";
+    }
+
+    void remove(const QString &relative) const
+    {
+        const QFileInfo info(path(relative));
+        if (info.isDir())
+            QDir(info.filePath()).removeRecursively();
+        else
+            QFile::remove(info.filePath());
+    }
+
+    latprobe::KnobEnvironment env() const
+    {
+        latprobe::KnobEnvironment e;
+        e.procRoot = stdPath("proc");
+        e.sysRoot = stdPath("sys");
+        e.debugRoot = stdPath("debug");
+        e.cgroupRoot = stdPath("cgroup");
+        e.searchPath = KNOBS_FAKEBIN;
+        e.stateDir = stdPath("run");
+        e.root = true;
+        e.schedulerStartMs = 20'000;
+        e.commandTimeoutMs = 20'000;
+        return e;
+    }
+};

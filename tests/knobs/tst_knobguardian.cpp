@@ -1,0 +1,473 @@
+// The guardian against a fake machine: every setting a variant changed is
+// back after the next turn, the normal end, Ctrl-C, a crash and kill -9 of
+// latprobe; a journal left by a guardian killed too is put back by the
+// next start; two runs never change one setting at once; a scheduler that
+// exits or is ejected is seen. This binary is its own latprobe stand-in
+// (--knob-applier) and guardian (--knob-guardian): knobapplier.h.
+
+#include "childprocess.h"
+#include "faketree.h"
+#include "knobapplier.h"
+#include "knobguard.h"
+#include "knobjournal.h"
+#include "statewait.h"
+#include "variant.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTest>
+
+#include <csignal>
+#include <memory>
+#include <unistd.h>
+
+using namespace latprobe;
+
+namespace {
+
+Variant variant(const QString &text)
+{
+    Variant v;
+    std::string error;
+    if (!parseVariant(text.toStdString(), v, error))
+        qFatal("%s", error.c_str());
+    return v;
+}
+
+QString q(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+bool gone(pid_t pid)
+{
+    return processGone(pid, 0);
+}
+
+// Everything a variant can change on the fake machine at once, each kind
+// of change: two value files, a scheduler, a command with its undo.
+QString everything(const FakeTree &tree)
+{
+    return QString("v:autogroup=0,sysctl=vm.swappiness=10,scx=scx_fake %1,cmd=setfile %2 "
+                   "performance,undo=setfile %2 schedutil")
+        .arg(tree.path("sys/kernel/sched_ext"), tree.path("etc/governor"));
+}
+
+bool changed(const FakeTree &tree)
+{
+    return tree.read("proc/sys/kernel/sched_autogroup_enabled") == "0" &&
+           tree.read("proc/sys/vm/swappiness") == "10" &&
+           tree.read("sys/kernel/sched_ext/state") == "enabled" &&
+           tree.read("etc/governor") == "performance";
+}
+
+bool putBack(const FakeTree &tree)
+{
+    return tree.read("proc/sys/kernel/sched_autogroup_enabled") == "1" &&
+           tree.read("proc/sys/vm/swappiness") == "60" &&
+           tree.read("sys/kernel/sched_ext/state") == "disabled" &&
+           tree.read("etc/governor") == "schedutil";
+}
+
+// The stand-in for latprobe (knobapplier.h), once it has applied.
+struct Applier
+{
+    QProcess process;
+    pid_t guardian = 0;
+    QString journal;
+
+    bool start(const FakeTree &tree, const QString &action, const QString &variantText,
+               bool ownGroup = false)
+    {
+        if (ownGroup) // as a shell's job: Ctrl-C reaches its whole group
+            process.setChildProcessModifier([] { setpgid(0, 0); });
+        process.start(QCoreApplication::applicationFilePath(),
+                      {kKnobApplierFlag, tree.path("proc"), tree.path("sys"), tree.path("debug"),
+                       tree.path("cgroup"), KNOBS_FAKEBIN, tree.path("run"), action, variantText});
+        QByteArray out;
+        for (int waited = 0; !out.contains('\n') && waited < kStateWaitMs; waited += 100)
+            if (process.waitForReadyRead(100) || process.bytesAvailable())
+                out += process.readAll();
+            else if (process.state() == QProcess::NotRunning)
+                break;
+        const QStringList words = QString::fromUtf8(out).trimmed().split(' ');
+        if (words.size() != 3 || words[0] != "applied") {
+            qWarning("applier: %s %s", out.constData(), process.readAllStandardError().constData());
+            return false;
+        }
+        guardian = words[1].toInt();
+        journal = words[2];
+        return true;
+    }
+};
+
+} // namespace
+
+class TestKnobGuardian : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<KnobGuard> start(const FakeTree &tree, const QStringList &variants,
+                                     std::string &error, KnobEnvironment env = {})
+    {
+        std::vector<Variant> vs;
+        for (const QString &text : variants)
+            vs.push_back(variant(text));
+        if (env.procRoot == KnobEnvironment{}.procRoot)
+            env = tree.env();
+        auto guard =
+            KnobGuard::start(vs, env, error, QCoreApplication::applicationFilePath().toStdString());
+        if (guard)
+            m_guardians.push_back(guard->guardianPid());
+        return guard;
+    }
+
+    std::vector<pid_t> m_guardians;
+
+private slots:
+    void cleanup()
+    {
+        // A failed test leaves no guardian behind (they only ever touch a
+        // fake tree, which goes with its temp dir).
+        for (pid_t pid : m_guardians)
+            if (pid > 0 && !gone(pid))
+                kill(pid, SIGKILL);
+        m_guardians.clear();
+    }
+
+    void turnsPutBackWhatTheNextVariantLeaves()
+    {
+        FakeTree tree;
+        std::string error;
+        auto guard = start(tree,
+                           {"a:autogroup=0,sysctl=vm.swappiness=10",
+                            "b:", "c:sysctl=vm.lowmem_reserve_ratio=1 2 3 4 5"},
+                           error);
+        QVERIFY2(guard, error.c_str());
+        TurnResult turn = guard->apply(variant("a:autogroup=0,sysctl=vm.swappiness=10"));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(tree.read("proc/sys/kernel/sched_autogroup_enabled"), QString("0"));
+        QCOMPARE(tree.read("proc/sys/vm/swappiness"), QString("10"));
+        QCOMPARE(int(turn.applied.size()), 2);
+        QCOMPARE(q(turn.applied[0].before), QString("1"));
+        QCOMPARE(q(turn.applied[0].applied), QString("0"));
+        turn = guard->apply(variant("b:"));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(tree.read("proc/sys/kernel/sched_autogroup_enabled"), QString("1"));
+        QCOMPARE(tree.read("proc/sys/vm/swappiness"), QString("60"));
+        turn = guard->apply(variant("a:autogroup=0,sysctl=vm.swappiness=10"));
+        turn = guard->apply(variant("c:sysctl=vm.lowmem_reserve_ratio=1 2 3 4 5"));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(tree.read("proc/sys/kernel/sched_autogroup_enabled"), QString("1"));
+        QCOMPARE(tree.read("proc/sys/vm/lowmem_reserve_ratio"), QString("1 2 3 4 5"));
+        const FinishResult end = guard->finish();
+        QVERIFY(end.failures.empty());
+        QCOMPARE(tree.read("proc/sys/vm/lowmem_reserve_ratio"), QString("256 256 32 0 0"));
+        // Each setting once, with its value before the run, whatever the turns.
+        QCOMPARE(int(end.records.size()), 3);
+        for (const ChangeRecord &r : end.records) {
+            QCOMPARE(r.state, ChangeState::Restored);
+            QCOMPARE(r.restored, r.before);
+        }
+        QCOMPARE(q(end.records[1].before), QString("60"));
+        QCOMPARE(q(end.records[1].applied), QString("10"));
+        QTRY_VERIFY_WITH_TIMEOUT(!QDir(q(guard->journalDir())).exists(), kStateWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(gone(guard->guardianPid()), kStateWaitMs);
+    }
+
+    void aSchedulerIsInForceForItsTurnOnly()
+    {
+        FakeTree tree;
+        std::string error;
+        const QString lavd = "lavd:scx=scx_fake " + tree.path("sys/kernel/sched_ext");
+        auto guard = start(tree, {lavd, "eevdf:"}, error);
+        QVERIFY2(guard, error.c_str());
+        QVERIFY(guard->scheduler().state == SchedulerState::None);
+        TurnResult turn = guard->apply(variant(lavd));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
+        QCOMPARE(tree.read("sys/kernel/sched_ext/root/ops"), QString("fake"));
+        QVERIFY(guard->scheduler().state == SchedulerState::Running);
+        // The same variant again keeps the scheduler it has.
+        const pid_t pid = turn.applied.at(0).pid;
+        turn = guard->apply(variant(lavd));
+        QCOMPARE(turn.applied.at(0).pid, pid);
+        turn = guard->apply(variant("eevdf:"));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("disabled"));
+        QVERIFY(guard->scheduler().state == SchedulerState::None);
+        QTRY_VERIFY_WITH_TIMEOUT(gone(pid), kStateWaitMs);
+    }
+
+    void aSchedulerThatEndsMidRoundIsSeen_data()
+    {
+        QTest::addColumn<QString>("trigger");
+        QTest::addColumn<int>("state");
+        QTest::addColumn<QString>("detail");
+        QTest::newRow("it exits") << "quit" << int(SchedulerState::Exited)
+                                  << "scx_fake exited with exit status 1: fake scheduler: "
+                                     "quitting on request";
+        QTest::newRow("the kernel ejects it")
+            << "eject" << int(SchedulerState::Ejected)
+            << "the kernel no longer runs scx_fake (sched_ext state disabled, ops none): fake "
+               "scheduler: in force";
+    }
+
+    void aSchedulerThatEndsMidRoundIsSeen()
+    {
+        QFETCH(QString, trigger);
+        QFETCH(int, state);
+        QFETCH(QString, detail);
+        FakeTree tree;
+        std::string error;
+        const QString lavd = "lavd:scx=scx_fake " + tree.path("sys/kernel/sched_ext");
+        auto guard = start(tree, {lavd}, error);
+        QVERIFY2(guard, error.c_str());
+        const TurnResult turn = guard->apply(variant(lavd));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QVERIFY(guard->scheduler().state == SchedulerState::Running);
+        tree.write("sys/kernel/sched_ext/" + trigger, "");
+        QTRY_VERIFY_WITH_TIMEOUT(guard->scheduler().state != SchedulerState::Running, kStateWaitMs);
+        const SchedulerStatus s = guard->scheduler();
+        QCOMPARE(int(s.state), state);
+        QCOMPARE(q(s.detail), detail);
+        QVERIFY(guard->finish().failures.empty());
+    }
+
+    void aSchedulerNeverInForceIsStopped()
+    {
+        FakeTree tree;
+        KnobEnvironment env = tree.env();
+        env.schedulerStartMs = 300;
+        std::string error;
+        auto guard = start(tree, {"n:scx=scx_never"}, error, env);
+        QVERIFY2(guard, error.c_str());
+        const TurnResult turn = guard->apply(variant("n:scx=scx_never"));
+        QCOMPARE(q(turn.error), QString("scx=scx_never: %1 was not in force after 0.3 s (sched_ext "
+                                        "state disabled, ops none), so it was stopped")
+                                    .arg(KNOBS_FAKEBIN "/scx_never"));
+        QVERIFY(guard->finish().failures.empty());
+    }
+
+    void commandsRecordTheirExitStatus()
+    {
+        FakeTree tree;
+        const QString gov = tree.path("etc/governor");
+        const QString perf =
+            QString("g:cmd=setfile %1 performance,undo=setfile %1 schedutil").arg(gov);
+        const QString bad = QString("b:cmd=failing,undo=setfile %1 undone").arg(gov);
+        std::string error;
+        auto guard = start(tree, {perf, bad}, error);
+        QVERIFY2(guard, error.c_str());
+        TurnResult turn = guard->apply(variant(perf));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(tree.read("etc/governor"), QString("performance"));
+        QCOMPARE(q(turn.applied.at(0).applied), QString("exit status 0"));
+        turn = guard->apply(variant(bad)); // runs perf's undo, then the failing cmd
+        QCOMPARE(q(turn.error), QString("cmd=failing: \"failing\": exit status 3: failing: this "
+                                        "machine has no such knob"));
+        QCOMPARE(tree.read("etc/governor"), QString("schedutil"));
+        const FinishResult end = guard->finish(); // the undo of a failed cmd runs too
+        QVERIFY(end.failures.empty());
+        QCOMPARE(tree.read("etc/governor"), QString("undone"));
+        QCOMPARE(q(end.records.at(0).restored), QString("exit status 0"));
+    }
+
+    void aRestoreThatFailsSaysHowByHand()
+    {
+        // The fake preempt file is a plain file: it never marks the choice
+        // in force as the kernel does, so nothing written to it reads back.
+        FakeTree tree;
+        std::string error;
+        auto guard = start(tree, {"p:preempt=none"}, error);
+        QVERIFY2(guard, error.c_str());
+        const TurnResult turn = guard->apply(variant("p:preempt=none"));
+        QCOMPARE(q(turn.error), QString("preempt=none: %1 marks no choice in force: \"none\"")
+                                    .arg(tree.path("debug/sched/preempt")));
+        const FinishResult end = guard->finish();
+        QCOMPARE(int(end.failures.size()), 1);
+        QCOMPARE(q(end.failures[0]),
+                 QString("could not put back preempt=none (%1 marks no choice in force: "
+                         "\"full\"); put it back by hand: echo full > %1")
+                     .arg(tree.path("debug/sched/preempt")));
+        // The journal stays for the next start, which tries once more.
+        QTRY_VERIFY_WITH_TIMEOUT(gone(guard->guardianPid()), kStateWaitMs);
+        QVERIFY(QDir(q(guard->journalDir())).exists());
+        const Recovery again = recoverStaleJournals(tree.stdPath("run"), tree.env());
+        QCOMPARE(int(again.failures.size()), 1);
+        QVERIFY(!QDir(q(guard->journalDir())).exists());
+    }
+
+    void aDeadLatprobeIsPutBack_data()
+    {
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<int>("signal"); // 0: none, the applier ends by itself
+        QTest::addColumn<bool>("toGroup");
+        QTest::newRow("kill -9") << "wait" << int(SIGKILL) << false;
+        QTest::newRow("Ctrl-C at the terminal") << "wait" << int(SIGINT) << true;
+        QTest::newRow("a crash") << "abort" << 0 << false;
+        QTest::newRow("the normal end") << "return" << 0 << false;
+    }
+
+    void aDeadLatprobeIsPutBack()
+    {
+        QFETCH(QString, action);
+        QFETCH(int, signal);
+        QFETCH(bool, toGroup);
+        FakeTree tree;
+        Applier applier;
+        QVERIFY(applier.start(tree, action, everything(tree), toGroup));
+        m_guardians.push_back(applier.guardian);
+        if (signal)
+            QVERIFY(changed(tree));
+        if (signal)
+            kill(toGroup ? -applier.process.processId() : applier.process.processId(), signal);
+        QVERIFY(applier.process.waitForFinished(kStateWaitMs));
+        QTRY_VERIFY_WITH_TIMEOUT(putBack(tree), kStateWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(gone(applier.guardian), kStateWaitMs);
+        QVERIFY(!QDir(applier.journal).exists());
+        QCOMPARE(tree.read("sys/kernel/sched_ext/root/ops"), QString(""));
+    }
+
+    void aJournalOfKilledRunsIsPutBackNextTime_data()
+    {
+        QTest::addColumn<bool>("byAGuard");
+        QTest::newRow("by the next run's guardian") << true;
+        QTest::newRow("by any latprobe start") << false;
+    }
+
+    void aJournalOfKilledRunsIsPutBackNextTime()
+    {
+        QFETCH(bool, byAGuard);
+        FakeTree tree;
+        Applier applier;
+        QVERIFY(applier.start(tree, "wait", everything(tree)));
+        m_guardians.push_back(applier.guardian);
+        QVERIFY(changed(tree));
+        kill(applier.guardian, SIGKILL); // the guardian first, so nothing is put back
+        QTRY_VERIFY_WITH_TIMEOUT(gone(applier.guardian), kStateWaitMs);
+        applier.process.kill();
+        QVERIFY(applier.process.waitForFinished(kStateWaitMs));
+        // The scheduler dies with its guardian, and the "kernel" unloads it.
+        QTRY_COMPARE_WITH_TIMEOUT(tree.read("sys/kernel/sched_ext/state"), QString("disabled"),
+                                  kStateWaitMs);
+        QCOMPARE(tree.read("proc/sys/kernel/sched_autogroup_enabled"), QString("0"));
+        QCOMPARE(tree.read("etc/governor"), QString("performance"));
+        QVERIFY(QFile::exists(applier.journal + "/journal.json"));
+
+        std::vector<ChangeRecord> recovered;
+        if (byAGuard) {
+            std::string error;
+            auto guard = start(tree, {"a:autogroup=1"}, error);
+            QVERIFY2(guard, error.c_str());
+            recovered = guard->recovered();
+            QVERIFY(guard->recoveryFailures().empty());
+        } else {
+            const Recovery r = recoverStaleJournals(tree.stdPath("run"), tree.env());
+            QVERIFY(r.failures.empty());
+            recovered = r.records;
+        }
+        QVERIFY(putBack(tree));
+        QVERIFY(!QDir(applier.journal).exists());
+        QCOMPARE(int(recovered.size()), 4);
+        for (const ChangeRecord &r : recovered)
+            QCOMPARE(r.state, ChangeState::Restored);
+    }
+
+    void twoRunsNeverChangeOneSettingAtOnce()
+    {
+        FakeTree tree;
+        std::string error;
+        auto first = start(tree, {"a:autogroup=0"}, error);
+        QVERIFY2(first, error.c_str());
+        // The same file, however it is named.
+        for (const char *other : {"b:autogroup=1", "c:sysctl=kernel.sched_autogroup_enabled=1"}) {
+            QVERIFY(!start(tree, {other}, error));
+            QCOMPARE(q(error), QString("another latprobe (pid %1, its guardian %2) is changing "
+                                       "kernel.sched_autogroup_enabled now: wait until it ends")
+                                   .arg(getpid())
+                                   .arg(first->guardianPid()));
+        }
+        // Another setting may change meanwhile.
+        auto beside = start(tree, {"s:sysctl=vm.swappiness=1"}, error);
+        QVERIFY2(beside, error.c_str());
+        first->finish();
+        auto second = start(tree, {"b:autogroup=1"}, error);
+        QVERIFY2(second, error.c_str());
+        // A guardian killed drops its locks with it: the next run may start,
+        // and puts back what the dead one changed.
+        QVERIFY(second->apply(variant("b:autogroup=0")).error.empty());
+        kill(second->guardianPid(), SIGKILL);
+        QTRY_VERIFY_WITH_TIMEOUT(gone(second->guardianPid()), kStateWaitMs);
+        auto third = start(tree, {"c:autogroup=1"}, error);
+        QVERIFY2(third, error.c_str());
+        QCOMPARE(tree.read("proc/sys/kernel/sched_autogroup_enabled"), QString("1"));
+    }
+
+    void aGuardianThatDiesIsTakenOverByLatprobe()
+    {
+        FakeTree tree;
+        std::string error;
+        auto guard = start(tree, {"a:autogroup=0,sysctl=vm.swappiness=10"}, error);
+        QVERIFY2(guard, error.c_str());
+        QVERIFY(guard->apply(variant("a:autogroup=0,sysctl=vm.swappiness=10")).error.empty());
+        const pid_t pid = guard->guardianPid();
+        kill(pid, SIGKILL);
+        const TurnResult turn = guard->apply(variant("a:autogroup=0,sysctl=vm.swappiness=10"));
+        QVERIFY(!turn.error.empty());
+        QCOMPARE(tree.read("proc/sys/kernel/sched_autogroup_enabled"), QString("1"));
+        QCOMPARE(tree.read("proc/sys/vm/swappiness"), QString("60"));
+        const FinishResult end = guard->finish();
+        QCOMPARE(int(end.records.size()), 2);
+        QCOMPARE(q(end.failures.at(0)), QString("the guardian (pid %1) ended; what it changed "
+                                                "was put back from its journal")
+                                            .arg(pid));
+    }
+
+    void theJournalFormat()
+    {
+        Journal j;
+        j.owner = 10;
+        j.guardian = 11;
+        ChangeRecord r;
+        r.change = {"autogroup",
+                    "autogroup=0",
+                    ChangeKind::File,
+                    "kernel.sched_autogroup_enabled",
+                    "/proc/sys/kernel/sched_autogroup_enabled",
+                    "0",
+                    ""};
+        r.state = ChangeState::Applied;
+        r.before = "1";
+        r.applied = "0";
+        j.records = {r};
+        Journal back;
+        std::string error;
+        QVERIFY2(journalFromText(journalToText(j), "j.json", back, error), error.c_str());
+        QCOMPARE(back.owner, 10);
+        QCOMPARE(q(back.records.at(0).change.target), q(r.change.target));
+        QCOMPARE(back.records.at(0).state, ChangeState::Applied);
+
+        QString text = q(journalToText(j)).replace("\"version\": 1", "\"version\": 2");
+        QVERIFY(!journalFromText(text.toStdString(), "j.json", back, error));
+        QCOMPARE(q(error), QString("j.json: version: 2 is not 1, the version this latprobe reads"));
+        text = q(journalToText(j)).replace("\"state\": \"applied\"", "\"state\": \"maybe\"");
+        QVERIFY(!journalFromText(text.toStdString(), "j.json", back, error));
+        QCOMPARE(q(error), QString("j.json: changes[0].state: unknown state \"maybe\""));
+        QVERIFY(!journalFromText("{}", "j.json", back, error));
+        QCOMPARE(q(error), QString("j.json: not a latprobe knob journal"));
+    }
+};
+
+int main(int argc, char **argv)
+{
+    if (const int status = dispatchKnobHelpers(argc, argv); status >= 0)
+        return status;
+    QCoreApplication app(argc, argv);
+    TestKnobGuardian test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+#include "tst_knobguardian.moc"
