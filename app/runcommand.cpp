@@ -46,9 +46,14 @@ public:
         m_last = now;
         const std::string round =
             p.rounds > 1 ? fmt::format(" r{}/{}", p.round, p.rounds) : std::string();
-        fmt::print(stderr, "\r[{}/{}{} {} {:.0f}/{:.0f} s, {:.0f} s left]{}\033[K", p.step + 1,
-                   p.steps, round, p.stepName.substr(0, 24), p.stepElapsedS, p.stepS, p.leftS,
-                   counters());
+        // "round 3/6 · variant off (autogroup=0)" leads while variants take turns.
+        const std::string variant =
+            p.variant.empty() ? std::string()
+                              : fmt::format("round {}/{} · variant {}{} ", p.round, p.rounds,
+                                            p.variant, p.settling ? ", settling" : "");
+        fmt::print(stderr, "\r{}[{}/{}{} {} {:.0f}/{:.0f} s, {:.0f} s left]{}\033[K", variant,
+                   p.step + 1, p.steps, round, p.stepName.substr(0, 24), p.stepElapsedS, p.stepS,
+                   p.leftS, counters());
         m_shown = true;
     }
     void clear() const

@@ -1,6 +1,7 @@
 #include "runoptionscli.h"
 
 #include "loadkind.h"
+#include "settingkind.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -22,6 +23,17 @@ std::string loadOptionHelp()
             keys.push_back("cmd=PROGRAM ARGS");
         text += fmt::format("\n  {:<14}{}", k.name, fmt::join(keys, " "));
     }
+    return text;
+}
+
+std::string variantOptionHelp()
+{
+    std::string text = "A variant of the system, NAME:SETTING[,SETTING...], given two or more\n"
+                       "times: each round plays every step under each, in turns that cancel\n"
+                       "drift, and the report compares them. NAME: alone is the system as it\n"
+                       "is; the settings are put back at the end, whatever ends the run:";
+    for (const SettingKind &k : settingKinds())
+        text += fmt::format("\n  {}={}", k.key, k.syntax);
     return text;
 }
 
@@ -108,9 +120,16 @@ void addLoadAndOutputOptions(CLI::App &app, RunOptions &o, bool headless)
                    "each round of a step is one sample when runs are compared.\n"
                    "With --load, each round lasts --duration")
         ->check(CLI::Range(1, kMaxRounds));
-    if (headless)
+    if (headless) {
         app.add_flag("--allow-commands", o.allowCommands,
-                     "Let a scenario's custom loads run their commands");
+                     "Let a scenario's custom loads, and a variant's cmd= and undo=,\n"
+                     "run their commands");
+        app.add_option("--variant", o.variants, variantOptionHelp())->take_all();
+        app.add_option("--settle", o.settleS,
+                       "Unmeasured seconds after each switch of variant (default 2,\n10 with "
+                       "scx=)")
+            ->check(CLI::Range(0.0, 600.0));
+    }
 }
 
 void addRecordingOptions(CLI::App &app, RunOptions &o, bool headless)

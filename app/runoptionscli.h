@@ -16,5 +16,7 @@ void addRunOptions(CLI::App &app, RunOptions &options, RunFrontEnd frontEnd);
 // The --load help: every kind of the load kinds' table with its own keys,
 // so a new kind is listed without anyone remembering to.
 std::string loadOptionHelp();
+// --variant's help: the form, then a line per setting of the table.
+std::string variantOptionHelp();
 
 } // namespace latprobe

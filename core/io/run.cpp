@@ -13,6 +13,7 @@ constexpr EnumName<RunEnd> kRunEnds[] = {
     {RunEnd::Threshold, "stopped at threshold"},
     {RunEnd::Interrupted, "interrupted"},
     {RunEnd::LoadFailed, "load failed"},
+    {RunEnd::SettingFailed, "setting failed"},
 };
 } // namespace
 

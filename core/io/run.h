@@ -21,12 +21,14 @@ enum class RunEnd {
     Threshold,   // a ramp's stop condition passed
     Interrupted, // Ctrl-C, a signal, Cancel in the window
     LoadFailed,  // a step's load could not start
+    SettingFailed, // a variant's setting could not be put in force
 };
 const char *toString(RunEnd end);
 // A run that ended early holds less than was asked: its file says so.
 inline bool isPartial(RunEnd end)
 {
-    return end == RunEnd::Interrupted || end == RunEnd::LoadFailed;
+    return end == RunEnd::Interrupted || end == RunEnd::LoadFailed ||
+           end == RunEnd::SettingFailed;
 }
 
 // One setting a variant changed on the machine, as it went: its value

@@ -5,6 +5,7 @@
 #include "phasename.h"
 #include "presets.h"
 #include "textfile.h"
+#include "variantjson.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,12 +15,48 @@ namespace latprobe {
 
 using nlohmann::json;
 
+double Scenario::settleTimeS() const
+{
+    if (settleS >= 0)
+        return settleS;
+    for (const Variant &v : variants)
+        if (v.find("scx"))
+            return kSchedulerSettleS;
+    return kSettleS;
+}
+
 double Scenario::roundS() const
 {
     double total = 0;
     for (const ScenarioStep &s : steps)
         total += s.durationS;
-    return total;
+    if (variants.empty())
+        return total;
+    return static_cast<double>(variants.size()) * (total + settleTimeS());
+}
+
+std::string checkVariantList(const std::vector<Variant> &variants)
+{
+    if (variants.size() == 1)
+        return fmt::format("variant {} has nothing to take turns with: give two or more",
+                           variants[0].name);
+    if (variants.size() > kMaxVariants)
+        return fmt::format("{} variants: at most {} take turns in one run", variants.size(),
+                           kMaxVariants);
+    for (size_t i = 0; i < variants.size(); ++i)
+        for (size_t k = 0; k < i; ++k)
+            if (variants[i].name == variants[k].name)
+                return fmt::format("two variants are called {}: give each its own name",
+                                   variants[i].name);
+    return {};
+}
+
+std::vector<size_t> turnOrder(size_t variants, int round)
+{
+    std::vector<size_t> order;
+    for (size_t i = 0; i < variants; ++i)
+        order.push_back((i + static_cast<size_t>(std::max(0, round - 1))) % variants);
+    return order;
 }
 
 double Scenario::totalS() const
@@ -40,8 +77,14 @@ std::string formatDuration(double seconds)
 std::string describePlay(const Scenario &s)
 {
     const size_t n = s.steps.size();
-    const std::string rounds =
+    std::string rounds =
         s.rounds > 1 ? fmt::format(" x {} rounds, interleaved", s.rounds) : std::string();
+    if (!s.variants.empty()) {
+        std::vector<std::string> names;
+        for (const Variant &v : s.variants)
+            names.push_back(v.describe());
+        rounds += fmt::format(", under {} in turns", fmt::join(names, " and "));
+    }
     if (s.name == "run") {
         // A plain run's steps are its --idle and --load: name them.
         std::vector<std::string> steps;
@@ -124,6 +167,19 @@ void scenarioFieldsFromJson(const JsonReader &r, const json &j, Scenario &s)
                 value.get<uint64_t>() > kMaxRounds)
                 r.fail(key, fmt::format("expected a whole number from 1 to {}", kMaxRounds));
             s.rounds = static_cast<int>(value.get<uint64_t>());
+        } else if (key == "variants") {
+            std::string error;
+            if (!variantsFromJson(value, key, s.variants, error)) {
+                // "variants[1].settings.slice_us: ..." names its own field.
+                const size_t colon = error.find(": ");
+                r.fail(error.substr(0, colon), error.substr(colon + 2));
+            }
+            if (std::string why = checkVariantList(s.variants); !why.empty())
+                r.fail(key, why);
+        } else if (key == "settle_s") {
+            if (!value.is_number() || value.get<double>() < 0 || value.get<double>() > 600)
+                r.fail(key, "expected seconds from 0 to 600");
+            s.settleS = value.get<double>();
         } else if (key == "restart_consumers") {
             if (!value.is_boolean())
                 r.fail(key, "expected true or false");
@@ -134,7 +190,7 @@ void scenarioFieldsFromJson(const JsonReader &r, const json &j, Scenario &s)
         } else {
             r.fail(key,
                    "unknown field (a scenario has scenario_version, name, description, preset, "
-                   "rounds, restart_consumers, stop_when, steps)");
+                   "rounds, restart_consumers, stop_when, variants, settle_s, steps)");
         }
     }
 }

@@ -2,6 +2,7 @@
 
 #include "loadspec.h"
 #include "phase.h"
+#include "variant.h"
 
 #include <optional>
 #include <stdexcept>
@@ -43,6 +44,18 @@ struct StopCondition
     bool aboveBaseline = false;
 };
 
+inline constexpr double kSettleS = 2;
+inline constexpr double kSchedulerSettleS = 10;
+inline constexpr size_t kMaxVariants = 8;
+
+// Which variant plays at each turn of `round` (1-based): every variant
+// once, the order rotated round by round so that each takes each place
+// equally often (A B, B A, A B, ...): slow drift hits them alike.
+std::vector<size_t> turnOrder(size_t variants, int round);
+// "" or what is wrong with a scenario's variants as a set: one alone, too
+// many, two of one name.
+std::string checkVariantList(const std::vector<Variant> &variants);
+
 // A step compared with the baseline needs this long: four 5 s blocks a
 // side is the fewest that can be significant at 5 %.
 inline constexpr double kMinComparedStepS = 20;
@@ -63,8 +76,16 @@ struct Scenario
     // each load, so X's ramp begins at 0 ms and no backlog carries over.
     // Otherwise a consumer runs on across steps, as a desktop program does.
     bool restartConsumers = false;
+    // Variants of the system played in turns, every step under each in
+    // every round, in a counterbalanced order (turnOrder()); none or two
+    // and more. docs/scenarios.md, "Variants".
+    std::vector<Variant> variants;
+    // Unmeasured seconds after each switch of variant: -1 the default,
+    // kSettleS, or kSchedulerSettleS when a variant loads a scheduler.
+    double settleS = -1;
+    double settleTimeS() const;
 
-    double roundS() const;     // one round
+    double roundS() const;     // one round: every step, under each variant
     double totalS() const;     // every round
     bool runsCommands() const; // a custom load: needs the user's consent
 };

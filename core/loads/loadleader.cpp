@@ -237,6 +237,24 @@ bool makeTempDir(GroupHeader &header, std::string &tempDir)
 }
 
 // From here a death signal kills the group at once (onParentDeath).
+// A variant's cgroup for the group (load_weight=): v1 and v2 both take a
+// pid in cgroup.procs.
+bool joinCgroup(GroupHeader &header, const char *dir)
+{
+    const std::string procs = std::string(dir) + "/cgroup.procs";
+    const int fd = open(procs.c_str(), O_WRONLY | O_CLOEXEC);
+    const std::string pid = std::to_string(getpid());
+    const bool joined =
+        fd >= 0 && write(fd, pid.data(), pid.size()) == static_cast<ssize_t>(pid.size());
+    const int err = errno;
+    if (fd >= 0)
+        close(fd);
+    if (!joined)
+        refuseStart(header, fmt::format("cannot join the variant's cgroup {}: {}", dir,
+                                        std::strerror(err)));
+    return joined;
+}
+
 void armParentDeath(const sigset_t &deathSignals)
 {
     struct sigaction sa
@@ -322,8 +340,8 @@ void reportWorkerError(WorkerContext &ctx, const std::string &message)
 
 int runLoadLeader(int argc, char **argv)
 {
-    // argv: latprobe:<kind> --load-leader <parent pid> <temp dir or -> <spec>
-    if (argc != 5)
+    // argv: latprobe:<kind> --load-leader <parent pid> <temp dir or -> <spec> <cgroup or ->
+    if (argc != 6)
         return 2;
     const pid_t parent = static_cast<pid_t>(std::atoi(argv[2]));
     sigset_t deathSignals;
@@ -352,6 +370,9 @@ int runLoadLeader(int argc, char **argv)
         refuseStart(header, "worker count does not match the shared memory");
         return 2;
     }
+    // Before any worker forks: they inherit it.
+    if (std::strcmp(argv[5], "-") != 0 && !joinCgroup(header, argv[5]))
+        return 3;
     std::string tempDir;
     if (needsTempDir && !makeTempDir(header, tempDir))
         return 3;

@@ -20,6 +20,8 @@ inline constexpr int kLoadVerdictFd = 4;
 // argv[3] of a group that needs a temp dir: the leader makes it (in the
 // shared GroupHeader) once its cleaner is armed; "-" for none.
 inline constexpr const char *kLoadLeaderMakesTempDir = "+";
+// argv[5]: the cgroup directory the leader joins before its workers start
+// (LoadSpec::cgroup), or "-".
 inline constexpr char kVerdictStarted = 'S';
 inline constexpr char kVerdictRefused = 'R';
 

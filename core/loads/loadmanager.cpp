@@ -289,8 +289,9 @@ bool LoadManager::launch(Group &g, std::string &error)
     const std::string parent = std::to_string(getpid());
     const std::string temp = kind.needsTempDir ? kLoadLeaderMakesTempDir : "-";
     const std::string specText = g.spec.toString();
-    const char *argv[] = {argv0.c_str(), kLoadLeaderFlag,  parent.c_str(),
-                          temp.c_str(),  specText.c_str(), nullptr};
+    const std::string cgroup = g.spec.cgroup.empty() ? "-" : g.spec.cgroup;
+    const char *argv[] = {argv0.c_str(),    kLoadLeaderFlag, parent.c_str(), temp.c_str(),
+                          specText.c_str(), cgroup.c_str(),  nullptr};
     const bool ownSession = g.spec.ownSession;
 
     // The leader's verdict on the start (loadleader.h), as one byte.

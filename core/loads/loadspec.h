@@ -16,6 +16,9 @@ struct LoadSpec
     ThreadParams sched;                        // nice, policy (other/batch/idle), cpus
     bool ownSession = true;                    // setsid: its own autogroup
     std::vector<std::string> command;          // the argv to run, if its kind runsCommand
+    // A cgroup directory the leader joins before its workers start (a
+    // variant's load_weight=). Not part of what ran: toString() leaves it out.
+    std::string cgroup = {};
 
     // Its kind runs the user's program (LoadKind::runsCommand): it needs
     // their consent.

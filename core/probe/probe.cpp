@@ -5,6 +5,7 @@
 #include "realclock.h"
 #include "selfexe.h"
 #include "startloop.h"
+#include "taskslice.h"
 #include "timekeeper.h"
 
 #include <algorithm>
@@ -167,6 +168,11 @@ void Probe::measureOnFreshThread(size_t index, const std::function<void()> &stre
     const auto measuring = [&] {
         pthread_setname_np(pthread_self(), name.c_str());
         tid = static_cast<int>(gettid());
+        // Checked before the run (knobcheck.h): the kernel takes it.
+        if (const uint64_t ns = m_sliceNs.load(); ns > 0) {
+            std::string error;
+            setTaskSlice(0, ns, error);
+        }
         stretch();
         tid = 0;
     };

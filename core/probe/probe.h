@@ -68,6 +68,10 @@ public:
     // more at each resume.
     uint64_t periodStarts(size_t consumer) const { return m_consumers[consumer].periodStarts; }
     bool running() const { return m_running; }
+    // The EEVDF slice each measuring thread takes from its next stretch
+    // on (a variant's slice_us=), set on the new thread of each; 0: the
+    // kernel's default. A thread that cannot take it keeps measuring.
+    void setSlice(uint64_t ns) { m_sliceNs = ns; }
 
     Collector &collector() { return *m_collector; }
     // The ring an External consumer's owner writes to (single writer).
@@ -119,6 +123,7 @@ private:
     std::mutex m_drainMutex; // with m_drainWake: stop() wakes the drain thread
     std::condition_variable m_drainWake;
     std::atomic<bool> m_stop{false};
+    std::atomic<uint64_t> m_sliceNs{0};
     std::atomic<int> m_ready{0};
     std::atomic<bool> m_go{false};
     bool m_running = false;

@@ -14,7 +14,7 @@ namespace latprobe {
 
 int concludeRun(Session &session, RunEnd end, const std::string &out, const std::string &program)
 {
-    if (end == RunEnd::LoadFailed)
+    if (end == RunEnd::LoadFailed || end == RunEnd::SettingFailed)
         if (const std::optional<ScenarioOutcome> outcome = session.lastScenario())
             spdlog::error("{}", outcome->error);
     const Run run = session.finish(end);
@@ -51,7 +51,7 @@ int concludeRun(Session &session, RunEnd end, const std::string &out, const std:
     // run as asked: the report is there, but the run is a failure.
     const bool loadError = std::any_of(run.loads.begin(), run.loads.end(),
                                        [](const LoadGroupResult &l) { return !l.error.empty(); });
-    return end == RunEnd::LoadFailed || loadError ? 1 : 0;
+    return end == RunEnd::LoadFailed || end == RunEnd::SettingFailed || loadError ? 1 : 0;
 }
 
 } // namespace latprobe

@@ -1,5 +1,6 @@
 #include "runoptions.h"
 
+#include "knobcheck.h"
 #include "loadspec.h"
 #include "phasename.h"
 #include "presets.h"
@@ -180,6 +181,41 @@ bool resolveSteps(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, std:
     return true;
 }
 
+// --variant, over a scenario's own; refused here, before anything starts,
+// when this machine cannot play them (knobcheck.h).
+bool resolveVariants(const RunOptions &o, RunPlan &plan, std::string &error)
+{
+    Scenario &scenario = plan.scenario;
+    if (!o.variants.empty()) {
+        scenario.variants.clear();
+        for (const std::string &text : o.variants) {
+            Variant v;
+            if (!parseVariant(text, v, error))
+                return false;
+            scenario.variants.push_back(v);
+        }
+    }
+    if (o.settleS >= 0)
+        scenario.settleS = o.settleS;
+    if (scenario.variants.empty())
+        return true;
+    if (error = checkVariantList(scenario.variants); !error.empty()) {
+        error = "--variant: " + error;
+        return false;
+    }
+    if (scenario.stopWhen) {
+        error = fmt::format("scenario {} has a stop condition: play its variants in runs of "
+                            "their own",
+                            scenario.name);
+        return false;
+    }
+    const SchedPolicy policy = plan.params.policy;
+    const KnobRun run{o.allowCommands,
+                      policy == SchedPolicy::Fifo || policy == SchedPolicy::RoundRobin};
+    error = refuseVariants(scenario.variants, KnobEnvironment::real(), run);
+    return error.empty();
+}
+
 } // namespace
 
 bool resolveRunPlan(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, std::string &error)
@@ -222,7 +258,7 @@ bool resolveRunPlan(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, st
             asked.consumers = named;
     }
     if (!resolveConsumers(asked, *preset, plan.consumers, error) ||
-        !resolveThreadParams(o, plan.params, error))
+        !resolveThreadParams(o, plan.params, error) || !resolveVariants(o, plan, error))
         return false;
     error = checkScenario(plan.scenario, plan.limits);
     return error.empty();
@@ -252,6 +288,7 @@ SessionOptions sessionOptions(const RunPlan &plan, const RunOptions &o, RunFront
     s.params = plan.params;
     s.limits = plan.limits;
     s.preset = plan.preset;
+    s.allowCommands = o.allowCommands;
     s.commandLine = std::move(commandLine);
     s.alignNs = o.alignUs >= 0 ? o.alignUs * 1000 : -1;
     s.autoCapture = !o.noAutoCapture;

@@ -68,6 +68,12 @@ void RunRecord::setSpanningScenario(const ScenarioOutcome &outcome)
     m_stopVerdict = outcome.stopVerdict;
 }
 
+void RunRecord::setVariants(std::vector<VariantRecord> variants)
+{
+    std::lock_guard lock(m_mutex);
+    m_variants = std::move(variants);
+}
+
 std::vector<RunMarker> RunRecord::markers(const std::vector<LoadEvent> &timeline,
                                           int64_t runStart) const
 {
@@ -95,6 +101,7 @@ void RunRecord::fill(Run &run) const
         run.stopVerdict = m_stopVerdict;
         run.loads.insert(run.loads.end(), m_endedLoads.begin(), m_endedLoads.end());
         run.states = m_states;
+        run.variants = m_variants;
     }
     std::stable_sort(
         run.loads.begin(), run.loads.end(),

@@ -36,6 +36,8 @@ public:
 
     // A scenario that ended the run names it, and its verdict is the run's.
     void setSpanningScenario(const ScenarioOutcome &outcome);
+    // The variants a scenario played, as they ended.
+    void setVariants(std::vector<VariantRecord> variants);
 
     // The markers the plots draw: loads from `timeline`, resets from here.
     std::vector<RunMarker> markers(const std::vector<LoadEvent> &timeline, int64_t runStart) const;
@@ -52,6 +54,7 @@ private:
     std::string m_runName; // the scenario that spans the run, or SessionOptions::runName
     int m_thresholdStep = -1;
     std::vector<std::string> m_stopVerdict;
+    std::vector<VariantRecord> m_variants;
 };
 
 // A scenario's own run cut from the whole: its phases, misses and captures

@@ -27,6 +27,17 @@ struct ScenarioPlayer::Playing
     int firstPhase = -1;            // the stage's index of its first step's phase
     double repeatedS = 0;           // steps played again to confirm a threshold
     int thresholdStep = -1;         // counted from its first step's phase
+    // With variants: this round's order, the turn playing, and the
+    // unmeasured settling after a switch.
+    std::vector<size_t> order;
+    int turn = 0;
+    bool settling = false;
+    int64_t settleEnd = 0;
+
+    const Variant *variant() const
+    {
+        return order.empty() ? nullptr : &scenario.variants[order[static_cast<size_t>(turn)]];
+    }
 };
 
 ScenarioPlayer::ScenarioPlayer(ScenarioStage &stage) : m_stage(stage) {}
@@ -43,6 +54,12 @@ std::string ScenarioPlayer::accept(const Scenario &scenario, Play play, const Lo
         return fmt::format("scenario {} has no steps", scenario.name);
     if (std::string refusal = checkScenario(scenario, limits); !refusal.empty())
         return refusal;
+    if (std::string why = checkVariantList(scenario.variants); !why.empty())
+        return fmt::format("scenario {}: {}", scenario.name, why);
+    if (!scenario.variants.empty() && scenario.stopWhen)
+        return fmt::format("scenario {} has a stop condition and variants: a ramp stops where "
+                           "one variant fails, so play them in runs of their own",
+                           scenario.name);
     for (const ScenarioStep &step : scenario.steps)
         for (const std::string &name : step.consumers)
             if (std::none_of(consumers.begin(), consumers.end(),
@@ -109,8 +126,47 @@ void ScenarioPlayer::begin()
         std::lock_guard lock(m_mutex);
         m_playing = std::move(m_next);
     }
-    if (m_playing)
+    if (!m_playing)
+        return;
+    if (m_playing->scenario.variants.empty()) {
         beginStep(0);
+        return;
+    }
+    m_playing->order = turnOrder(m_playing->scenario.variants.size(), 1);
+    beginTurn(0);
+}
+
+void ScenarioPlayer::beginTurn(int turn)
+{
+    Playing &p = *m_playing;
+    const int64_t now = m_stage.now();
+    // The step before ends here, as it does at a step's end; the switch and
+    // the settling after it are in no phase.
+    if (p.step >= 0) {
+        p.playedS += p.scenario.steps[static_cast<size_t>(p.step)].durationS;
+        m_stage.endPhase(now);
+        p.step = -1;
+    } else if (p.round == 1 && turn == 0) {
+        // What ran before the first turn is no variant's.
+        if (p.joinsRunStart)
+            m_stage.discardPhase();
+        else
+            m_stage.endPhase(now);
+    }
+    p.turn = turn;
+    // Loads and measuring threads start anew under the variant: autogroup,
+    // for one, holds only for what starts after the switch.
+    m_stage.pauseConsumers();
+    m_stage.stopLoads();
+    if (p.error = m_stage.applyVariant(*p.variant()); !p.error.empty()) {
+        endScenario(RunEnd::SettingFailed);
+        return;
+    }
+    p.settling = true;
+    p.stepStart = now;
+    p.settleEnd = m_stage.now() + static_cast<int64_t>(p.scenario.settleTimeS() * 1e9);
+    m_stage.wakeAt(p.settleEnd);
+    tick(now);
 }
 
 bool ScenarioPlayer::beginStep(int index, bool again)
@@ -128,9 +184,11 @@ bool ScenarioPlayer::beginStep(int index, bool again)
     // Paused before its loads start, so that their start-up is in no period
     // (see Scenario::restartConsumers).
     const bool restarts = p.scenario.restartConsumers;
-    const bool first = index == 0 && p.round == 1;
+    const bool first = index == 0 && p.round == 1 && p.turn == 0;
+    // With variants the first turn has given the run's first phase up already.
+    const bool joins = p.joinsRunStart && p.order.empty();
     if (restarts) {
-        if (first && !again && p.joinsRunStart)
+        if (first && !again && joins)
             m_stage.discardPhase();
         m_stage.pauseConsumers();
     }
@@ -151,8 +209,9 @@ bool ScenarioPlayer::beginStep(int index, bool again)
         m_stage.setTracing(true);
     const PhaseMark phase =
         m_stage.openPhase(again ? step.name + " (again)" : step.name, specs,
-                          first && p.joinsRunStart && !restarts ? m_stage.runStart() : p.stepStart,
-                          {index, p.round, step.consumers, step.trace});
+                          first && joins && !restarts ? m_stage.runStart() : p.stepStart,
+                          {index, p.round, step.consumers, step.trace,
+                           p.variant() ? p.variant()->name : std::string()});
     if (first)
         p.firstStepS = static_cast<double>(phase.start - m_stage.runStart()) / 1e9;
     if (!step.trace)
@@ -172,7 +231,13 @@ void ScenarioPlayer::tick(int64_t now)
         endScenario(RunEnd::Interrupted);
         return;
     }
-    if (now < p.stepEnd) {
+    if (p.settling && now >= p.settleEnd) {
+        p.settling = false;
+        p.playedS += p.scenario.settleTimeS();
+        beginStep(0);
+        return;
+    }
+    if (p.settling || now < p.stepEnd) {
         const ScenarioProgress progress = progressAt(now);
         {
             std::lock_guard lock(m_mutex);
@@ -198,11 +263,26 @@ void ScenarioPlayer::tick(int64_t now)
             break;
         }
     }
+    stepsEnded();
+}
+
+// The step that played has ended: the next step, turn, round, or the end.
+// Each begins itself and ticks, or ends the scenario.
+void ScenarioPlayer::stepsEnded()
+{
+    Playing &p = *m_playing;
     if (p.step + 1 < static_cast<int>(p.scenario.steps.size())) {
-        beginStep(p.step + 1); // ticks the new step itself, or ends the scenario
+        beginStep(p.step + 1);
+    } else if (p.turn + 1 < static_cast<int>(p.order.size())) {
+        beginTurn(p.turn + 1);
     } else if (p.round < p.scenario.rounds) {
         ++p.round;
-        beginStep(0);
+        if (p.order.empty()) {
+            beginStep(0);
+        } else {
+            p.order = turnOrder(p.scenario.variants.size(), p.round);
+            beginTurn(0);
+        }
     } else {
         endScenario(RunEnd::Completed);
     }
@@ -211,16 +291,21 @@ void ScenarioPlayer::tick(int64_t now)
 ScenarioProgress ScenarioPlayer::progressAt(int64_t now) const
 {
     const Playing &p = *m_playing;
-    const ScenarioStep &step = p.scenario.steps[static_cast<size_t>(p.step)];
+    // Settling, the step to come is the turn's first.
+    const int stepIndex = p.settling ? 0 : p.step;
+    const ScenarioStep &step = p.scenario.steps[static_cast<size_t>(stepIndex)];
     const double elapsed = static_cast<double>(now - p.stepStart) / 1e9;
     ScenarioProgress progress;
-    progress.step = p.step;
+    progress.step = stepIndex;
     progress.steps = static_cast<int>(p.scenario.steps.size());
     progress.round = p.round;
     progress.rounds = p.scenario.rounds;
     progress.stepName = step.name;
-    progress.stepElapsedS = elapsed;
+    progress.stepElapsedS = p.settling ? 0 : elapsed;
     progress.stepS = step.durationS;
+    progress.settling = p.settling;
+    if (const Variant *v = p.variant())
+        progress.variant = v->describe();
     progress.leftS = p.scenario.totalS() + p.repeatedS - p.playedS - elapsed;
     return progress;
 }
@@ -234,6 +319,14 @@ void ScenarioPlayer::endNow(RunEnd end)
     }
     if (m_playing)
         endScenario(end);
+}
+
+void ScenarioPlayer::fail(const std::string &why)
+{
+    if (!m_playing)
+        return;
+    m_playing->error = why;
+    endScenario(RunEnd::SettingFailed);
 }
 
 void ScenarioPlayer::endScenario(RunEnd end)

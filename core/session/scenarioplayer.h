@@ -41,6 +41,9 @@ public:
                                 int64_t at, const PhasePlace &place) = 0;
     // The flight recorder records or rests (ScenarioStep::trace).
     virtual void setTracing(bool on) = 0;
+    // Puts `variant` in force for the turn to come (its system-wide settings,
+    // and those latprobe applies to its threads and loads): "" or why not.
+    virtual std::string applyVariant(const Variant &variant) = 0;
     // The phases measured so far, the open one last, for a stop condition.
     virtual std::vector<PhaseResult> phases(int64_t now) = 0;
     // The player wants tick() again no later than `at`.
@@ -107,12 +110,18 @@ public:
     void tick(int64_t now);
     // Ends what plays with `end` (finish(), once the playing thread stopped).
     void endNow(RunEnd end);
+    // The playing thread: what plays cannot go on as asked (a variant's
+    // scheduler died); ends it with `why` as SettingFailed.
+    void fail(const std::string &why);
     bool playing() const { return m_playing != nullptr; }
 
 private:
     struct Playing;
 
     bool beginStep(int index, bool again = false);
+    // With variants: switches to the round's `turn`-th and settles.
+    void beginTurn(int turn);
+    void stepsEnded();
     void endScenario(RunEnd end);
     ScenarioProgress progressAt(int64_t now) const;
 

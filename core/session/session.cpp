@@ -2,6 +2,8 @@
 
 #include "collector.h"
 #include "isotime.h"
+#include "knobcheck.h"
+#include "knobjournal.h"
 #include "phasename.h"
 #include "probe.h"
 #include "realclock.h"
@@ -67,6 +69,12 @@ void Session::start()
     }
     if (m_options.trace)
         m_evidence.openRecorder(m_options.params.cpus);
+    // Settings a killed run left changed, its guardian killed too, are put
+    // back before this one measures anything.
+    const KnobEnvironment env = KnobEnvironment::real();
+    if (!env.stateDir.empty())
+        for (const std::string &line : recoverStaleJournals(env.stateDir, env).failures)
+            spdlog::error("{}", line);
     m_startTime = isoTimeNow();
     m_probe->start();
     std::vector<std::string> names;
@@ -108,6 +116,11 @@ void Session::armTimer()
 
 void Session::tick()
 {
+    // A variant's scheduler that exited or was ejected mid-turn: what ran
+    // then was not that variant, so the scenario ends rather than count it.
+    if (m_variants)
+        if (std::string trouble = m_variants->schedulerTrouble(); !trouble.empty())
+            m_player.fail(trouble);
     m_evidence.takeCaptureRequests(m_options.autoCapture);
     m_evidence.takeExplainRequests([this] { return measuringThreads(); });
     m_player.tick(RealClock::monotonicNow());
@@ -284,11 +297,28 @@ std::string Session::playScenario(const Scenario &scenario, Play play)
 {
     if (!m_running)
         return "the probe is not measuring yet";
+    if (m_player.active())
+        return fmt::format("scenario {} is still running", m_player.playingName());
+    // Variants are refused, and their guardian takes their settings' locks,
+    // before anything changes.
+    std::unique_ptr<SystemVariants> variants;
+    if (!scenario.variants.empty()) {
+        const KnobEnvironment env = KnobEnvironment::real();
+        const SchedPolicy policy = m_options.params.policy;
+        const KnobRun run{m_options.allowCommands,
+                          policy == SchedPolicy::Fifo || policy == SchedPolicy::RoundRobin};
+        if (std::string refusal = refuseVariants(scenario.variants, env, run); !refusal.empty())
+            return refusal;
+        variants = std::make_unique<SystemVariants>(scenario.variants, env);
+        if (std::string refusal = variants->start(); !refusal.empty())
+            return refusal;
+    }
     const bool untouched = !m_record.hasResets() && m_loads->timeline().empty();
     if (std::string refusal =
             m_player.accept(scenario, play, m_loads->limits(), configs(), untouched);
         !refusal.empty())
         return refusal;
+    m_variants = std::move(variants);
     onControl([this, name = scenario.name] {
         if (m_observer)
             m_observer->scenarioStarted(name);
@@ -323,7 +353,16 @@ void Session::pauseConsumers()
 std::string Session::startLoad(const LoadSpec &spec)
 {
     std::string error;
-    m_loads->start(spec, error);
+    m_loads->start(m_variants ? m_variants->forLoads(spec) : spec, error);
+    return error;
+}
+
+std::string Session::applyVariant(const Variant &variant)
+{
+    if (!m_variants)
+        return "the variants' settings are not under latprobe's guard";
+    std::string error = m_variants->apply(variant);
+    m_probe->setSlice(m_variants->sliceNs());
     return error;
 }
 
@@ -367,6 +406,15 @@ void Session::stepBegun()
 
 void Session::scenarioEnded(ScenarioOutcome &outcome, const Span &span)
 {
+    if (m_variants) {
+        // Everything is put back before the run is cut or its file written.
+        std::vector<std::string> failures;
+        m_record.setVariants(m_variants->finish(failures));
+        for (const std::string &line : failures)
+            spdlog::error("{}", line);
+        m_variants.reset();
+        m_probe->setSlice(0);
+    }
     if (span.endsRun)
         m_record.setSpanningScenario(outcome);
     else

@@ -20,6 +20,7 @@
 #include "spscring.h"
 #include "statecapture.h"
 #include "sysinfo.h"
+#include "systemvariants.h"
 #include "taskthread.h"
 #include "threadparams.h"
 
@@ -54,6 +55,7 @@ struct SessionOptions
     bool autoCapture = true;           // capture the state at each phase's first miss
     std::function<bool()> interrupted; // polled at each tick: ends a scenario as interrupted
     std::string workerBinary;          // "" : latprobeBinary()
+    bool allowCommands = false;        // a variant's cmd=, undo= may run (--allow-commands)
     // The flight recorder: misses explained from the kernel's trace when
     // tracefs allows; off, a one-line warning says what to grant.
     bool trace = true;
@@ -179,6 +181,7 @@ private:
     PhaseMark openPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at,
                         const PhasePlace &place) override;
     void setTracing(bool on) override;
+    std::string applyVariant(const Variant &variant) override;
     std::vector<PhaseResult> phases(int64_t now) override;
     void wakeAt(int64_t at) override;
     bool interrupted() override;
@@ -199,7 +202,8 @@ private:
     RunRecord m_record;
     MissEvidence m_evidence{m_record, m_observer};
     ScenarioPlayer m_player{*this};
-    std::unique_ptr<RunAutosaver> m_autosaver; // snapshots the parts above: after them
+    std::unique_ptr<SystemVariants> m_variants; // a scenario's, while it plays
+    std::unique_ptr<RunAutosaver> m_autosaver;  // snapshots the parts above: after them
     std::string m_keepError;
 
     // The control thread's own.

@@ -34,6 +34,11 @@ struct ScenarioProgress
     std::string stepName;
     double stepElapsedS = 0, stepS = 0;
     double leftS = 0; // until the whole scenario ends
+    // With variants: the one in force ("off (autogroup=0)"), and whether
+    // the machine is settling after the switch (stepName is then the
+    // step to come).
+    std::string variant = {};
+    bool settling = false;
 };
 
 struct ScenarioOutcome
@@ -42,7 +47,7 @@ struct ScenarioOutcome
     RunEnd end = RunEnd::Completed;
     int step = 0, steps = 0; // where it ended
     int round = 1, rounds = 1;
-    std::string error;                    // why a load failed
+    std::string error;                    // why a load or a variant's setting failed
     int thresholdStep = -1;               // the phase of its run that passed the stop condition
     std::vector<std::string> stopVerdict; // its answer and evidence (stopjudge.h)
     // The scenario's own run, as `latprobe run --scenario` writes it; only

@@ -60,6 +60,14 @@ public:
         return {name, at};
     }
     void setTracing(bool on) override { log.push_back(on ? "trace on" : "trace off"); }
+    std::string failVariant; // applying this variant fails
+    std::string applyVariant(const Variant &variant) override
+    {
+        if (variant.name == failVariant)
+            return "cannot apply " + variant.name;
+        log.push_back("variant " + variant.name);
+        return {};
+    }
     std::vector<PhaseResult> phases(int64_t) override { return measured; }
     void wakeAt(int64_t at) override { wake = at; }
     bool interrupted() override { return interrupt; }
@@ -324,6 +332,98 @@ private slots:
         stage.toStepEnd(player);
         QCOMPARE(stage.log.back(), std::string("phase idle"));
         QVERIFY(std::find(stage.log.begin() + off, stage.log.end(), "trace on") != stage.log.end());
+    }
+
+    void variantsTakeTurnsABBA()
+    {
+        FakeStage stage;
+        Scenario s = twoSteps(2);
+        s.variants = {{"on", {{"autogroup", "1"}}}, {"off", {{"autogroup", "0"}}}};
+        s.settleS = 3;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(s, {true, true}, {}, kAudio, true), std::string());
+        player.begin();
+        while (player.active())
+            stage.toStepEnd(player);
+        std::vector<std::string> switches, variantOfPhase;
+        for (const std::string &l : stage.log)
+            if (l.rfind("variant ", 0) == 0)
+                switches.push_back(l.substr(8));
+        for (const PhasePlace &place : stage.places)
+            variantOfPhase.push_back(place.variant);
+        // Round 1: on, off; round 2: off, on: drift hits both alike.
+        QCOMPARE(switches, (std::vector<std::string>{"on", "off", "off", "on"}));
+        QCOMPARE(variantOfPhase,
+                 (std::vector<std::string>{"on", "on", "off", "off", "off", "off", "on", "on"}));
+        QCOMPARE(stage.phasesOpened().size(), size_t{8}); // no idle phase: the run ends with it
+        QCOMPARE(player.lastOutcome()->end, RunEnd::Completed);
+    }
+
+    void theSettlingAfterASwitchIsInNoPhase()
+    {
+        FakeStage stage;
+        Scenario s = twoSteps();
+        s.variants = {{"a", {}}, {"b", {{"autogroup", "0"}}}};
+        s.settleS = 3;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(s, {}, {}, kAudio, false), std::string());
+        player.begin();
+        // The switch: the open phase ends, loads stop, consumers pause, then
+        // the variant; its first step's phase opens only once settled.
+        QCOMPARE(stage.log, (std::vector<std::string>{"end", "pause", "stop loads", "variant a"}));
+        QVERIFY(player.progress().settling);
+        QCOMPARE(player.progress().variant, std::string("a (as the system is)"));
+        stage.clock += 2 * kS;
+        player.tick(stage.clock);
+        QVERIFY(stage.phasesOpened().empty());
+        stage.toStepEnd(player); // the settling's end
+        QCOMPARE(stage.phasesOpened(), (std::vector<std::string>{"idle"}));
+        QVERIFY(!player.progress().settling);
+        // Two variants of 30 s of steps and 3 s of settling each.
+        QCOMPARE(player.progress().leftS, 2 * (30.0 + 3.0) - 3.0);
+    }
+
+    void aVariantThatCannotBeAppliedEndsTheScenario()
+    {
+        FakeStage stage;
+        stage.failVariant = "b";
+        Scenario s = twoSteps();
+        s.variants = {{"a", {}}, {"b", {{"autogroup", "0"}}}};
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(s, {}, {}, kAudio, false), std::string());
+        player.begin();
+        while (player.active())
+            stage.toStepEnd(player);
+        QCOMPARE(player.lastOutcome()->end, RunEnd::SettingFailed);
+        QCOMPARE(player.lastOutcome()->error, std::string("cannot apply b"));
+    }
+
+    void variantsAreTwoOrMoreWithoutAStopCondition_data()
+    {
+        QTest::addColumn<int>("which");
+        QTest::addColumn<QString>("refusal");
+        QTest::newRow("one alone") << 0
+                                   << "scenario pair: variant a has nothing to take turns with: "
+                                      "give two or more";
+        QTest::newRow("a name twice") << 1
+                                      << "scenario pair: two variants are called a: give each its "
+                                         "own name";
+        QTest::newRow("with a stop condition") << 2 << "scenario pair has a stop condition";
+    }
+    void variantsAreTwoOrMoreWithoutAStopCondition()
+    {
+        QFETCH(int, which);
+        QFETCH(QString, refusal);
+        FakeStage stage;
+        Scenario s = twoSteps();
+        s.variants = {{"a", {}}};
+        if (which >= 1)
+            s.variants.push_back({which == 1 ? "a" : "b", {}});
+        if (which == 2)
+            s.stopWhen = StopCondition{{"audio"}, 10, false};
+        ScenarioPlayer player(stage);
+        const std::string said = player.accept(s, {}, {}, kAudio, false);
+        QVERIFY2(QString::fromStdString(said).startsWith(refusal), said.c_str());
     }
 
     void takenButNeverBegunStillEnds()
