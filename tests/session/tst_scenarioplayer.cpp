@@ -304,8 +304,10 @@ private slots:
         QCOMPARE(player.accept(s, {true, true}, {}, kAudio, true), std::string());
         player.begin();
         stage.toStepEnd(player);
-        const auto count = [&](const std::string &what) {
-            return std::count(stage.log.begin(), stage.log.end(), what);
+        // Captures the log, not the stage: a lambda holding a type from the
+        // anonymous namespace breaks -Wsubobject-linkage in a unity build.
+        const auto count = [&log = stage.log](const std::string &what) {
+            return std::count(log.begin(), log.end(), what);
         };
         QCOMPARE(count("discard"), 1); // the run's first phase gives way to the first step's
         QCOMPARE(count("pause"), 2);
@@ -324,8 +326,8 @@ private slots:
         player.begin();
         stage.toStepEnd(player);
         // Off only once the untraced step's phase is open.
-        const auto at = [&](const std::string &what) {
-            return std::find(stage.log.begin(), stage.log.end(), what) - stage.log.begin();
+        const auto at = [&log = stage.log](const std::string &what) {
+            return std::find(log.begin(), log.end(), what) - log.begin();
         };
         const auto off = at("trace off");
         QVERIFY(at("phase burn") < off);
