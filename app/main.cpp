@@ -1,9 +1,12 @@
 #include "commandline.h"
 #include "heappolicy.h"
+#include "knobcheck.h"
+#include "knobenvironment.h"
 #include "reportcommand.h"
 #include "rootwarning.h"
 #include "runcommand.h"
 #include "runscommand.h"
+#include "settingkind.h"
 #include "selfexe.h"
 #include "sysinfo.h"
 #include "version.h"
@@ -23,6 +26,27 @@ using namespace latprobe;
 
 namespace {
 
+// What `--variant` may change here, and what each is now: the question
+// before an A/B is "can this machine switch it, and from what".
+void printVariantSettings()
+{
+    const KnobEnvironment env = KnobEnvironment::real();
+    KnobRun run;
+    run.allowCommands = true; // cmd= is the user's to allow, not the machine's to refuse
+    fmt::print("\nvariant settings (latprobe run --variant NAME:SETTING,...)\n");
+    for (const SettingKind &kind : settingKinds()) {
+        const std::string setting = fmt::format("{}={}", kind.key, kind.syntax);
+        const std::string refusal = machineRefusal(kind, env, run);
+        if (!refusal.empty())
+            fmt::print("  {:<34} refused: {}\n", setting, refusal);
+        else if (kind.current)
+            fmt::print("  {:<34} allowed, now {}\n", setting, kind.current(env));
+        else
+            fmt::print("  {:<34} allowed{}\n", setting,
+                       kind.runsCommand ? " with --allow-commands" : "");
+    }
+}
+
 int printSysinfo()
 {
     const SystemInfo s = readSystemInfo();
@@ -37,6 +61,7 @@ int printSysinfo()
     fmt::print("rt throttling   {}\n", s.rtThrottling);
     fmt::print("virtualization  {}\n", s.virtualization);
     fmt::print("cmdline         {}\n", s.cmdline);
+    printVariantSettings();
     return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include "runfile.h"
 #include "runprogram.h"
+#include "settingkind.h"
 #include "statewait.h"
 #include "version.h"
 
@@ -12,7 +13,9 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QMap>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -70,6 +73,7 @@ private slots:
     void withoutADisplayItSaysSoAndMeasuresHeadless();
     void everyRunIsKeptInTheLibraryAndListed();
     void aKilledRunLeavesItsAutosaveInTheLibrary();
+    void sysinfoListsEveryVariantSettingAllowedOrWhyNot();
 };
 
 void TestCli::initTestCase()
@@ -408,6 +412,38 @@ void TestCli::withoutADisplayItSaysSoAndMeasuresHeadless()
     QVERIFY2(err.contains("no display"), qPrintable(err));
     QVERIFY2(out.startsWith(QString("latprobe %1 ").arg(kVersion)), qPrintable(out + err));
     QCOMPARE(p.exitCode(), 130);
+}
+
+void TestCli::sysinfoListsEveryVariantSettingAllowedOrWhyNot()
+{
+    const auto lines = [](const Outcome &o) {
+        QMap<QString, QString> byKey; // "autogroup" -> the rest of its line
+        for (const QString &line : o.out.split('\n'))
+            if (line.startsWith("  ") && line.contains('='))
+                byKey[line.trimmed().section('=', 0, 0)] = line;
+        return byKey;
+    };
+    const Outcome o = runLatprobe({"sysinfo"});
+    QVERIFY2(o.finished && o.exitCode == 0, qPrintable(o.describe()));
+    const QMap<QString, QString> asIs = lines(o);
+    for (const SettingKind &kind : settingKinds()) {
+        const QString line = asIs.value(QString::fromStdString(kind.key));
+        QVERIFY2(line.contains(" allowed") || line.contains(" refused: "),
+                 qPrintable(QString::fromStdString(kind.key) + " is missing from sysinfo or says neither: " + line));
+        if (line.contains(" allowed") && kind.current)
+            QVERIFY2(line.contains(", now "), qPrintable(line));
+    }
+    if (geteuid() != 0 || QStandardPaths::findExecutable("setpriv").isEmpty())
+        return;
+    // As most users run it: what changes the whole machine says it needs root.
+    const Outcome user = runProgram("setpriv", {"--reuid=65534", "--regid=65534",
+                                                "--clear-groups", binary(), "sysinfo"});
+    QVERIFY2(user.finished && user.exitCode == 0, qPrintable(user.describe()));
+    const QMap<QString, QString> asUser = lines(user);
+    for (const SettingKind &kind : settingKinds())
+        if (kind.needsRoot)
+            QVERIFY2(asUser.value(QString::fromStdString(kind.key)).contains("root"),
+                     qPrintable(asUser.value(QString::fromStdString(kind.key))));
 }
 
 QTEST_GUILESS_MAIN(TestCli)
