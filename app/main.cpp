@@ -6,8 +6,8 @@
 #include "rootwarning.h"
 #include "runcommand.h"
 #include "runscommand.h"
-#include "settingkind.h"
 #include "selfexe.h"
+#include "settingkind.h"
 #include "sysinfo.h"
 #include "version.h"
 

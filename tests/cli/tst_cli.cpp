@@ -429,15 +429,16 @@ void TestCli::sysinfoListsEveryVariantSettingAllowedOrWhyNot()
     for (const SettingKind &kind : settingKinds()) {
         const QString line = asIs.value(QString::fromStdString(kind.key));
         QVERIFY2(line.contains(" allowed") || line.contains(" refused: "),
-                 qPrintable(QString::fromStdString(kind.key) + " is missing from sysinfo or says neither: " + line));
+                 qPrintable(QString::fromStdString(kind.key) +
+                            " is missing from sysinfo or says neither: " + line));
         if (line.contains(" allowed") && kind.current)
             QVERIFY2(line.contains(", now "), qPrintable(line));
     }
     if (geteuid() != 0 || QStandardPaths::findExecutable("setpriv").isEmpty())
         return;
     // As most users run it: what changes the whole machine says it needs root.
-    const Outcome user = runProgram("setpriv", {"--reuid=65534", "--regid=65534",
-                                                "--clear-groups", binary(), "sysinfo"});
+    const Outcome user = runProgram(
+        "setpriv", {"--reuid=65534", "--regid=65534", "--clear-groups", binary(), "sysinfo"});
     QVERIFY2(user.finished && user.exitCode == 0, qPrintable(user.describe()));
     const QMap<QString, QString> asUser = lines(user);
     for (const SettingKind &kind : settingKinds())
