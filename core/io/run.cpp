@@ -9,10 +9,8 @@ namespace latprobe {
 
 namespace {
 constexpr EnumName<RunEnd> kRunEnds[] = {
-    {RunEnd::Completed, "completed"},
-    {RunEnd::Threshold, "stopped at threshold"},
-    {RunEnd::Interrupted, "interrupted"},
-    {RunEnd::LoadFailed, "load failed"},
+    {RunEnd::Completed, "completed"},          {RunEnd::Threshold, "stopped at threshold"},
+    {RunEnd::Interrupted, "interrupted"},      {RunEnd::LoadFailed, "load failed"},
     {RunEnd::SettingFailed, "setting failed"},
 };
 } // namespace

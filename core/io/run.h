@@ -17,18 +17,17 @@ namespace latprobe {
 // How a run (or a scenario within one) ended, where code acts on it; the
 // run file keeps toString()'s words in "end_reason".
 enum class RunEnd {
-    Completed,   // every step played, or the duration is over
-    Threshold,   // a ramp's stop condition passed
-    Interrupted, // Ctrl-C, a signal, Cancel in the window
-    LoadFailed,  // a step's load could not start
+    Completed,     // every step played, or the duration is over
+    Threshold,     // a ramp's stop condition passed
+    Interrupted,   // Ctrl-C, a signal, Cancel in the window
+    LoadFailed,    // a step's load could not start
     SettingFailed, // a variant's setting could not be put in force
 };
 const char *toString(RunEnd end);
 // A run that ended early holds less than was asked: its file says so.
 inline bool isPartial(RunEnd end)
 {
-    return end == RunEnd::Interrupted || end == RunEnd::LoadFailed ||
-           end == RunEnd::SettingFailed;
+    return end == RunEnd::Interrupted || end == RunEnd::LoadFailed || end == RunEnd::SettingFailed;
 }
 
 // One setting a variant changed on the machine, as it went: its value
