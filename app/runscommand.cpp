@@ -57,6 +57,7 @@ int executeRuns(const RunsOptions &o)
                            {"video_misses", e.videoMisses},
                            {"wakeup_p99_us", e.wakeupP99Us},
                            {"bytes", e.bytes},
+                           {"headlines", e.headlines},
                            {"error", e.error}});
         fmt::print("{}\n", out.dump(1));
         return 0;
@@ -83,6 +84,10 @@ int executeRuns(const RunsOptions &o)
                       file});
     }
     fmt::print("{}", table.render());
+    // A variant run's verdict is its point: under the table, one line each.
+    for (const RunLibrary::Entry &e : entries)
+        for (const std::string &line : e.headlines)
+            fmt::print("{}: {}\n", e.path.substr(e.path.rfind('/') + 1), line);
     fmt::print("{} run{}, {:.1f} MiB in {}{}\n", entries.size(), entries.size() == 1 ? "" : "s",
                static_cast<double>(bytes) / (1 << 20), library.dir(),
                partial ? " (* partial: interrupted, cancelled or autosaved)" : "");

@@ -1,6 +1,7 @@
 #include "runlibrary.h"
 
 #include "runfile.h"
+#include "variantcompare.h"
 
 #include <fmt/format.h>
 
@@ -129,6 +130,8 @@ std::vector<RunLibrary::Entry> RunLibrary::list() const
                         e.wakeupP99Us = std::max(e.wakeupP99Us, c.p99Us);
                 }
             }
+            if (hasVariants(run))
+                e.headlines = variantHeadlines(run, compareVariants(run));
         } catch (const std::exception &err) {
             e.error = err.what();
         }

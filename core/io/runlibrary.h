@@ -48,6 +48,9 @@ public:
         uint64_t audioMisses = 0, videoMisses = 0; // every phase
         int64_t wakeupP99Us = -1;                  // the worst phase's; -1 unmeasured
         uint64_t bytes = 0;
+        // A run that played variants: one verdict line per variant after
+        // the first, as its report ends ("off (autogroup=0) worse than on: ...").
+        std::vector<std::string> headlines;
         std::string error; // not readable: why (the entry is listed anyway)
     };
     // Newest first.

@@ -104,6 +104,35 @@ private slots:
         QVERIFY(!entries[3].error.empty());
     }
 
+    void aVariantRunIsListedWithItsVerdict()
+    {
+        const RunLibrary lib(m_lib);
+        // "on" and "off" in turns over four rounds of the sample's phases.
+        Run run = runAt("2026-12-05T10:00:00Z", "ab");
+        const std::vector<PhaseResult> once = run.phases;
+        run.phases.clear();
+        for (int round = 1; round <= 4; ++round)
+            for (const char *variant : {"on", "off"})
+                for (PhaseResult p : once) {
+                    p.round = round;
+                    p.variant = variant;
+                    run.phases.push_back(p);
+                }
+        run.variants = {{"on", {"autogroup=1"}, {}}, {"off", {"autogroup=0"}, {}}};
+        std::string error;
+        QVERIFY2(lib.save(run, lib.pathFor(run), error), error.c_str());
+        QVERIFY2(lib.save(runAt("2026-12-04T10:00:00Z"), lib.pathFor(runAt("2026-12-04T10:00:00Z")),
+                          error),
+                 error.c_str());
+        const std::vector<RunLibrary::Entry> entries = lib.list();
+        QCOMPARE(entries.size(), size_t(2));
+        QCOMPARE(entries[0].headlines.size(), size_t(1));
+        // The same figures in both turns: no difference, said as the report says it.
+        QCOMPARE(QString::fromStdString(entries[0].headlines[0]).section(':', 0, 0),
+                 QString("off (autogroup=0) no different from on"));
+        QVERIFY(entries[1].headlines.empty()); // a plain run has none
+    }
+
     void deletesOnlyItsOwnFiles()
     {
         const RunLibrary lib(m_lib);
