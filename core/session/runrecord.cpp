@@ -29,6 +29,12 @@ void RunRecord::addReset(int64_t at)
     m_resets.push_back(at);
 }
 
+void RunRecord::addVariantSwitch(int64_t at, std::string variant)
+{
+    std::lock_guard lock(m_mutex);
+    m_variantSwitches.emplace_back(at, std::move(variant));
+}
+
 bool RunRecord::hasResets() const
 {
     std::lock_guard lock(m_mutex);
@@ -86,6 +92,8 @@ std::vector<RunMarker> RunRecord::markers(const std::vector<LoadEvent> &timeline
         std::lock_guard lock(m_mutex);
         for (int64_t at : m_resets)
             out.push_back({since(at), RunMarker::Reset, "reset"});
+        for (const auto &[at, variant] : m_variantSwitches)
+            out.push_back({since(at), RunMarker::VariantSwitched, variant});
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const RunMarker &a, const RunMarker &b) { return a.timeS < b.timeS; });

@@ -26,6 +26,8 @@ public:
     size_t stateCount() const;
     void addReset(int64_t at);
     bool hasResets() const;
+    // A variant took its turn at `at`: the plots mark the switch with its name.
+    void addVariantSwitch(int64_t at, std::string variant);
 
     // The phase open now, and the name it was asked for before the
     // collector numbered it ("idle" for "idle 2").
@@ -39,7 +41,8 @@ public:
     // The variants a scenario played, as they ended.
     void setVariants(std::vector<VariantRecord> variants);
 
-    // The markers the plots draw: loads from `timeline`, resets from here.
+    // The markers the plots draw: loads from `timeline`, resets and
+    // variant switches from here.
     std::vector<RunMarker> markers(const std::vector<LoadEvent> &timeline, int64_t runStart) const;
     // Fills the run's name, verdict, ended loads and states, in time order.
     void fill(Run &run) const;
@@ -49,6 +52,7 @@ private:
     std::vector<LoadGroupResult> m_endedLoads;
     std::vector<StateCapture> m_states;
     std::vector<int64_t> m_resets;
+    std::vector<std::pair<int64_t, std::string>> m_variantSwitches;
     PhaseMark m_phase;
     std::string m_phaseAsked = "idle";
     std::string m_runName; // the scenario that spans the run, or SessionOptions::runName

@@ -304,10 +304,8 @@ std::string Session::playScenario(const Scenario &scenario, Play play)
     std::unique_ptr<SystemVariants> variants;
     if (!scenario.variants.empty()) {
         const KnobEnvironment env = KnobEnvironment::real();
-        const SchedPolicy policy = m_options.params.policy;
-        const KnobRun run{m_options.allowCommands,
-                          policy == SchedPolicy::Fifo || policy == SchedPolicy::RoundRobin};
-        if (std::string refusal = refuseVariants(scenario.variants, env, run); !refusal.empty())
+        if (std::string refusal = refuseVariants(scenario.variants, env, knobRun());
+            !refusal.empty())
             return refusal;
         variants = std::make_unique<SystemVariants>(scenario.variants, env);
         if (std::string refusal = variants->start(); !refusal.empty())
@@ -357,12 +355,21 @@ std::string Session::startLoad(const LoadSpec &spec)
     return error;
 }
 
+KnobRun Session::knobRun() const
+{
+    const SchedPolicy policy = m_options.params.policy;
+    return {m_options.allowCommands,
+            policy == SchedPolicy::Fifo || policy == SchedPolicy::RoundRobin};
+}
+
 std::string Session::applyVariant(const Variant &variant)
 {
     if (!m_variants)
         return "the variants' settings are not under latprobe's guard";
     std::string error = m_variants->apply(variant);
     m_probe->setSlice(m_variants->sliceNs());
+    if (error.empty())
+        m_record.addVariantSwitch(RealClock::monotonicNow(), variant.name);
     return error;
 }
 

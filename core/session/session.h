@@ -3,6 +3,7 @@
 #include "consumerconfig.h"
 #include "consumersetup.h"
 #include "consumertable.h"
+#include "knobcheck.h"
 #include "loadlimits.h"
 #include "loadmanager.h"
 #include "loadresult.h"
@@ -133,6 +134,9 @@ public:
 
     const SystemInfo &system() const { return m_system; }
     const SessionOptions &options() const { return m_options; } // consumers: see configs()
+    // What this session's variants may do: commands if allowed, no EEVDF
+    // slice for measuring threads that run FIFO or RR.
+    KnobRun knobRun() const;
     const std::vector<ConsumerConfig> &configs() const;
     // The consumers and, once started, what each was granted.
     std::vector<ConsumerSetup> setups() const;

@@ -19,7 +19,7 @@ struct PhaseMark
 // A labelled moment on the time plots: a load started or stopped, a reset.
 struct RunMarker
 {
-    enum Kind { LoadStarted, LoadStopped, Reset };
+    enum Kind { LoadStarted, LoadStopped, Reset, VariantSwitched };
     double timeS = 0; // since the run started
     Kind kind = LoadStarted;
     std::string label;

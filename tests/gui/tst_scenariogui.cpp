@@ -3,8 +3,10 @@
 // stops its loads and marks its run partial, and a scenario that runs
 // commands of its own asks first (refusing starts nothing).
 
+#include "abdialog.h"
 #include "collector.h"
 #include "commandconsentdialog.h"
+#include "comparewindow.h"
 #include "livesession.h"
 #include "loadmanager.h"
 #include "loadpanel.h"
@@ -18,12 +20,17 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -66,6 +73,7 @@ private slots:
     void customCommandsNeedConsent();
     void malformedScenarioIsAMessage();
     void roundsMenuPlaysEveryStepThatManyTimes();
+    void abPlaysTwoVariantsInTurnsAndOpensTheirComparison();
 
 private:
     QString writeScenario(const QString &name, const QByteArray &steps);
@@ -311,6 +319,59 @@ void TestScenarioGui::roundsMenuPlaysEveryStepThatManyTimes()
 
     asWritten->trigger(); // remembered across windows: leave the default behind
     QVERIFY(!quick->text().contains(QStringLiteral("rounds")));
+}
+
+// Scenario ▸ A/B…: a load's nice against the system as it is (no root
+// needed), played in turns, each switch marked on the plots, and the
+// comparison of the two open at the end with its verdict.
+void TestScenarioGui::abPlaysTwoVariantsInTurnsAndOpensTheirComparison()
+{
+    auto *ab = m_window->findChild<QAction *>(QStringLiteral("ab"));
+    QVERIFY(ab);
+    QString cost;
+    whenModal([&cost](QWidget *modal) {
+        auto *dialog = qobject_cast<AbDialog *>(modal);
+        QVERIFY(dialog);
+        dialog->findChild<QLineEdit *>(QStringLiteral("ab-load"))->setText(kLight);
+        dialog->findChild<QSpinBox *>(QStringLiteral("ab-step"))->setValue(1);
+        dialog->findChild<QSpinBox *>(QStringLiteral("ab-rounds"))->setValue(2);
+        dialog->findChild<QDoubleSpinBox *>(QStringLiteral("ab-settle"))->setValue(0);
+        auto *b = dialog->findChild<QGroupBox *>(QStringLiteral("ab-variant-b"));
+        b->findChild<QLineEdit *>(QStringLiteral("ab-name"))->setText(QStringLiteral("nice"));
+        b->findChild<QCheckBox *>(QStringLiteral("ab-use-load_nice"))->setChecked(true);
+        b->findChild<QLineEdit *>(QStringLiteral("ab-value-load_nice"))->setText("5");
+        QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+        cost = dialog->cost();
+        dialog->accept();
+    });
+    ab->trigger();
+    // 2 rounds of 2 variants of idle and the load, 1 s each, no settling.
+    QVERIFY2(cost.endsWith(QStringLiteral("= 8 s")), qPrintable(cost));
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->scenarioBar()->text().contains(QStringLiteral("completed")),
+                             kStateWaitMs);
+    const std::optional<Run> run =
+        m_session->scenarioOutcome() ? m_session->scenarioOutcome()->run : std::nullopt;
+    QVERIFY(run.has_value());
+    std::vector<std::string> variants;
+    for (const PhaseResult &p : run->phases)
+        variants.push_back(p.variant);
+    // A B B A, two steps a turn.
+    QCOMPARE(variants, (std::vector<std::string>{"base", "base", "nice", "nice", "nice", "nice",
+                                                 "base", "base"}));
+    QStringList switches;
+    for (const MarkerEvent &m : m_session->markers())
+        if (m.kind == MarkerEvent::VariantSwitched)
+            switches << m.label;
+    QCOMPARE(switches, (QStringList{"base", "nice", "nice", "base"}));
+    CompareWindow *compare = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (compare = m_window->findChild<CompareWindow *>(QStringLiteral("ab-compare"))) != nullptr,
+        kStateWaitMs);
+    QCOMPARE(compare->headlines().size(), size_t(1));
+    QVERIFY2(compare->headlines()[0].starts_with("nice (load_nice=5) "),
+             compare->headlines()[0].c_str());
+    QVERIFY(compare->summaryLabel()->text().contains(QStringLiteral("nice (load_nice=5)")));
+    compare->close();
 }
 
 QTEST_MAIN(TestScenarioGui)

@@ -42,7 +42,7 @@ QString screenshotCaption(const SystemInfo &s, const std::vector<std::string> &l
 }
 
 QString compareCaption(const std::vector<std::string> &runLabels, const QStringList &files,
-                       const QDateTime &when)
+                       const QDateTime &when, const std::vector<std::string> &headlines)
 {
     QStringList runs;
     for (size_t i = 0; i < runLabels.size(); ++i) {
@@ -54,10 +54,14 @@ QString compareCaption(const std::vector<std::string> &runLabels, const QStringL
         runs << run;
     }
     const QString sep = QStringLiteral("  ·  ");
-    return QStringList{QStringLiteral("latprobe %1").arg(QString::fromLatin1(kVersion)),
-                       QStringLiteral("compare: %1").arg(runs.join(QStringLiteral(", "))),
-                       when.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"))}
-        .join(sep);
+    QString caption =
+        QStringList{QStringLiteral("latprobe %1").arg(QString::fromLatin1(kVersion)),
+                    QStringLiteral("compare: %1").arg(runs.join(QStringLiteral(", "))),
+                    when.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"))}
+            .join(sep);
+    for (const std::string &line : headlines)
+        caption += QLatin1Char('\n') + QString::fromStdString(line);
+    return caption;
 }
 
 QString screenshotDirectory(const QString &preferred)

@@ -23,9 +23,10 @@ struct SystemInfo;
 QString screenshotCaption(const SystemInfo &system, const std::vector<std::string> &loads,
                           const QDateTime &when, const std::string &delayers = {});
 
-// The same for the Compare window: the runs it lines up instead of loads.
+// The same for the Compare window: the runs it lines up instead of loads,
+// and an A/B's verdicts (variantHeadlines()), a line each.
 QString compareCaption(const std::vector<std::string> &runLabels, const QStringList &files,
-                       const QDateTime &when);
+                       const QDateTime &when, const std::vector<std::string> &headlines = {});
 
 // The window's picture with the caption in a strip below it, in the
 // palette's colours. Returns the strip's height through `captionHeight`.

@@ -7,6 +7,7 @@
 #include "messagebanner.h"
 #include "ratioplot.h"
 #include "screenshot.h"
+#include "variantcompare.h"
 
 #include <QAction>
 #include <QApplication>
@@ -221,6 +222,14 @@ int CompareWindow::openFiles(const QStringList &paths)
     return added;
 }
 
+void CompareWindow::addRun(const Run &run, const std::string &file)
+{
+    m_runs.push_back(run);
+    m_files.push_back(file);
+    m_banner->hide();
+    rebuild();
+}
+
 QStringList askForRunFiles(QWidget *parent)
 {
     QSettings settings(QStringLiteral("latprobe"), QStringLiteral("latprobe"));
@@ -251,7 +260,12 @@ void CompareWindow::clearRuns()
 
 void CompareWindow::rebuild()
 {
-    m_comparison = compareRuns(m_runs, m_files);
+    // One run that played variants compares them, as `latprobe compare
+    // RUN.json` does.
+    const bool variants = m_runs.size() == 1 && hasVariants(m_runs.front());
+    m_comparison = variants ? compareVariants(m_runs.front()) : compareRuns(m_runs, m_files);
+    m_headlines =
+        variants ? variantHeadlines(m_runs.front(), m_comparison) : std::vector<std::string>{};
     updateRunsLabel();
 
     QStringList warnings;
@@ -418,6 +432,9 @@ void CompareWindow::fillTable()
                                       QString::fromStdString(ph.summaries[ri]).toHtmlEscaped());
         }
     }
+    for (const std::string &line : m_headlines)
+        summaries.prepend(
+            QStringLiteral("<b>%1</b>").arg(QString::fromStdString(line).toHtmlEscaped()));
     m_summary->setText(summaries.join(QStringLiteral("<br>")));
     m_summary->setVisible(!summaries.isEmpty());
     m_table->resizeColumnsToContents();
@@ -496,7 +513,12 @@ void CompareWindow::setPhase(const QString &name)
 
 QString CompareWindow::comparisonText() const
 {
-    return m_runs.empty() ? QString() : QString::fromStdString(formatComparison(m_comparison));
+    if (m_runs.empty())
+        return {};
+    std::string text = formatComparison(m_comparison);
+    for (const std::string &line : m_headlines)
+        text += "\n" + line;
+    return QString::fromStdString(m_headlines.empty() ? text : text + "\n");
 }
 
 void CompareWindow::copyAsText()
@@ -514,7 +536,8 @@ QImage CompareWindow::screenshotImage(int *captionHeight)
     for (const std::string &f : m_files)
         files << QString::fromStdString(f);
     return composeScreenshot(
-        grab(), compareCaption(m_comparison.runLabels, files, QDateTime::currentDateTime()),
+        grab(),
+        compareCaption(m_comparison.runLabels, files, QDateTime::currentDateTime(), m_headlines),
         palette(), font(), captionHeight);
 }
 

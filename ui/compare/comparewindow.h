@@ -41,6 +41,9 @@ public:
     // file that cannot be read is skipped and named, with why, in the
     // banner. Returns how many were added.
     int openFiles(const QStringList &paths);
+    // Adds a run held in memory (the A/B the window just played), labelled
+    // `file` where a run read from disk shows its file name.
+    void addRun(const Run &run, const std::string &file);
     void openInteractively();
     void clearRuns();
     int runCount() const { return static_cast<int>(m_runs.size()); }
@@ -61,6 +64,8 @@ public:
     CdfPlot *cdfPlot() const { return m_plot; }
     RatioPlot *ratioPlot() const { return m_ratios; }
     QLabel *summaryLabel() const { return m_summary; }
+    // One run that played variants: its verdicts, one line a variant.
+    const std::vector<std::string> &headlines() const { return m_headlines; }
     QComboBox *consumerBox() const { return m_consumerBox; }
     QAction *copyAction() const { return m_copy; }
     QAction *screenshotAction() const { return m_screenshot; }
@@ -74,6 +79,7 @@ private:
     std::vector<Run> m_runs;
     std::vector<std::string> m_files;
     Comparison m_comparison;
+    std::vector<std::string> m_headlines;
 
     MessageBanner *m_banner;
     QLabel *m_runsLabel;

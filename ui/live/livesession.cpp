@@ -56,6 +56,7 @@ public:
     {
         m_lastStep = -1;
         m_lastSecond = -1;
+        m_lastVariant.clear();
     }
     void scenarioProgressed(const ScenarioProgress &p) override
     {
@@ -65,7 +66,13 @@ public:
             return;
         m_lastStep = p.step;
         m_lastSecond = second;
-        queue([o = m_owner] {
+        // A variant's turn began: its mark goes on the plots even when no
+        // load starts with it (an idle step).
+        const bool switched = p.variant != m_lastVariant;
+        m_lastVariant = p.variant;
+        queue([o = m_owner, switched] {
+            if (switched)
+                o->rebuildMarkers();
             if (o->m_session->scenarioRunning())
                 emit o->scenarioProgressed();
         });
@@ -112,6 +119,7 @@ private:
     std::deque<std::function<void()>> m_tasks;
     int m_lastStep = -1; // the session's control thread only
     int64_t m_lastSecond = -1;
+    std::string m_lastVariant;
 };
 
 LiveSession::LiveSession(SessionOptions options, QObject *parent)

@@ -27,7 +27,8 @@ class LiveData;
 // A labelled moment on the time plots, as the plots draw it.
 struct MarkerEvent
 {
-    enum Kind { LoadStarted, LoadStopped, Reset };
+    // As RunMarker::Kind, in its order.
+    enum Kind { LoadStarted, LoadStopped, Reset, VariantSwitched };
     double timeS = 0; // since the run started
     Kind kind = LoadStarted;
     QString label;
@@ -61,6 +62,7 @@ public:
     int64_t runStart() const { return m_session->runStart(); }
     const std::string &binary() const { return m_session->options().workerBinary; }
     const std::string &preset() const { return m_session->options().preset; }
+    KnobRun knobRun() const { return m_session->knobRun(); }
     // For tests: a sample as a consumer's thread would push it (a forced
     // late wakeup), straight into the numbers every view reads.
     void injectSample(size_t consumer, const Sample &sample);

@@ -33,9 +33,10 @@ void LoadMarkers::setEvents(const std::vector<MarkerEvent> &events)
         item.line->point2->setCoords(e.timeS, 1);
         item.text->position->setTypeX(QCPItemPosition::ptPlotCoords);
         item.text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        const QString sign = e.kind == MarkerEvent::LoadStarted   ? QStringLiteral("▶ ")
-                             : e.kind == MarkerEvent::LoadStopped ? QStringLiteral("■ ")
-                                                                  : QStringLiteral("↺ ");
+        const QString sign = e.kind == MarkerEvent::LoadStarted       ? QStringLiteral("▶ ")
+                             : e.kind == MarkerEvent::LoadStopped     ? QStringLiteral("■ ")
+                             : e.kind == MarkerEvent::VariantSwitched ? QStringLiteral("⇄ ")
+                                                                      : QStringLiteral("↺ ");
         item.text->setText(sign + e.label);
         // Labels sit left of their line: a marker appears at the right edge,
         // where a label to its right would be cut off.
@@ -100,8 +101,11 @@ void LoadMarkers::style(Item &item)
     const Qt::PenStyle style = item.kind == MarkerEvent::LoadStarted   ? Qt::SolidLine
                                : item.kind == MarkerEvent::LoadStopped ? Qt::DashLine
                                                                        : Qt::DotLine;
-    item.line->setPen(QPen(text, 1, style));
-    item.text->setColor(text);
+    // A variant's turn is the run's big divide: drawn bold, in the accent.
+    const bool variant = item.kind == MarkerEvent::VariantSwitched;
+    const QColor ink = variant ? m_palette.color(QPalette::Highlight) : text;
+    item.line->setPen(QPen(ink, variant ? 2 : 1, variant ? Qt::SolidLine : style));
+    item.text->setColor(ink);
     item.text->setBrush(box);
     QFont f = m_plot->font();
     f.setPointSizeF(f.pointSizeF() * 0.9);

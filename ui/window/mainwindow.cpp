@@ -24,6 +24,7 @@
 #include "screenshot.h"
 #include "selfexe.h"
 #include "topdelayers.h"
+#include "variantcompare.h"
 #include "version.h"
 #include "wakeuphistogram.h"
 #include "whodelayeddialog.h"
@@ -493,8 +494,23 @@ QString MainWindow::screenshotCaptionText() const
     if (const auto &phases = m_session.data().phases(); !phases.empty() && phases.back().misses())
         delayers =
             delayersLine(m_session.explanations(), phases.back().name, phases.back().misses());
-    return screenshotCaption(m_session.system(), m_session.activeLabels(),
-                             QDateTime::currentDateTime(), delayers);
+    QString caption = screenshotCaption(m_session.system(), m_session.activeLabels(),
+                                        QDateTime::currentDateTime(), delayers);
+    // An A/B names its variants: the one in force, or once it ended, its verdicts.
+    const std::optional<ScenarioOutcome> &outcome = m_session.scenarioOutcome();
+    if (m_session.scenarioRunning()) {
+        const ScenarioProgress p = m_session.scenarioProgress();
+        if (!p.variant.empty())
+            caption += tr("\nA/B: round %1 of %2, variant %3")
+                           .arg(p.round)
+                           .arg(p.rounds)
+                           .arg(QString::fromStdString(p.variant));
+    } else if (outcome && outcome->run && hasVariants(*outcome->run)) {
+        for (const std::string &line :
+             variantHeadlines(*outcome->run, compareVariants(*outcome->run)))
+            caption += QLatin1Char('\n') + QString::fromStdString(line);
+    }
+    return caption;
 }
 
 QString MainWindow::saveScreenshot(const QString &directory)

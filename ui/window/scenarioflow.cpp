@@ -1,6 +1,8 @@
 #include "scenarioflow.h"
 
+#include "abdialog.h"
 #include "commandconsentdialog.h"
+#include "comparewindow.h"
 #include "livesession.h"
 #include "loadpanel.h"
 #include "runsaving.h"
@@ -49,6 +51,11 @@ ScenarioFlow::ScenarioFlow(LiveSession &session, QWidget *window, QMenuBar *menu
         m_menu->addAction(tr("&Open scenario file…"), this, &ScenarioFlow::openInteractively);
     open->setToolTip(tr("Play a scenario file: steps of loads and how long each lasts "
                         "(the format of 'latprobe run --scenario')"));
+    QAction *ab = m_menu->addAction(tr("&A/B of a setting…"), this, &ScenarioFlow::openAbDialog);
+    ab->setObjectName(QStringLiteral("ab"));
+    ab->setToolTip(tr("Two variants of the system (autogroup, a slice, a load's nice or CPU "
+                      "weight, a sched_ext scheduler...) take turns in one run, and are put "
+                      "back after; the run ends with which is better"));
     m_menu->addSeparator();
     m_cancel =
         m_menu->addAction(tr("&Cancel scenario"), this, [this] { m_session.cancelScenario(); });
@@ -103,7 +110,8 @@ void ScenarioFlow::addRoundsMenu()
 Scenario ScenarioFlow::withRounds(const Scenario &scenario) const
 {
     Scenario s = scenario;
-    if (m_rounds > 0)
+    // An A/B's rounds are its own: its dialog (or file) set them with their cost.
+    if (m_rounds > 0 && s.variants.empty())
         s.rounds = m_rounds;
     return s;
 }
@@ -217,6 +225,13 @@ void ScenarioFlow::openInteractively()
     runScenarioFile(path);
 }
 
+void ScenarioFlow::openAbDialog()
+{
+    AbDialog dialog(KnobEnvironment::real(), m_session.knobRun(), m_window);
+    if (dialog.exec() == QDialog::Accepted)
+        runScenario(dialog.scenario());
+}
+
 void ScenarioFlow::onStarted(const QString &name)
 {
     m_controls.loadPanel->setScenarioActive(true, name);
@@ -282,6 +297,12 @@ void ScenarioFlow::onFinished(RunEnd end, bool partial)
                    .arg(QString::fromStdString(outcome ? outcome->error : std::string())
                             .toHtmlEscaped());
     m_controls.bar->showEnded(text, run.has_value());
+    // An A/B's answer is the comparison of its variants: shown at once.
+    if (run && !run->variants.empty() && !run->phases.empty()) {
+        CompareWindow *compare = openCompareWindow(m_window, {});
+        compare->setObjectName(QStringLiteral("ab-compare"));
+        compare->addRun(*run, m_session.scenarioName().toStdString());
+    }
     QString plain = text;
     plain.remove(QStringLiteral("<b>")).remove(QStringLiteral("</b>"));
     m_controls.statusBar->showMessage(

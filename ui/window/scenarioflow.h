@@ -64,6 +64,7 @@ private:
     void labelBuiltins(); // "Run quick (5 steps x 3 rounds, 6:00)"
     Scenario withRounds(const Scenario &scenario) const;
     void openInteractively();
+    void openAbDialog();
     void onStarted(const QString &name);
     void onProgressed();
     void onFinished(RunEnd end, bool partial);
