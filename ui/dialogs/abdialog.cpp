@@ -134,6 +134,7 @@ QGroupBox *AbDialog::makeVariantBox(const QString &title, const QString &name, V
     box.name->setObjectName(QStringLiteral("ab-name"));
     grid->addWidget(new QLabel(tr("Name")), 0, 0);
     grid->addWidget(box.name, 0, 1, 1, 2);
+    grid->setColumnStretch(1, 1); // the values: "sysctl" takes NAME=VALUE
     connect(box.name, &QLineEdit::textChanged, this, &AbDialog::refresh);
     int row = 1;
     for (const SettingKind &kind : settingKinds()) {
