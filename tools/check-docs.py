@@ -34,11 +34,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOT_IN_THE_TREE = {
     # An example of what a change would add (HACKING.md).
     "core/loads/workers/fsync_storm.cpp",
-    # Placeholders in a recipe.
+    # Placeholders in a recipe (and any name with a word of PLACEHOLDER).
     "name.cpp",
     "name.h",
     "tst_name.cpp",
-    "FILE.cpp",
     # Other projects' sources, which latprobe follows or includes.
     "interbench.c",
     "cyclictest.c",
@@ -49,6 +48,7 @@ NOT_IN_THE_TREE = {
     "builtinscenarios.cpp",
 }
 
+PLACEHOLDER = re.compile(r"(?:^|[/_.-])(?:NAME|DATE|KIND|FILE|PID)(?:[/_.-]|$)")
 EXTENSIONS = "md|cpp|h|c|py|sh|cmake|supp|txt|in|json|xml|desktop|svg|png"
 # A path-like word ending in one of those: `dir/name.ext` or `name.ext`.
 CITATION = re.compile(
@@ -148,7 +148,7 @@ def citations(files):
         here = os.path.dirname(path)
         for lineno_text in set(CITATION.findall(body)):
             cited = lineno_text.rstrip(".")
-            if cited in NOT_IN_THE_TREE:
+            if cited in NOT_IN_THE_TREE or PLACEHOLDER.search(cited):
                 continue
             ext = cited.rsplit(".", 1)[1]
             if cited.startswith("./") and ext not in BARE_CHECKED:

@@ -89,13 +89,14 @@ def print_md(blocks, missing):
     print("| benchmark | figure | value | goal | |")
     print("|---|---|---|---|---|")
     for head, rows, note in blocks:
-        name, _, rest = head.partition("  ")
-        first = f"**{name}** {rest}" + (f"; {note}" if note else "")
-        print(f"| {first} | | | | |")
-        for r in rows:
-            print(f"| | {r[0]} | {r[1]} | {r[2]} | {r[3]} |")
+        name, date, commit = head.split("  ")[:3]
+        first = f"`{name}` {date} {commit}" + (" (carried)" if "[carried" in head else "")
+        for i, r in enumerate(rows):
+            print(f"| {first if i == 0 else ''} | {r[0]} | {r[1]} | {r[2]} | {r[3]} |")
+        if note:
+            print(f"| | {note} | | | |")
     for name in missing:
-        print(f"| **{name}** no result yet | | | | |")
+        print(f"| `{name}` | no result yet | | | |")
 
 
 def main():
