@@ -7,7 +7,9 @@
       `core/io/runfile.cpp` (from the top of the tree, or from the citing
       file's folder, or from any folder of the tree, as headers are
       included by bare name), or a bare `HACKING.md` or `collector.h` that
-      some file of the tree is called. Documents are the tracked *.md
+      some file of the tree is called; and a section cited as
+      `docs/DESIGN.md, "Layers"` is a heading of that document (the
+      heading begins with the words cited). Documents are the tracked *.md
       files and the man page; in code only comments are read.
 
   tools/check-docs.py suites BUILD_DIR [CTEST]
@@ -127,6 +129,29 @@ def comment_text(path, text):
     return "\n".join(lines)
 
 
+# `docs/DESIGN.md`, "Layers" or (docs/DESIGN.md, "Who delayed me"), the
+# quoted words possibly wrapped over comment lines.
+SECTION = re.compile(r"([\w./-]+\.md)`?,?\s+\"([^\"]{1,100})\"")
+
+
+def headings(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        return [line.lstrip("#").strip() for line in f if line.startswith("#")]
+
+
+def section_faults(path, body, tracked):
+    faults = []
+    for doc, section in SECTION.findall(body):
+        section = " ".join(section.split())
+        found = [f for f in tracked if f == doc or f.endswith("/" + doc)]
+        if not found:
+            continue  # the file check reports it
+        if not any(h.startswith(section) for f in found for h in headings(f)):
+            faults.append(f"{path}: cites section \"{section}\" of {doc}, which has no such "
+                          f"heading")
+    return faults
+
+
 def citations(files):
     tracked = set(files)
     basenames = {os.path.basename(f) for f in files}
@@ -146,6 +171,9 @@ def citations(files):
         if not body:
             continue
         here = os.path.dirname(path)
+        # Comment markers between wrapped lines would split a quoted section.
+        flat = re.sub(r"\n\s*(//|#|\*)?", " ", body)
+        faults.extend(section_faults(path, flat, tracked))
         for lineno_text in set(CITATION.findall(body)):
             cited = lineno_text.rstrip(".")
             if cited in NOT_IN_THE_TREE or PLACEHOLDER.search(cited):
