@@ -259,6 +259,10 @@ EOF
     completes "latprobe run --load ring:4:" threads= nice= session=
     completes "latprobe run --load burn:1:" threads= cpus=
     completes "latprobe run -o " a.json
+    completes "latprobe run --variant off:auto" autogroup=
+    completes "latprobe run --variant off:autogroup=" 0 1
+    completes "latprobe run --variant short:autogroup=0," 0,slice_us= 0,load_weight= 0,scx=
+    completes "latprobe run --variant p:preempt=" none voluntary full lazy
     completes "latprobe report --format " text md csv json
     completes "latprobe report --format=" text md csv json
     completes "latprobe report " a.json

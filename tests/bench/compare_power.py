@@ -22,7 +22,8 @@ rounds).
     python3 tests/bench/compare_power.py               # 4 pairs: ~14 min
     python3 tests/bench/compare_power.py --pairs 1 --idle 20 --duration 20   # smoke, ~3 min
 
-Needs root for SCHED_FIFO. Exit status 0 when every run completed, whatever
+Needs root for SCHED_FIFO. `--save` keeps the result under
+tests/bench/results/ (benchlib.py). Exit status 0 when every run completed, whatever
 the rates; 2 when a run failed. Python 3 standard library only.
 """
 
@@ -33,6 +34,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import benchlib
 
 # p99: a 5 s block of audio, video or wakeup holds enough latencies for it;
 # p99.9 of a block is nearly its maximum, the host's, which no policy moves.
@@ -85,12 +88,14 @@ def main():
     ap.add_argument("--duration", type=float, default=30, help="seconds under the load")
     ap.add_argument("--load", default="burn:4")
     ap.add_argument("--keep", help="keep the run files in this folder")
+    benchlib.add_save_option(ap)
     args = ap.parse_args()
     if not os.access(args.latprobe, os.X_OK):
         sys.exit(f"compare_power: {args.latprobe} is not an executable: build first, or give --latprobe")
     if os.geteuid() != 0:
         sys.exit("compare_power: the A/B arm runs the probe at SCHED_FIFO: run as root")
 
+    result = benchlib.Result("compare_power", args.save, latprobe=args.latprobe)
     folder = args.keep or tempfile.mkdtemp(prefix="compare_power-")
     os.makedirs(folder, exist_ok=True)
     fifo = ["--policy", "fifo", "--priority", "50"]
@@ -120,14 +125,17 @@ def main():
           f"--duration {args.duration:g} s under {args.load}")
     print(f"  each run took {sorted(seconds)[len(seconds) // 2]:.0f} s (median); all {took / 60:.1f} min")
     n, total, pct = rate(aa)
+    met = result.figure("A/A rows called different", pct, "%", goal="<= 10")
     print(f"  A/A (same settings twice): {n} of {total} rows called different = {pct:.1f} %"
-          f"   goal <= 10 %  {'met' if pct <= 10 else 'MISSED'}")
+          f"   goal <= 10 %  {'met' if met else 'MISSED'}")
     for r in aa:
         if r[3] != "~":
             print(f"    false alarm: {r[0]} {r[1]} {r[2]} {r[3]}")
     n, total, pct = rate(ab)
+    met = result.figure("A/B rows called different (fifo against other, loaded p99)", pct, "%",
+                        goal=">= 90")
     print(f"  A/B (fifo against other, loaded p99): {n} of {total} rows called different "
-          f"= {pct:.1f} %   goal >= 90 %  {'met' if pct >= 90 else 'MISSED'}")
+          f"= {pct:.1f} %   goal >= 90 %  {'met' if met else 'MISSED'}")
     nb, _, _ = rate(ab, ("better",))
     print(f"    of them 'better' (run 2 is the fifo one): {nb}")
     for r in ab:
@@ -136,6 +144,8 @@ def main():
     n, total, pct = rate(ab_all)
     print(f"  A/B, every row (idle and miss rates included, where no difference is expected): "
           f"{n} of {total} = {pct:.1f} %")
+    result.figure("took", took / 60, "min")
+    result.save()
     print(f"  run files: {folder}" if args.keep else "")
     if not args.keep:
         for f in os.listdir(folder):

@@ -55,6 +55,8 @@ latprobe / cyclictest of those medians (the goal figures), and the median of
 the per-round ratios (each round's two runs saw about the same background, so
 it is less sensitive to background that comes and goes).
 
+--save keeps the goal figures under tests/bench/results/ (benchlib.py).
+
 Exit status: 0 when every run completed (whether or not the goals are met),
 2 when a tool is missing or a run failed.
 
@@ -76,6 +78,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import benchlib
 
 GOAL_LOW, GOAL_HIGH = 0.9, 1.1
 
@@ -559,6 +563,16 @@ def print_condition(name, runs, args, arm=MAIN_ARM):
     return medians, ratios
 
 
+def save_figures(result, cond, ratios, args):
+    """The goal figures of a condition, as print_condition judges them."""
+    prefix = "paired " if args.order in ("paired", "together") else ""
+    for label in ("p50", "p99"):
+        result.figure(f"{cond} {label}, latprobe / cyclictest", ratios[prefix + label],
+                      goal=f"in {GOAL_LOW}-{GOAL_HIGH}")
+    result.figure(f"{cond} CPU per wakeup, latprobe / cyclictest", ratios[prefix + "cpu/wakeup"],
+                  goal="<= 1.0")
+
+
 def run_rounds(cond, arm, args, load, rng, workdir):
     """Runs args.rounds rounds of the two tools of `arm` under the current
     condition; returns {tool: [result per round]}."""
@@ -762,6 +776,7 @@ def main():
                    help="extra argument for cyclictest (repeatable)")
     p.add_argument("--keep", default=None, help="keep the tools' files in this directory")
     p.add_argument("--json-out", default=None, help="write every figure to this JSON file")
+    benchlib.add_save_option(p)
     p.add_argument("--pool", nargs="+", metavar="JSON",
                    help="run nothing: pool the rounds of earlier --json-out files")
     p.add_argument("--pool-order", default=None,
@@ -808,6 +823,7 @@ def main():
     if args.max_bg is not None and args.max_bg < 0:
         args.max_bg = None
 
+    result = benchlib.Result("cyclictest_compare", args.save, latprobe=args.latprobe)
     workdir = args.keep or tempfile.mkdtemp(prefix="cyclictest_compare.")
     os.makedirs(workdir, exist_ok=True)
     rng = random.Random(args.seed)
@@ -850,6 +866,7 @@ def main():
                             if cond == "loaded" else "")
             medians, ratios = print_condition(title, runs, args)
             results["conditions"][cond] = {"runs": runs, "medians": medians, "ratios": ratios}
+            save_figures(result, cond, ratios, args)
             if control is not None:
                 medians, ratios = print_condition(title + ", control", control, args, CONTROL_ARM)
                 results["conditions"][cond]["control"] = {"runs": control, "medians": medians,
@@ -867,6 +884,8 @@ def main():
     if args.json_out:
         with open(args.json_out, "w") as f:
             json.dump(results, f, indent=1)
+    if rc == 0:
+        result.save()
     print("\ncolumns: latency in us (truncated, nearest-rank); smpl% = samples / "
           "(duration / interval);\ncpu ms = user+sys of the tool process (rusage); "
           "ns/wk = that / samples;\nss ns/wk, loop ns/wk = steady-state CPU of the process / of "

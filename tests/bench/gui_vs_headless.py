@@ -14,7 +14,8 @@ GUI's own `gui` consumer is reported but has no headless counterpart.
     python3 tests/bench/gui_vs_headless.py                      # 3 rounds: ~7 min
     python3 tests/bench/gui_vs_headless.py --rounds 1 --duration 20 --load massive_intr:4
 
-Exit status: 0 when every run completed, 2 otherwise. Standard library only.
+--save keeps the ratios under tests/bench/results/ (benchlib.py); they have
+no goal. Exit status: 0 when every run completed, 2 otherwise. Standard library only.
 """
 
 import argparse
@@ -27,7 +28,8 @@ import sys
 import tempfile
 import time
 
-from gui_benchlib import Xvfb, default_binary, gui_env, leftover_workers, machine_busy
+import benchlib
+from benchlib import Xvfb, default_binary, gui_env, leftover_workers, machine_busy
 
 CONSUMERS = ("audio", "video", "wakeup", "gui")
 
@@ -71,12 +73,14 @@ def main():
     p.add_argument("--idle", type=float, default=5)
     p.add_argument("--load", default="massive_intr:8")
     p.add_argument("--keep", help="keep the run files in this directory")
+    benchlib.add_save_option(p)
     args = p.parse_args()
     for binary in (args.gui, args.latprobe):
         if not os.access(binary, os.X_OK):
             print("gui_vs_headless: %s is not built (cmake --build build)" % binary,
                   file=sys.stderr)
             return 2
+    result = benchlib.Result("gui_vs_headless", args.save, latprobe=args.latprobe)
     workdir = args.keep or tempfile.mkdtemp(prefix="latprobe-guivs-")
     os.makedirs(workdir, exist_ok=True)
 
@@ -126,16 +130,20 @@ def main():
             h = med(r[c][key] for r in results["headless"])
             g = med(r[c][key] for r in results["gui"])
             ratio = "%.2f" % (g / h) if h > 0 else ("1.00" if g == 0 else "inf")
+            if key == "p99" and h > 0:
+                result.figure("%s p99 loaded, window / headless" % c, g / h)
             name = "%s %s" % (c, key + (" " + unit if unit else ""))
             print("%-16s %8.3f %12.3f %8s" % (name, h, g, ratio) if key == "p99" else
                   "%-16s %8.1f %12.1f %8s" % (name, h, g, ratio))
     g = med(r["gui"]["p99"] for r in results["gui"])
+    result.figure("the window's own event loop, p99", g, "ms")
     print("gui (the window's own event loop) p99 %.3f ms, misses %.1f" % (
         g, med(r["gui"]["misses"] for r in results["gui"])))
     print("(bg%: CPU used by the whole machine during the run, % of one CPU; the load itself "
           "is most of it)")
     if not args.keep:
         shutil.rmtree(workdir, ignore_errors=True)
+    result.save()
     return 0
 
 

@@ -58,6 +58,9 @@ runs alone, with the speed measured before interbench's round.
     python3 tests/bench/interbench_compare.py --duration 20 --rounds 3
     sudo python3 tests/bench/interbench_compare.py --unprivileged
 
+--save keeps the goals met, and each tool against itself, under
+tests/bench/results/ (benchlib.py).
+
 Where interbench's source is absent the script says so and exits 0
 (skipped). Exit status otherwise: 0 when every goal holds, 1 when one does
 not, 2 when a tool could not be built or run. Standard library only.
@@ -74,6 +77,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+import benchlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -466,6 +471,7 @@ def main():
     ap.add_argument("--whole-rounds", dest="per_cell", action="store_false",
                     help="run each tool over every cell in turn, as each runs alone, instead "
                          "of cell by cell with interbench's speed measured around each cell")
+    benchlib.add_save_option(ap)
     ARGS = args = ap.parse_args()
     # A kill ends the run as Ctrl-C does: the load host stopped, the temp
     # folder removed (the default action would leave both behind).
@@ -483,6 +489,7 @@ def main():
         print("interbench_compare: --unprivileged switches to nobody: run it as root",
               file=sys.stderr)
         return 2
+    result = benchlib.Result("interbench_compare", args.save, latprobe=args.latprobe)
     work = tempfile.mkdtemp(prefix="latprobe-ib-")
     try:
         try:
@@ -539,12 +546,18 @@ def main():
         met, judged, within = judge(ib, lp, args.benches, args.loads,
                                     range_tables(ib_rounds) if args.rounds > 1 else None)
         print(f"\ngoals met: {met} of {judged}")
+        result.figure("cells' goals met, latprobe against interbench", met, f"of {judged}",
+                      goal=f"== {judged}")
         if args.rounds > 1:
             print(f"goals missed with latprobe's median within interbench's own range over "
                   f"{args.rounds} rounds: {within} of {judged - met}")
-            print("the same goals, each round against the one before: interbench "
-                  f"{self_agreement(ib_rounds, args.benches, args.loads)}; latprobe "
-                  f"{self_agreement(lp_rounds, args.benches, args.loads)}")
+            ib_self = self_agreement(ib_rounds, args.benches, args.loads)
+            lp_self = self_agreement(lp_rounds, args.benches, args.loads)
+            print(f"the same goals, each round against the one before: interbench {ib_self}; "
+                  f"latprobe {lp_self}")
+            result.figure("interbench round against its round before", ib_self)
+            result.figure("latprobe round against its round before", lp_self)
+        result.save()
         return 0 if met == judged else 1
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -29,6 +29,9 @@ of the reference's in every round.
 --control runs the reference in latprobe's place: the spread two runs of
 the same program show on this machine, the floor under any goal.
 
+--save keeps the result under tests/bench/results/ (benchlib.py); the
+control's as massive_intr_cputime_control.
+
 Exit status: 0 when every round meets the goal, 1 when one does not, 2 when
 a program could not be built or run. Standard library only.
 """
@@ -40,6 +43,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+import benchlib
 
 REFERENCE_C = r"""
 #define _GNU_SOURCE
@@ -101,11 +106,6 @@ int main(int argc, char **argv)
 """
 
 
-def default_binary():
-    here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.join(here, "..", "..", "build", "app", "latprobe")
-
-
 def max_over_min(values):
     return max(values) / min(values) if values and min(values) > 0 else float("inf")
 
@@ -155,15 +155,19 @@ def main():
     ap.add_argument("--sleep-ms", type=float, default=1, help="default 1")
     ap.add_argument("--goal", type=float, default=0.02,
                     help="largest |latprobe - reference| of max/min (default 0.02)")
-    ap.add_argument("--latprobe", default=default_binary(), help="default build/app/latprobe")
+    ap.add_argument("--latprobe", default=benchlib.default_binary("latprobe"),
+                    help="default build/app/latprobe")
     ap.add_argument("--control", action="store_true",
                     help="run the reference again in latprobe's place (the machine's noise)")
+    benchlib.add_save_option(ap)
     args = ap.parse_args()
 
     if not args.control and not os.access(args.latprobe, os.X_OK):
         print(f"massive_intr_cputime: {args.latprobe} is not built: cmake --build build",
               file=sys.stderr)
         return 2
+    result = benchlib.Result("massive_intr_cputime_control" if args.control
+                                else "massive_intr_cputime", args.save, latprobe=args.latprobe)
     work_dir = tempfile.mkdtemp(prefix="latprobe-massive-")
     try:
         exe = build_reference(work_dir)
@@ -174,6 +178,7 @@ def main():
         print(f"{'round':>5}  {'order':<14}  {'ref loops':>13}  {'ref max/min':>11}  "
               f"{'lp loops':>13}  {'lp max/min':>10}  {'diff':>6}  {'lp cpu max/min':>14}")
         met = 0
+        worst = 0.0
         for r in range(args.rounds):
             order = ["reference", "latprobe"] if r % 2 == 0 else ["latprobe", "reference"]
             results = {}
@@ -189,12 +194,16 @@ def main():
             ref, lp = max_over_min(ref_loops), max_over_min(lp_loops)
             diff = lp - ref
             met += abs(diff) <= args.goal
+            worst = max(worst, abs(diff))
             cpu = f"{max_over_min(lp_cpu):.3f}" if lp_cpu else "-"
             print(f"{r + 1:>5}  {order[0][:3] + ' first':<14}  "
                   f"{min(ref_loops):>6}-{max(ref_loops):<6}  {ref:>11.3f}  "
                   f"{min(lp_loops):>6}-{max(lp_loops):<6}  {lp:>10.3f}  {diff:>+6.3f}  "
                   f"{cpu:>14}", flush=True)
         print(f"goal met in {met} of {args.rounds} rounds")
+        result.figure(f"worst |latprobe - reference| of loop max/min, {args.rounds} rounds", worst,
+                      goal=f"<= {args.goal:g}")
+        result.save()
         return 0 if met == args.rounds else 1
     except (RuntimeError, subprocess.SubprocessError, OSError, KeyError, IndexError,
             ValueError) as e:

@@ -26,6 +26,9 @@ run file it writes:
     python3 tests/bench/soak.py --duration 60    # smoke, ~1 minute
     python3 tests/bench/soak.py --gui --duration 3600   # the window, 1 hour
 
+--save keeps the result under tests/bench/results/ (benchlib.py), as
+soak or soak_gui.
+
 Exit status: 0 when every goal holds, 1 when one does not, 2 when latprobe
 could not run or wrote no run file. Standard library only.
 """
@@ -41,16 +44,11 @@ import sys
 import tempfile
 import time
 
-import gui_benchlib
+import benchlib
 
 CONSUMERS = "wakeup,audio,video"
 LOADS = ["massive_intr:8", "burn:2", "hackbench:1:fds=4", "spawn:1:rate=50", "memload:1:mb=64",
          "io_write:1:mb=32"]
-
-
-def default_binary():
-    here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.join(here, "..", "..", "build", "app", "latprobe")
 
 
 def status_of(pid):
@@ -126,18 +124,22 @@ def main():
                          + " ".join(LOADS) + ")")
     ap.add_argument("--consumers", default=CONSUMERS, help=f"default {CONSUMERS}")
     ap.add_argument("--rss-goal-kib", type=int, default=1024, help="default 1024")
-    ap.add_argument("--latprobe", default=default_binary(), help="default build/app/latprobe")
+    ap.add_argument("--latprobe", default=benchlib.default_binary("latprobe"),
+                    help="default build/app/latprobe")
     ap.add_argument("--gui", action="store_true",
                     help="soak the window (latprobe-gui under Xvfb) instead of latprobe run")
-    ap.add_argument("--latprobe-gui", default=gui_benchlib.default_binary("latprobe-gui"),
+    ap.add_argument("--latprobe-gui", default=benchlib.default_binary("latprobe-gui"),
                     help="default build/app/latprobe-gui")
     ap.add_argument("--keep", metavar="DIR", help="keep the scenario, run file and report here")
+    benchlib.add_save_option(ap)
     args = ap.parse_args()
 
     binary = args.latprobe_gui if args.gui else args.latprobe
     if not os.access(binary, os.X_OK):
         print(f"soak: {binary} is not built: cmake --build build", file=sys.stderr)
         return 2
+    args.result = benchlib.Result("soak_gui" if args.gui else "soak", args.save,
+                                     latprobe=args.latprobe)
     loads = args.load or LOADS
     warmup = args.warmup if args.warmup is not None else min(60.0, 2 * args.step)
     if warmup >= args.duration - 2:
@@ -156,8 +158,8 @@ def main():
     xvfb = None
     library = os.path.join(work, "runs")
     if args.gui:
-        xvfb = gui_benchlib.Xvfb()
-        env = gui_benchlib.gui_env(xvfb.display, work, args.latprobe)
+        xvfb = benchlib.Xvfb()
+        env = benchlib.gui_env(xvfb.display, work, args.latprobe)
         env["LATPROBE_LIBRARY"] = library
         cmd = [binary, "--scenario", scen, "--consumers", args.consumers]
     else:
@@ -205,7 +207,7 @@ def measure(args, proc, xvfb, library, out, warmup, loads, work):
                 except OSError:
                     pass
             if t > args.duration:
-                gui_benchlib.stop(proc, timeout=60)
+                benchlib.stop(proc, timeout=60)
                 break
         if t - last_print >= 60:
             last_print = t
@@ -270,7 +272,9 @@ def measure(args, proc, xvfb, library, out, warmup, loads, work):
         lows = (min(x[2] for x in base if x[0] < first[0] + cycle),
                 min(x[2] for x in base if x[0] > last[0] - cycle))
         judged = lows[1] - lows[0]
-    good = judged <= args.rss_goal_kib
+    good = args.result.figure("anonymous memory growth" + (", lowest of first and last cycle"
+                                                          if lows else ", median of the ends"),
+                              judged, "KiB", goal=f"<= {args.rss_goal_kib}")
     ok &= good
     verdict = f"goal <= {args.rss_goal_kib} KiB: {'ok' if good else 'MISSED'}"
     print(f"after warm-up ({first[0]:.0f} s)    RSS {start(1):.0f} KiB = anon {start(2):.0f} + "
@@ -286,14 +290,18 @@ def measure(args, proc, xvfb, library, out, warmup, loads, work):
     else:
         print(f"anonymous memory growth   {growth:+.0f} KiB   {verdict}")
     good = first[5] == last[5] and first[6] == last[6]
+    args.result.figure("threads, open fds: change from warm-up to end",
+                       abs(last[5] - first[5]) + abs(last[6] - first[6]), goal="== 0")
     ok &= good
     print(f"threads {first[5]} -> {last[5]}, open fds {first[6]} -> {last[6]}: "
           f"{'ok' if good else 'MISSED'}")
     total = sum(overflows.values())
-    good = total == 0
+    good = args.result.figure("ring overflows", total, goal="== 0")
     ok &= good
     per = ", ".join(f"{k} {v}" for k, v in overflows.items())
     print(f"ring overflows            {total} ({per})   goal 0: {'ok' if good else 'MISSED'}")
+    args.result.figure("seconds missing from the per-second series",
+                       sum(len(m) for _, m in buckets.values()), goal="== 0")
     for name, (seconds, missing) in buckets.items():
         good = not missing
         ok &= good
@@ -303,6 +311,8 @@ def measure(args, proc, xvfb, library, out, warmup, loads, work):
     if args.gui:
         minutes = args.duration / 60
         written = sum(autosaves.values())
+        args.result.figure("autosave written", written / minutes / 1024, "KiB/min")
+        args.result.figure("largest autosaved file", max(autosaves.values()) // 1024, "KiB")
         print(f"autosave                  {len(autosaves)} rewrites of the library file, "
               f"{written / minutes / 1024:.0f} KiB/min (largest {max(autosaves.values()) // 1024}"
               f" KiB)")
@@ -314,6 +324,7 @@ def measure(args, proc, xvfb, library, out, warmup, loads, work):
         print(f"kept in {work}")
     else:
         shutil.rmtree(work, ignore_errors=True)
+    args.result.save()
     return 0 if ok else 1
 
 

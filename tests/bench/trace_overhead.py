@@ -68,11 +68,14 @@ no step begins with the load's start-up and every pair meets one load that
 has run for as long as the pairs before it. A first 2-step warm-up is left
 out of the verdict.
 
---save FILE (with --interleaved) keeps the run's pairs, and --pool FILE...
+--save-pairs FILE (with --interleaved) keeps the run's pairs, and --pool FILE...
 judges the pairs of several such invocations as one run, grouped by load
 and options, without running anything: one invocation's interval spans
 about +-50 % under massive_intr on these VMs, so a 10 % goal needs the
 pairs of several.
+
+--save keeps the verdicts (each p99 ratio with its interval, the
+recorder's CPU) under tests/bench/results/ (benchlib.py).
 
 Exit status: 0 when the goals are met, 1 when one is missed, 3 when none is
 missed but noise left one undecided, 2 when latprobe could not run or
@@ -90,6 +93,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import benchlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_BINARY = os.path.join(HERE, "..", "..", "build", "app", "latprobe")
@@ -243,6 +248,9 @@ def print_interleaved(pairs_of, recorded):
     explain_pct = total["cpu_s"] / on_s * 100 if on_s else 0
     cpu_verdict = "met" if explain_pct <= 1.0 else "MISSED"
     missed |= cpu_verdict == "MISSED"
+    if RESULT is not None:
+        RESULT.figure(f"{LOAD}: recorder (lp-explain) CPU", explain_pct, "% of a CPU",
+                      goal="<= 1")
     print(f"recorder: {t.get('buffer_kb_per_cpu')} KiB x {t.get('cpus')} CPUs, "
           f"{total['reads']} reads, {total['events']} events, {total['cpu_s']:.3f} s CPU "
           f"explaining in {on_s:.0f} s recorded, {explain_pct:.2f} % of a CPU: {cpu_verdict}")
@@ -262,7 +270,7 @@ def report_pooled(files):
                 raise ValueError(f"version {saved.get('version')}, not 1")
             runs = saved["runs"]
         except (OSError, ValueError, KeyError) as e:
-            sys.exit(f"trace_overhead: {path} is not a --save file of this script: {e}")
+            sys.exit(f"trace_overhead: {path} is not a --save-pairs file of this script: {e}")
         for r in runs:
             key = (r["load"], r["steady"], r["step_s"], r["latprobe_args"])
             g = groups.setdefault(key, {"pairs": {}, "recorded": [], "files": 0})
@@ -274,7 +282,9 @@ def report_pooled(files):
     if not groups:
         sys.exit("trace_overhead: no runs in " + " ".join(files))
     missed = undecided = False
+    global LOAD
     for (load, steady, step, extra), g in groups.items():
+        LOAD = load + (f" {extra}" if extra else "")
         n = max(len(p) for p in g["pairs"].values())
         print(f"\n{load}{' (steady, hosted apart)' if steady else ''}"
               f"{f', latprobe {extra}' if extra else ''}: {g['files']} runs pooled, {n} pairs "
@@ -293,6 +303,9 @@ def print_ratio_row(name, hist_pairs, few):
                    if quantile(b, 0.99) > 0]
     # Fewer make an interval of the few pairs themselves.
     v = verdict(low, high, 1.10) if len(hist_pairs) >= 5 else few
+    if RESULT is not None and PAST_LIMIT_US not in (p_on, p_off):
+        RESULT.figure(f"{LOAD}: p99 on/off {name} (95 %: {low:.2f}-{high:.2f})", ratio,
+                      goal="<= 1.10", met={"met": True, "MISSED": False}.get(v))
     if PAST_LIMIT_US in (p_on, p_off):
         # Both past 100 ms would read as a ratio of 1: no verdict.
         print(f"{name:10} {'> 100 ms' if p_on == PAST_LIMIT_US else f'{p_on:.0f}':>10} "
@@ -391,6 +404,12 @@ def bootstrap_median(values, resamples=2000, seed=17):
             medians[int(0.975 * resamples) - 1])
 
 
+# The result --save keeps, and the load (and options) whose figures are
+# being printed: set by main() and report_pooled().
+RESULT = None
+LOAD = ""
+
+
 def verdict(low, high, goal):
     if high <= goal:
         return "met"
@@ -417,19 +436,24 @@ def main():
     parser.add_argument("--latprobe-args", default="", metavar="ARGS",
                         help="with --interleaved: more options for the measured latprobe run, "
                              "e.g. '--explain-misses 0' (recording, nothing read)")
-    parser.add_argument("--save", metavar="FILE",
+    parser.add_argument("--save-pairs", metavar="FILE",
                         help="with --interleaved: keep the run's pairs in FILE for --pool")
     parser.add_argument("--pool", nargs="+", metavar="FILE",
-                        help="run nothing: judge the pairs of these --save files as one run, "
+                        help="run nothing: judge the pairs of these --save-pairs files as one run, "
                              "by load and options")
+    benchlib.add_save_option(parser)
     args = parser.parse_args()
+    global RESULT, LOAD
+    RESULT = benchlib.Result("trace_overhead", args.save, latprobe=args.binary)
     # A kill ends the run as Ctrl-C does: the load host stopped, the temp
     # folder removed (the default action would leave both behind).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    if args.save and not args.interleaved:
-        parser.error("--save needs --interleaved PAIRS")
+    if args.save_pairs and not args.interleaved:
+        parser.error("--save-pairs needs --interleaved PAIRS")
     if args.pool:
-        return exit_status(*report_pooled(args.pool))
+        status = exit_status(*report_pooled(args.pool))
+        RESULT.save()
+        return status
     if args.steady_load and not args.interleaved:
         parser.error("--steady-load needs --interleaved PAIRS")
     if not os.access(args.binary, os.X_OK):
@@ -439,6 +463,7 @@ def main():
     saved = []
     with tempfile.TemporaryDirectory(prefix="latprobe-trace-bench-") as tmp:
         for load in args.loads.split(","):
+            LOAD = load
             if args.interleaved:
                 m, u = report_interleaved(args.binary, load, args.interleaved, args.step, tmp,
                                           args.steady_load, args.latprobe_args.split(), saved)
@@ -480,6 +505,8 @@ def main():
                 # the path a consumer's wakeup takes too.
                 added, added_low, added_high = bootstrap_median(
                     [1e6 / a["throughput"] - 1e6 / b["throughput"] for a, b in zip(on, off)])
+                RESULT.figure(f"{load}: the recorder's cost per {on[0]['unit']} "
+                              f"(95 %: {added_low:+.3f} to {added_high:+.3f})", added, "us")
                 print(f"load time per {on[0]['unit']:<10} on {1e6 / tp_on:.3f} us  "
                       f"off {1e6 / tp_off:.3f} us  the recorder adds {added:+.3f} us "
                       f"(95 % {added_low:+.3f} to {added_high:+.3f})")
@@ -490,16 +517,20 @@ def main():
             explain_pct = explain_cpu / args.duration * 100
             cpu_verdict = "met" if explain_pct <= 1.0 else "MISSED"
             missed |= cpu_verdict == "MISSED"
+            RESULT.figure(f"{load}: recorder (lp-explain) CPU", explain_pct, "% of a CPU",
+                          goal="<= 1")
             print(f"recorder: {t.get('buffer_kb_per_cpu')} KiB x {t.get('cpus')} CPUs, "
                   f"{reads:g} reads, {events:g} events, {explain_cpu:.3f} s CPU explaining "
                   f"(median of a run), {explain_pct:.2f} % of a CPU: {cpu_verdict}")
-    if args.save:
+    if args.save_pairs:
         # Whole or not at all: a pooled verdict must not read half a run.
-        with open(args.save + ".tmp", "w") as f:
+        with open(args.save_pairs + ".tmp", "w") as f:
             json.dump({"version": 1, "runs": saved}, f)
-        os.replace(args.save + ".tmp", args.save)
-        print(f"\npairs kept in {args.save} (--pool it with others)")
-    return exit_status(missed, undecided)
+        os.replace(args.save_pairs + ".tmp", args.save_pairs)
+        print(f"\npairs kept in {args.save_pairs} (--pool it with others)")
+    status = exit_status(missed, undecided)
+    RESULT.save()
+    return status
 
 
 def exit_status(missed, undecided):

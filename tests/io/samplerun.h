@@ -22,8 +22,9 @@ inline ConsumerStats stats(const std::string &name, bool deadline)
 }
 
 // A run as `latprobe run` writes it after an idle phase and 55 s of
-// massive_intr x8, with docs/DESIGN.md's figures; every field set, and no two
-// numeric fields equal, so a field read into the wrong place shows.
+// massive_intr x8, with the founding design's example figures; every field
+// set, and no two numeric fields equal, so a field read into the wrong place
+// shows.
 inline Run realisticRun()
 {
     Run run;
@@ -129,7 +130,7 @@ inline Run realisticRun()
             p->consumers.push_back(st);
         }
     }
-    // docs/DESIGN.md's example lines for audio and video under massive_intr x8.
+    // The founding design's example lines for audio and video under massive_intr x8.
     ConsumerStats &a = loaded.consumers[0];
     a.p50Us = 120;
     a.p99Us = 3960;
