@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""How well an A/B in one sitting (`latprobe run --variant`) tells variants
+apart: when they are the same, and when they differ in a way this machine
+shows.
+
+A/A: two variants that change nothing ("a:" and "a2:"), in turns, under the
+load. Every row the verdict calls "better" or "worse" is a false alarm; the
+goal is at most 5 % of rows over `--aa-runs` runs.
+
+A/B, two settings with a known effect on these VMs (root):
+- autogroup=1 against autogroup=0 with the burners in a session of their
+  own (`burn:4`, the default): with autogroup, the burners share one group's
+  weight, so the probe's latency under load is lower; "off" must be worse;
+- load_nice=0 against load_nice=19 with the burners in latprobe's session
+  (`burn:4:session=same`, where autogroup puts them in the probe's group):
+  at nice 19 they weigh 1/68 of the probe; "n19" must be better.
+The A/B rows are the p99 of audio, video and wakeup in the loaded phase;
+the goal is at least 95 % of them called in the right direction.
+
+Time: `--rounds 6` of a two-step scenario (idle, then the load, `--step`
+seconds each) must give its verdict in at most 10 minutes; the autogroup
+A/B runs with `--timed-step` (20 s) to measure it.
+
+    sudo python3 tests/bench/ab_power.py --save          # ~26 min
+    sudo python3 tests/bench/ab_power.py --aa-runs 1 --rounds 2 --step 5 --timed-step 5  # smoke
+
+`--save` keeps the result under tests/bench/results/ (benchlib.py). Exit
+status 0 when every run completed, whatever the rates. Python 3 standard
+library only.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import benchlib
+from compare_power import AB_CONSUMERS, AB_METRICS, rows
+
+
+def run_ab(args, out, load, variants, step):
+    """One run of variants in turns; its wall time in seconds."""
+    cmd = [args.latprobe, "run", "--no-progress", "--no-library", "--idle", str(step),
+           "--duration", str(2 * step), "--load", load, "--rounds", str(args.rounds),
+           "-o", out]
+    for v in variants:
+        cmd += ["--variant", v]
+    print(f"ab_power: {' '.join(cmd[1:])}", file=sys.stderr, flush=True)
+    started = time.monotonic()
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"ab_power: {' '.join(cmd)} failed ({proc.returncode}): "
+                 f"{proc.stderr.strip().splitlines()[-1:]}")
+    return time.monotonic() - started
+
+
+def loaded_p99(all_rows):
+    return [r for r in all_rows if r[0] != "idle" and r[1] in AB_CONSUMERS and r[2] in AB_METRICS]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--latprobe", default=benchlib.default_binary("latprobe"))
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--step", type=float, default=10, help="seconds of each step (A/A, nice)")
+    ap.add_argument("--timed-step", type=float, default=20,
+                    help="seconds of each step of the autogroup A/B, which is timed")
+    ap.add_argument("--aa-runs", type=int, default=3)
+    ap.add_argument("--keep", help="keep the run files in this folder")
+    benchlib.add_save_option(ap)
+    args = ap.parse_args()
+    if not os.access(args.latprobe, os.X_OK):
+        sys.exit(f"ab_power: {args.latprobe} is not an executable: build first, or give --latprobe")
+    if os.geteuid() != 0:
+        sys.exit("ab_power: autogroup= changes the machine: run as root")
+
+    result = benchlib.Result("ab_power", args.save, latprobe=args.latprobe)
+    folder = args.keep or tempfile.mkdtemp(prefix="ab_power-")
+    os.makedirs(folder, exist_ok=True)
+
+    aa = []
+    for i in range(args.aa_runs):
+        out = os.path.join(folder, f"aa{i + 1}.json")
+        run_ab(args, out, "burn:4", ["a:", "a2:"], args.step)
+        aa += rows(compare_one(args, out))
+    arms = [
+        # name, load, variants, the verdict expected of the second, step
+        ("autogroup", "burn:4", ["on:autogroup=1", "off:autogroup=0"], "worse", args.timed_step),
+        ("load_nice", "burn:4:session=same", ["n0:load_nice=0", "n19:load_nice=19"], "better",
+         args.step),
+    ]
+    ab = {}
+    timed = None
+    for name, load, variants, expected, step in arms:
+        out = os.path.join(folder, f"{name}.json")
+        took = run_ab(args, out, load, variants, step)
+        if name == "autogroup":
+            timed = took
+        ab[name] = (expected, loaded_p99(rows(compare_one(args, out))))
+
+    print(f"\nab_power: {args.rounds} rounds, variants in turns (A B B A ...)")
+    called = sum(1 for r in aa if r[3] in ("better", "worse"))
+    pct = 100.0 * called / len(aa) if aa else float("nan")
+    met = result.figure("A/A rows called different", pct, "%", goal="<= 5")
+    print(f"  A/A ({args.aa_runs} runs, {args.step:g} s steps): {called} of {len(aa)} rows called "
+          f"different = {pct:.1f} %   goal <= 5 %  {'met' if met else 'MISSED'}")
+    for r in aa:
+        if r[3] != "~":
+            print(f"    false alarm: {r[0]} {r[1]} {r[2]} {r[3]}")
+    right_all = total_all = 0
+    for name, (expected, rs) in ab.items():
+        right = sum(1 for r in rs if r[3] == expected)
+        wrong = sum(1 for r in rs if r[3] not in (expected, "~"))
+        right_all += right
+        total_all += len(rs)
+        pct = 100.0 * right / len(rs) if rs else float("nan")
+        result.figure(f"A/B {name}: loaded p99 rows called {expected}", pct, "%", goal=">= 95",
+                      note=f"{wrong} called the other way")
+        print(f"  A/B {name}: {right} of {len(rs)} loaded p99 rows called {expected} = {pct:.1f} %"
+              f", {wrong} the other way")
+        for r in rs:
+            if r[3] != expected:
+                print(f"    {r[0]} {r[1]} {r[2]}: {r[3]}")
+    pct = 100.0 * right_all / total_all if total_all else float("nan")
+    met = result.figure("A/B rows called in the right direction", pct, "%", goal=">= 95")
+    print(f"  A/B, both: {right_all} of {total_all} = {pct:.1f} %   goal >= 95 %  "
+          f"{'met' if met else 'MISSED'}")
+    minutes = timed / 60
+    met = result.figure(f"--rounds {args.rounds} of idle + burn:4, {args.timed_step:g} s steps, "
+                        "to its verdict", minutes, "min", goal="<= 10")
+    print(f"  --rounds {args.rounds}, {args.timed_step:g} s steps: verdict after {minutes:.1f} min"
+          f"   goal <= 10 min  {'met' if met else 'MISSED'}")
+    result.save()
+    if args.keep:
+        print(f"  run files: {folder}")
+    else:
+        for f in os.listdir(folder):
+            os.remove(os.path.join(folder, f))
+        os.rmdir(folder)
+
+
+def compare_one(args, run_file):
+    """`latprobe compare RUN.json` on one variant run: its variants side by side."""
+    proc = subprocess.run([args.latprobe, "compare", "--format", "json", run_file],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"ab_power: compare {run_file} failed: {proc.stderr.strip()}")
+    return json.loads(proc.stdout)
+
+
+if __name__ == "__main__":
+    main()
