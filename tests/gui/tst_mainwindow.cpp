@@ -34,6 +34,7 @@
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSet>
 #include <QSettings>
 #include <QSpinBox>
@@ -41,8 +42,10 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
 #include <QThread>
+#include <QToolBar>
 
 #include <csignal>
 #include <memory>
@@ -92,6 +95,7 @@ private slots:
     void refusalIsAReadableMessage();
     void aTypedCountIsNeverClampedNorRememberedWhenRefused();
     void preferencesRaiseTheCap();
+    void aFirstStartSaysWhatToDoOnceAndEveryButtonSaysWhatItIs();
     void helpHasTheManualAndTheShortcuts();
     void resetBeginsANewPhase();
     void screenshotHasItsCaption();
@@ -317,6 +321,40 @@ void TestMainWindow::preferencesRaiseTheCap()
              3000);
     m_window->applyPreferences(2048);
     QCOMPARE(m_session->maxLoadProcesses(), 2048);
+}
+
+void TestMainWindow::aFirstStartSaysWhatToDoOnceAndEveryButtonSaysWhatItIs()
+{
+    // The first window this user opens (the settings were cleared) says
+    // what to do; the next one does not.
+    QVERIFY(m_window->firstStartHint()->isVisible());
+    const QString hint = m_window->firstStartHint()->text();
+    QVERIFY2(hint.contains(QStringLiteral("Start a load")) &&
+                 hint.contains(QStringLiteral("Scenario ▸ quick")) &&
+                 hint.contains(QStringLiteral("Getting started")),
+             qPrintable(hint));
+    {
+        MainWindow second(*m_session);
+        QVERIFY(!second.firstStartHint()->isVisibleTo(&second));
+    }
+    // Every toolbar button and counter card says what it does or counts.
+    for (QAction *a : m_window->findChild<QToolBar *>(QStringLiteral("mainToolBar"))->actions())
+        if (!a->isSeparator())
+            QVERIFY2(a->toolTip().size() > a->text().size() + 10, qPrintable(a->text()));
+    const QList<CounterCard *> cards = m_window->counterPanel()->findChildren<CounterCard *>();
+    QVERIFY(cards.size() >= 5);
+    for (const CounterCard *card : cards)
+        QVERIFY2(card->toolTip().size() > 20, qPrintable(card->objectName()));
+    // Help ▸ Getting started opens the manual at the README's quick start.
+    auto *started = m_window->findChild<QAction *>(QStringLiteral("help-getting-started"));
+    QVERIFY(started);
+    started->trigger();
+    auto *text = m_window->findChild<QTextBrowser *>(QStringLiteral("manual"));
+    QVERIFY(text);
+    const auto top = [text] { return text->cursorForPosition(QPoint(10, 10)).block().text(); };
+    QTRY_VERIFY2(top().contains(QStringLiteral("Quick start")), qPrintable(top()));
+    text->window()->close(); // deleted on close
+    QTRY_VERIFY(!m_window->findChild<QTextBrowser *>(QStringLiteral("manual")));
 }
 
 void TestMainWindow::helpHasTheManualAndTheShortcuts()

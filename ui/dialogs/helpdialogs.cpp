@@ -6,7 +6,10 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QTableWidget>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTimer>
 #include <QVBoxLayout>
 
 // Outside any namespace, as Q_INIT_RESOURCE must be; the resources live in
@@ -36,20 +39,41 @@ QDialog *helpDialog(QWidget *parent, const QString &title, QWidget *content, con
     return dialog;
 }
 
+// Markdown headings carry no anchors in a QTextDocument: the heading's
+// block is found by its text. Once the dialog is laid out, the view goes
+// to the end and back up to the heading, which leaves it at the top.
+void scrollToHeading(QTextBrowser *text, const QString &heading)
+{
+    for (QTextBlock b = text->document()->begin(); b.isValid(); b = b.next()) {
+        if (b.blockFormat().headingLevel() == 0 || b.text().trimmed() != heading)
+            continue;
+        QTimer::singleShot(0, text, [text, at = QTextCursor(b)] {
+            text->moveCursor(QTextCursor::End);
+            text->ensureCursorVisible();
+            text->setTextCursor(at);
+            text->ensureCursorVisible();
+        });
+        return;
+    }
+}
+
 } // namespace
 
-QDialog *showManual(QWidget *parent)
+QDialog *showManual(QWidget *parent, const QString &heading)
 {
     auto *text = new QTextBrowser;
     text->setObjectName(QStringLiteral("manual"));
     text->setOpenExternalLinks(true);
     registerResources();
+    // The README's picture is compiled in under the path the README gives.
+    text->setSearchPaths({QStringLiteral(":/latprobe")});
     QFile readme(QStringLiteral(":/latprobe/README.md"));
     if (readme.open(QIODevice::ReadOnly))
         text->setMarkdown(QString::fromUtf8(readme.readAll()));
-    // Usage first: setting up a machine is what the reader did already.
-    text->scrollToAnchor(QStringLiteral("usage"));
-    return helpDialog(parent, QObject::tr("latprobe manual"), text, QSize(900, 700));
+    QDialog *dialog = helpDialog(parent, QObject::tr("latprobe manual"), text, QSize(900, 700));
+    if (!heading.isEmpty())
+        scrollToHeading(text, heading);
+    return dialog;
 }
 
 QDialog *showShortcuts(QWidget *parent, const QList<QAction *> &actions)

@@ -9,6 +9,7 @@
 #include "livesession.h"
 #include "loadmanager.h"
 #include "loadpanel.h"
+#include "messagebanner.h"
 #include "missesplot.h"
 #include "phasetable.h"
 #include "preferencesdialog.h"
@@ -114,12 +115,28 @@ MainWindow::MainWindow(LiveSession &session, QWidget *parent)
                     tr("%1 was not started: see the message above the loads").arg(kind), 5000);
             });
     readSettings();
+    showFirstStartHint();
     // The window may come up before the probe starts (so that building and
     // first painting it do not land in the idle baseline).
     if (m_session.running())
         onSessionStarted();
     else
         connect(&m_session, &LiveSession::started, this, &MainWindow::onSessionStarted);
+}
+
+// Once per user: a first window is a page of zeros until a load starts.
+void MainWindow::showFirstStartHint()
+{
+    QSettings settings = appSettings();
+    if (settings.value(QStringLiteral("hints/firstStartShown"), false).toBool())
+        return;
+    settings.setValue(QStringLiteral("hints/firstStartShown"), true);
+    m_hint->showMessage(
+        tr("New here? Start a load on the left (burn ×4, say) and watch the counters above: "
+           "audio skips and dropped frames are deadlines this desktop missed. Or play "
+           "Scenario ▸ quick: idle and four loads, with a verdict. Help ▸ Getting started "
+           "shows what good and bad look like."),
+        MessageBanner::Information);
 }
 
 void MainWindow::onSessionStarted()
@@ -257,6 +274,11 @@ void MainWindow::buildActions()
 void MainWindow::buildHelpMenu()
 {
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *started = help->addAction(tr("&Getting started"), this,
+                                       [this] { showManual(this, QStringLiteral("Quick start")); });
+    started->setObjectName(QStringLiteral("help-getting-started"));
+    started->setToolTip(tr("Three tasks, each with what you will see: how this desktop holds up "
+                           "under load, two kernels compared, an A/B of a setting"));
     QAction *manual = help->addAction(tr("&Manual"), this, [this] { showManual(this); });
     manual->setShortcut(QKeySequence::HelpContents);
     manual->setObjectName(QStringLiteral("help-manual"));
@@ -294,6 +316,10 @@ void MainWindow::buildLayout()
     layout->setContentsMargins(6, 6, 6, 0);
     layout->setSpacing(6);
 
+    m_hint = new MessageBanner(central);
+    m_hint->setObjectName(QStringLiteral("first-start-hint"));
+    m_hint->hide();
+    layout->addWidget(m_hint);
     m_counters = new CounterPanel(consumers, central);
     connect(m_counters, &CounterPanel::resetRequested, this, &MainWindow::onReset);
     layout->addWidget(m_counters);

@@ -18,6 +18,7 @@ namespace latprobe {
 class CompareWindow;
 class RunsWindow;
 class CounterPanel;
+class MessageBanner;
 class LatencyPlot;
 class LiveSession;
 class LoadPanel;
@@ -86,6 +87,7 @@ public:
     ScenarioBar *scenarioBar() const { return m_scenarioBar; }
     LoadPanel *loadPanel() const { return m_loadPanel; }
     CounterPanel *counterPanel() const { return m_counters; }
+    MessageBanner *firstStartHint() const { return m_hint; }
     LatencyPlot *latencyPlot() const { return m_latency; }
     MissesPlot *missesPlot() const { return m_misses; }
     PhaseTable *phaseTable() const { return m_phases; }
@@ -117,6 +119,7 @@ private:
     void buildLayout();
     void buildStatusBar();
     void onSessionStarted();
+    void showFirstStartHint();
     void onFineTick();
     void onCounterTick();
     void onLoadTick();
@@ -132,6 +135,7 @@ private:
 
     LiveSession &m_session;
     CounterPanel *m_counters = nullptr;
+    MessageBanner *m_hint = nullptr; // the first start's, once per user
     LoadPanel *m_loadPanel = nullptr;
     LatencyPlot *m_latency = nullptr;
     MissesPlot *m_misses = nullptr;
