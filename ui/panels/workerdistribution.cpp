@@ -29,6 +29,12 @@ QString secondsText(double s)
     return QString::number(s, 'f', s >= 100 ? 0 : s >= 10 ? 1 : 2);
 }
 
+// CPU times under a second in ms, where seconds would read 0.01.
+QString cpuText(double s, bool inMs)
+{
+    return inMs ? QString::number(s * 1e3, 'f', s >= 0.01 ? 0 : 1) : secondsText(s);
+}
+
 } // namespace
 
 QString compactCount(double v)
@@ -111,7 +117,10 @@ void WorkerDistribution::recompute()
                                    : std::numeric_limits<double>::quiet_NaN());
         m_failed += w.state == WorkerState::Failed ? 1 : 0;
     }
-    m_progress = spreadOf(progress, binCount());
+    // Counts over a narrower range than the bins: a bin per count, no gaps.
+    const auto [lo, hi] = std::minmax_element(progress.begin(), progress.end());
+    const int counts = progress.empty() ? 1 : static_cast<int>(std::min(1e6, *hi - *lo)) + 1;
+    m_progress = spreadOf(progress, std::min(binCount(), counts));
     m_cpu = spreadOf(cpu, binCount());
 }
 
@@ -142,8 +151,10 @@ QString WorkerDistribution::cpuCaption() const
     const WorkerSpread &s = m_cpu;
     if (s.count == 0)
         return tr("CPU time unknown");
-    return tr("CPU time, s: min %1 · median %2 · max %3")
-        .arg(secondsText(s.min), secondsText(s.median), secondsText(s.max));
+    const bool ms = s.max < 1;
+    return (ms ? tr("CPU time, ms: min %1 · median %2 · max %3")
+               : tr("CPU time, s: min %1 · median %2 · max %3"))
+        .arg(cpuText(s.min, ms), cpuText(s.median, ms), cpuText(s.max, ms));
 }
 
 void WorkerDistribution::paintStrip(QPainter &p, Strip strip, const WorkerSpread &s,
@@ -156,12 +167,15 @@ void WorkerDistribution::paintStrip(QPainter &p, Strip strip, const WorkerSpread
     p.drawRect(r.adjusted(0, 0, -1, -1));
     const QRect inner = r.adjusted(2, 2, -2, -2);
     if (s.count > 0) {
-        const int most = *std::max_element(s.bins.begin(), s.bins.end());
+        // Heights on a square-root scale: beside a spike of hundreds, a bin
+        // of a few workers still shows (the tooltip has the counts).
+        const double most = std::sqrt(*std::max_element(s.bins.begin(), s.bins.end()));
         const double w = static_cast<double>(inner.width()) / static_cast<double>(s.bins.size());
         for (size_t b = 0; b < s.bins.size(); ++b) {
             if (s.bins[b] == 0)
                 continue;
-            const int h = std::max(1, inner.height() * s.bins[b] / most);
+            const int h = std::max(
+                1, static_cast<int>(std::lround(inner.height() * std::sqrt(s.bins[b]) / most)));
             p.fillRect(QRectF(inner.left() + static_cast<double>(b) * w, inner.bottom() + 1 - h,
                               std::max(1.0, w - (w >= 4 ? 1 : 0)), h),
                        colour);
@@ -237,16 +251,20 @@ QString WorkerDistribution::toolTipAt(const QPoint &pos) const
             return describeWorker(s.lowest, progress ? tr("slowest") : tr("least CPU time"));
         if (pos.x() > r.right() - kEndGrip)
             return describeWorker(s.highest, progress ? tr("fastest") : tr("most CPU time"));
-        const int n = static_cast<int>(s.bins.size());
-        const int b = std::clamp((pos.x() - r.left()) * n / std::max(1, r.width()), 0, n - 1);
-        const double step = (s.max - s.min) / n;
+        const int bins = static_cast<int>(s.bins.size());
+        const int b = std::clamp((pos.x() - r.left()) * bins / std::max(1, r.width()), 0, bins - 1);
+        const double step = (s.max - s.min) / bins;
         const double from = s.min + step * b, to = from + step;
-        return progress
-                   ? tr("%n worker(s) with %1 to %2 %3", nullptr, s.bins[static_cast<size_t>(b)])
-                         .arg(progressText(from), progressText(to), m_unit)
-                   : tr("%n worker(s) with %1 to %2 s of CPU time", nullptr,
-                        s.bins[static_cast<size_t>(b)])
-                         .arg(secondsText(from), secondsText(to));
+        const int n = s.bins[static_cast<size_t>(b)];
+        if (progress && step <= 1)
+            return tr("%n worker(s) with %1 %2", nullptr, n).arg(progressText(from), m_unit);
+        if (progress)
+            return tr("%n worker(s) with %1 to %2 %3", nullptr, n)
+                .arg(progressText(from), progressText(to), m_unit);
+        const bool ms = s.max < 1;
+        return (ms ? tr("%n worker(s) with %1 to %2 ms of CPU time", nullptr, n)
+                   : tr("%n worker(s) with %1 to %2 s of CPU time", nullptr, n))
+            .arg(cpuText(from, ms), cpuText(to, ms));
     }
     return {};
 }
