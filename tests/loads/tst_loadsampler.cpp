@@ -4,6 +4,7 @@
 // included where its kind says so; and massive_intr's loops x work is each
 // worker's CPU time within 2 % at x200, on a machine that workload saturates.
 
+#include "loadspectext.h"
 #include "statewait.h"
 
 #include "loadmanager.h"
@@ -20,15 +21,6 @@
 using namespace latprobe;
 
 namespace {
-
-LoadSpec spec(const std::string &text)
-{
-    LoadSpec s;
-    std::string error;
-    if (!parseLoadSpec(text, s, error))
-        qFatal("bad spec %s: %s", text.c_str(), error.c_str());
-    return s;
-}
 
 uint64_t fewestLoops(const GroupStatus &g)
 {
