@@ -4,11 +4,10 @@
 
 namespace latprobe {
 
-// Spins until the calling thread's CPU clock reads `until` (ns) or more and
-// returns that reading: time spent preempted is not counted, so a preempted
-// spinner finishes later. massive_intr's and ocbench's busy parts
-// (cpuwork.h) are this loop. `cpuNow` returns the thread's CPU time in ns;
-// tests hand in a fake one.
+// Spins until a CPU clock, `cpuNow` (ns), reads `until` or more and returns
+// that reading: time spent preempted is not counted, so a preempted spinner
+// finishes later. massive_intr's and ocbench's busy parts (cpuwork.h) are
+// this loop on their process's clock; tests hand in a fake one.
 template <class CpuNow> int64_t busyUntilCpu(int64_t until, CpuNow &&cpuNow)
 {
     int64_t now = cpuNow();

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "cpuspin.h"
-#include "realclock.h"
 
 #include <cstdint>
+#include <ctime>
 
 namespace latprobe {
 
@@ -27,13 +27,23 @@ public:
     CpuWorkSchedule(int64_t startCpuNs, int64_t workNs) : m_next(startCpuNs), m_work(workNs) {}
 
     // Spins to the end of the next busy part; returns the clock's reading.
-    // `cpuNow` returns the thread's CPU time in ns; tests hand in a fake one.
+    // `cpuNow` returns the worker's CPU time in ns; tests hand in a fake one.
     template <class CpuNow> int64_t work(CpuNow &&cpuNow)
     {
         m_next += m_work;
         return busyUntilCpu(m_next, cpuNow);
     }
-    int64_t work() { return work(&RealClock::threadCpuNow); }
+    int64_t work() { return work(&processCpuNow); }
+
+    // The worker's CPU clock: the process's, as the sampler reads it
+    // (processClockNs), so that a thread of its own (a sanitizer's) is in
+    // both or in neither.
+    static int64_t processCpuNow()
+    {
+        timespec ts{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+        return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+    }
 
 private:
     int64_t m_next;
