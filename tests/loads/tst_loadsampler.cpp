@@ -5,6 +5,7 @@
 // worker's CPU time within 2 % at x200, on a machine that workload saturates.
 
 #include "loadspectext.h"
+#include "sanitized.h"
 #include "statewait.h"
 
 #include "loadmanager.h"
@@ -21,20 +22,6 @@
 using namespace latprobe;
 
 namespace {
-
-// The workers are LATPROBE_BINARY: in a sanitizer build, each of them
-// carries its own shadow memory.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kInstrumented = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kInstrumented = true;
-#else
-constexpr bool kInstrumented = false;
-#endif
-#else
-constexpr bool kInstrumented = false;
-#endif
 
 uint64_t fewestLoops(const GroupStatus &g)
 {
@@ -163,9 +150,10 @@ void TestLoadSampler::loopsTimesWorkIsTheCpuTimeAtScale()
     // every worker past 60 loops, however long this saturated machine takes;
     // a worker caught in a long stretch the kernel charged it between two
     // loops (absorbed by its next) is looked at again, up to 200 loops.
-    // (x20 in a sanitizer build: 200 instrumented workers are gigabytes.)
+    // (x20 in a sanitizer build, whose workers are the instrumented
+    // latprobe: 200 of them are gigabytes.)
     constexpr int64_t kWorkNs = 1'000'000;
-    const std::string workers = kInstrumented ? "20" : "200";
+    const std::string workers = kSanitized ? "20" : "200";
     LoadManager manager(LoadLimits{}, m_binary);
     std::string error;
     QVERIFY2(manager.start(spec("massive_intr:" + workers + ":work_ms=1"), error) > 0,
