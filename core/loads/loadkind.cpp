@@ -44,7 +44,8 @@ const std::vector<LoadKind> &loadKinds()
                     {"size", 100, 1, 65536, "message size, bytes"},
                     {"sockets", 0, 0, 1, "1: socketpairs instead of pipes"}},
          .body = runHackbench,
-         .processesPerWorker = hackbenchProcesses},
+         .processesPerWorker = hackbenchProcesses,
+         .liveHelpers = hackbenchHelpers},
         {.name = "compile",
          .description = "the system C compiler building a generated project, -j N (contest, "
                         "interbench Compile)",
@@ -56,6 +57,7 @@ const std::vector<LoadKind> &loadKinds()
          .prepare = prepareCompile,
          .precheck = precheckCompile,
          .processesPerWorker = compileProcesses,
+         .reapsItsWork = true,
          .needsTempDir = true},
         {.name = "io_write",
          .description = "stream writes to an unnamed temp file of mb MiB, fsync every sync_mb, "
@@ -114,6 +116,7 @@ const std::vector<LoadKind> &loadKinds()
          .params = {{"rate", 50, 0.1, 100000, "processes started per second, per worker"}},
          .body = runSpawn,
          .precheck = precheckSpawn,
+         .reapsItsWork = true,
          .cap = SharedCap::SpawnRate,
          .capParam = "rate"},
         {.name = "custom",
@@ -121,6 +124,7 @@ const std::vector<LoadKind> &loadKinds()
          .unit = "-",
          .body = runCustom,
          .precheck = precheckCustom,
+         .reapsItsWork = true,
          .runsCommand = true},
     };
     return kinds;

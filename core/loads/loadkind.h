@@ -1,5 +1,7 @@
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,10 @@ struct WorkerContext
     WorkerSlot &slot;
     int index = 0;
     std::string tempDir;
+    // Where the worker leaves the pids of its live helpers (LoadKind::
+    // liveHelpers), `helperCount` of them.
+    std::atomic<int32_t> *helpers = nullptr;
+    int helperCount = 0;
 };
 
 // A safety cap (LoadLimits) shared by every group that counts against it,
@@ -60,6 +66,15 @@ struct LoadKind
     std::string (*precheck)(const LoadSpec &) = nullptr;
     // Processes per worker, for the worker cap (hackbench forks its pairs).
     int (*processesPerWorker)(const LoadSpec &) = nullptr;
+    // A worker's CPU time is its process's (all its threads), plus what the
+    // kind says is its work besides: helpers that live as long as it does,
+    // whose pids it leaves in the group's memory (hackbench's senders and
+    // receivers: their count), and children it reaps (compile's compilers,
+    // spawn's /bin/true, a command's children), whose CPU the kernel adds to
+    // it once reaped (/proc/<pid>/stat). Live children are found by no other
+    // way this cheap: /proc/<pid>/task/<tid>/children is not in every kernel.
+    int (*liveHelpers)(const LoadSpec &) = nullptr;
+    bool reapsItsWork = false;
     bool needsTempDir = false;
     // The shared cap each worker takes a part of, and the parameter that
     // says how much: MiB for memory and disk, processes a second for spawn.

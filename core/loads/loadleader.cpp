@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -176,8 +177,15 @@ void refuseStart(GroupHeader &header, const std::string &message)
     ThreadGrant grant = applyThreadParams(spec.sched);
     if (!grant.refusal.empty())
         std::fprintf(stderr, "latprobe:%s: %s\n", spec.kind.c_str(), grant.refusal.c_str());
+    // Its CPU time counts from here (WorkerSlot::cpuAtStartNs).
+    timespec cpu{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+    slot.cpuAtStartNs.store(static_cast<int64_t>(cpu.tv_sec) * 1'000'000'000 + cpu.tv_nsec);
     slot.state.store(static_cast<int32_t>(WorkerState::Running));
-    WorkerContext ctx{spec, header, slot, index, tempDir};
+    const auto helpers = static_cast<int>(header.helpersPerWorker);
+    WorkerContext ctx{spec,   header,  slot,
+                      index,  tempDir, groupHelpers(&header, header.workers) + index * helpers,
+                      helpers};
     const int rc = kind.body(ctx);
     slot.state.store(static_cast<int32_t>(WorkerState::Failed));
     _exit(rc ? rc : 1);

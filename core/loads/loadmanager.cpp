@@ -49,19 +49,8 @@ LeaderLook lookAt(pid_t pid)
         if (const char *close = std::strrchr(buf, ')'))
             std::sscanf(close + 1, " %c", &look.state);
     }
-    look.cpuNs = scheduledCpuNs(pid);
-    if (look.cpuNs < 0)
-        look.cpuNs = processCpuNs(pid);
+    look.cpuNs = processClockNs(pid);
     return look;
-}
-
-// A worker's CPU time as the kernel counts it: its own time on a CPU
-// (schedstat, ns) and its reaped children's (ticks), since a compile or
-// spawn worker's work is done by its children. -1 when it is gone.
-int64_t workerCpuNs(pid_t pid)
-{
-    const int64_t scheduled = scheduledCpuNs(pid, true);
-    return scheduled >= 0 ? scheduled : processCpuNs(pid, true);
 }
 
 // Waits for the leader's verdict byte on `fd`. Returns it; 0 when the leader
@@ -111,12 +100,14 @@ int awaitVerdict(int fd, pid_t leader, const std::string &label, int64_t stallNs
     }
 }
 
-// A group's shared memory of `size` bytes for `workers`, its header and
-// slots constructed, and `fd` its memfd for the leader. nullptr on
+// A group's shared memory for `workers` and their `helpers` each, its header
+// and slots constructed, and `fd` its memfd for the leader. nullptr on
 // failure, `error` saying why.
-void *createGroupShm(int workers, size_t size, const std::string &label, int &fd,
-                     std::string &error)
+std::shared_ptr<GroupMemory> createGroupShm(int workers, int helpers, const std::string &label,
+                                            int &fd, std::string &error)
 {
+    const size_t size =
+        groupShmSize(static_cast<uint32_t>(workers), static_cast<uint32_t>(helpers));
     fd = memfd_create("latprobe-load", MFD_CLOEXEC);
     if (fd < 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) {
         error = fmt::format("cannot create shared memory for {}: {}", label, std::strerror(errno));
@@ -132,9 +123,12 @@ void *createGroupShm(int workers, size_t size, const std::string &label, int &fd
     }
     auto *header = new (shm) GroupHeader;
     header->workers = static_cast<uint32_t>(workers);
+    header->helpersPerWorker = static_cast<uint32_t>(helpers);
     for (int i = 0; i < workers; ++i)
         new (&groupSlots(shm)[i]) WorkerSlot;
-    return shm;
+    for (int i = 0; i < workers * helpers; ++i)
+        new (&groupHelpers(shm, header->workers)[i]) std::atomic<int32_t>(0);
+    return std::make_shared<GroupMemory>(shm, size);
 }
 
 // The forked child's way to the leader's exec: between fork and exec only
@@ -192,20 +186,16 @@ struct LoadManager::Group
     LoadSpec spec;
     pid_t leader = 0;
     int64_t startedAt = 0;
-    void *shm = nullptr;
-    size_t shmSize = 0;
+    // Shared with the sampler, which may still be reading it after a stop.
+    std::shared_ptr<GroupMemory> memory;
     std::string tempDir;
     bool stopped = false;
 
-    GroupHeader &header() const { return *static_cast<GroupHeader *>(shm); }
-    WorkerSlot *slots() const { return groupSlots(shm); }
+    GroupHeader &header() const { return memory->header(); }
+    WorkerSlot *slots() const { return memory->workerSlots(); }
+    GroupView view() const { return {id, spec, leader, startedAt, memory}; }
 
-    ~Group()
-    {
-        if (shm)
-            munmap(shm, shmSize);
-        removeTree(tempDir);
-    }
+    ~Group() { removeTree(tempDir); }
 };
 
 LoadManager::LoadManager(LoadLimits limits, std::string workerBinary)
@@ -219,6 +209,7 @@ LoadManager::LoadManager(LoadLimits limits, std::string workerBinary)
 
 LoadManager::~LoadManager()
 {
+    m_sampler.stop(); // it reads the groups through views()
     stopAll();
 }
 
@@ -267,22 +258,27 @@ int LoadManager::start(const LoadSpec &spec, std::string &error)
         reapGroup(*group);
         return -1;
     }
-    std::lock_guard lock(m_mutex);
-    group->id = m_nextId++;
-    m_timeline.push_back({group->startedAt, group->id, spec.label(), true});
-    m_groups.push_back(std::move(group));
-    return m_groups.back()->id;
+    GroupView view;
+    {
+        std::lock_guard lock(m_mutex);
+        group->id = m_nextId++;
+        m_timeline.push_back({group->startedAt, group->id, spec.label(), true});
+        view = group->view();
+        m_groups.push_back(std::move(group));
+    }
+    m_sampler.added(view);
+    return view.id;
 }
 
 bool LoadManager::launch(Group &g, std::string &error)
 {
     const LoadKind &kind = *findLoadKind(g.spec.kind);
     int fd = -1;
-    g.shmSize = groupShmSize(g.spec.count);
-    g.shm = createGroupShm(g.spec.count, g.shmSize, g.spec.label(), fd, error);
-    if (!g.shm)
+    const int helpers = kind.liveHelpers ? kind.liveHelpers(g.spec) : 0;
+    g.memory = createGroupShm(g.spec.count, helpers, g.spec.label(), fd, error);
+    if (!g.memory)
         return false;
-    const GroupHeader &header = *static_cast<const GroupHeader *>(g.shm);
+    const GroupHeader &header = g.header();
 
     // Everything the child needs is built before fork (execLeader()).
     const std::string argv0 = "latprobe:" + g.spec.kind;
@@ -368,7 +364,7 @@ void LoadManager::reapGroup(Group &g)
     g.tempDir.clear();
     // The leader's temp dir cleaner, ours once the leader is gone: it ends
     // as soon as the group has.
-    if (const pid_t cleaner = g.shm ? g.header().cleanerPid.load() : 0; cleaner > 0)
+    if (const pid_t cleaner = g.memory ? g.header().cleanerPid.load() : 0; cleaner > 0)
         for (int i = 0; i < 5000 && waitpid(cleaner, nullptr, WNOHANG) == 0; ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
@@ -387,6 +383,7 @@ bool LoadManager::stop(int id)
         if (!group)
             return false;
     }
+    m_sampler.removed({id});
     killGroup(*group);
     reapGroup(*group);
     std::lock_guard lock(m_mutex);
@@ -401,6 +398,10 @@ void LoadManager::stopAll()
         std::lock_guard lock(m_mutex);
         groups.swap(m_groups);
     }
+    std::vector<int> ids;
+    for (const auto &g : groups)
+        ids.push_back(g->id);
+    m_sampler.removed(ids);
     for (auto &g : groups)
         killGroup(*g);
     for (auto &g : groups)
@@ -411,48 +412,21 @@ void LoadManager::stopAll()
         m_timeline.push_back({now, g->id, g->spec.label(), false});
 }
 
-std::vector<GroupStatus> LoadManager::status() const
+std::vector<GroupView> LoadManager::views() const
 {
     std::lock_guard lock(m_mutex);
-    const int64_t now = RealClock::monotonicNow();
-    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    std::vector<GroupView> out;
+    out.reserve(m_groups.size());
+    for (const auto &g : m_groups)
+        out.push_back(g->view());
+    return out;
+}
+
+std::vector<GroupStatus> LoadManager::status() const
+{
     std::vector<GroupStatus> out;
-    for (const auto &g : m_groups) {
-        GroupStatus s;
-        s.id = g->id;
-        s.spec = g->spec;
-        s.unit = findLoadKind(g->spec.kind)->unit;
-        s.leader = g->leader;
-        s.startedAt = g->startedAt;
-        const double elapsed = std::max(1e-3, static_cast<double>(now - g->startedAt) / 1e9);
-        std::vector<double> work;
-        std::vector<double> cpuTimes; // of the workers the kernel still tells about
-        double totalCpu = 0;
-        uint64_t total = 0;
-        for (int i = 0; i < g->spec.count; ++i) {
-            const WorkerSlot &slot = g->slots()[i];
-            WorkerStatus w;
-            w.pid = slot.pid.load(std::memory_order_relaxed);
-            w.progress = slot.progress.load(std::memory_order_relaxed);
-            w.state = static_cast<WorkerState>(slot.state.load(std::memory_order_relaxed));
-            w.cpuNs = w.pid > 0 ? workerCpuNs(w.pid) : -1;
-            if (w.cpuNs >= 0) {
-                w.cpuPct = 100.0 * static_cast<double>(w.cpuNs) / 1e9 / elapsed;
-                totalCpu += w.cpuPct;
-                cpuTimes.push_back(static_cast<double>(w.cpuNs) / 1e9);
-            }
-            work.push_back(static_cast<double>(w.progress));
-            total += w.progress;
-            s.workers.push_back(w);
-        }
-        s.fairness = computeFairness(work);
-        s.cpuFairness = computeFairness(cpuTimes);
-        s.throughputPerS = static_cast<double>(total) / elapsed;
-        s.cpuSharePct = totalCpu / static_cast<double>(std::max(1L, cpus));
-        if (g->header().hasError())
-            s.error = g->header().error;
-        out.push_back(std::move(s));
-    }
+    for (const GroupView &g : views())
+        out.push_back(sampleGroup(g, RealClock::monotonicNow()));
     return out;
 }
 

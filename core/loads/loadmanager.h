@@ -1,10 +1,10 @@
 #pragma once
 
-#include "fairness.h"
 #include "loadlimits.h"
+#include "loadsampler.h"
 #include "loadspec.h"
+#include "loadstatus.h"
 #include "taskthread.h"
-#include "workerslot.h"
 
 #include <cstdint>
 #include <functional>
@@ -15,32 +15,6 @@
 #include <vector>
 
 namespace latprobe {
-
-struct WorkerStatus
-{
-    pid_t pid = 0;
-    uint64_t progress = 0;
-    WorkerState state = WorkerState::Starting;
-    double cpuPct = 0; // of one CPU, since the group started
-    // Time on a CPU as the kernel counts it (schedstat), its reaped
-    // children's included; -1 once the worker is gone.
-    int64_t cpuNs = -1;
-};
-
-struct GroupStatus
-{
-    int id = 0;
-    LoadSpec spec;
-    std::string unit;
-    pid_t leader = 0;
-    int64_t startedAt = 0; // CLOCK_MONOTONIC ns
-    std::vector<WorkerStatus> workers;
-    Fairness fairness;         // over the workers' progress
-    Fairness cpuFairness;      // over their CPU time (s): even here but not above, the CPUs differ
-    double throughputPerS = 0; // all workers' progress per second
-    double cpuSharePct = 0;    // of the whole machine
-    std::string error;         // the first worker error, if any
-};
 
 struct LoadEvent
 {
@@ -66,8 +40,15 @@ public:
     // Kills every group at once, then reaps; returns when none is left.
     void stopAll();
 
-    // Every group's figures, each worker's CPU time read from /proc: costly.
+    // Every group's figures read now, each worker's CPU time from the kernel
+    // (a system call per process, without holding the lock start and stop
+    // need): for a group's last figures as it stops.
     std::vector<GroupStatus> status() const;
+    // The figures the sampler thread (LoadSampler) read last, at most a second
+    // old, of the groups running now: what a view polls. Reads nothing.
+    std::vector<GroupStatus> sampled() const { return m_sampler.snapshot(); }
+    // Returns once the sampler has published what runs now (tests).
+    void waitForSample() { m_sampler.waitForPass(); }
     // What runs, without sampling a worker: a phase's load signature.
     std::vector<LoadSpec> specs() const;
     // Each leader's and worker's pid, with its group's label.
@@ -83,6 +64,7 @@ private:
     struct Group;
 
     bool launch(Group &group, std::string &error);
+    std::vector<GroupView> views() const;
     void killGroup(Group &group);
     void reapGroup(Group &group);
 
@@ -96,6 +78,7 @@ private:
     // Leaders are forked from this one long-lived thread: PR_SET_PDEATHSIG
     // fires when the *thread* that forked a child exits.
     TaskThread m_spawner{"lp-spawner"};
+    LoadSampler m_sampler{[this] { return views(); }};
 };
 
 } // namespace latprobe

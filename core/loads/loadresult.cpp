@@ -1,6 +1,6 @@
 #include "loadresult.h"
 
-#include "loadmanager.h"
+#include "loadstatus.h"
 
 namespace latprobe {
 

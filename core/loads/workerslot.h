@@ -20,6 +20,11 @@ struct alignas(64) WorkerSlot
     std::atomic<int32_t> pid{0};
     std::atomic<int32_t> state{0}; // WorkerState
     std::atomic<int32_t> exitStatus{0};
+    // The worker's CPU clock as it began its work, just before it said
+    // Running: what it spent on being forked and set up (2-11 ms each of
+    // 200 massive_intr workers here, page faults mostly) is no work done,
+    // and its CPU time is counted from here. -1 until then.
+    std::atomic<int64_t> cpuAtStartNs{-1};
 };
 
 struct GroupHeader
@@ -36,6 +41,9 @@ struct GroupHeader
     static constexpr int32_t kErrorClaimed = 1, kErrorWritten = 2;
     std::atomic<int32_t> failed{0};
     std::atomic<int32_t> cleanerPid{0}; // removes the temp dir if latprobe dies
+    // Pids of each worker's helpers that live as long as it does
+    // (LoadKind::liveHelpers), in an array after the slots (groupHelpers()).
+    uint32_t helpersPerWorker = 0;
     char error[512] = {};
     // The group's private temp dir, made by the leader once its cleaner is
     // armed (kill -9 at any moment leaves nothing), "" when it has none.
@@ -46,9 +54,10 @@ struct GroupHeader
     bool hasError() const { return failed.load() == kErrorWritten; }
 };
 
-inline size_t groupShmSize(uint32_t workers)
+inline size_t groupShmSize(uint32_t workers, uint32_t helpersPerWorker = 0)
 {
-    return sizeof(GroupHeader) + 64 + sizeof(WorkerSlot) * workers;
+    return sizeof(GroupHeader) + 64 + sizeof(WorkerSlot) * workers +
+           sizeof(std::atomic<int32_t>) * workers * helpersPerWorker;
 }
 
 inline WorkerSlot *groupSlots(void *base)
@@ -58,6 +67,13 @@ inline WorkerSlot *groupSlots(void *base)
     const auto addr = reinterpret_cast<uintptr_t>(base) + sizeof(GroupHeader);
     const uintptr_t pad = ((addr + 63) & ~uintptr_t{63}) - addr;
     return reinterpret_cast<WorkerSlot *>(static_cast<char *>(base) + sizeof(GroupHeader) + pad);
+}
+
+// Worker i's helper pids are [i * helpersPerWorker, (i + 1) * helpersPerWorker),
+// 0 where none was started; each written by its worker alone.
+inline std::atomic<int32_t> *groupHelpers(void *base, uint32_t workers)
+{
+    return reinterpret_cast<std::atomic<int32_t> *>(groupSlots(base) + workers);
 }
 
 } // namespace latprobe

@@ -529,9 +529,10 @@ Run Session::buildRun(const std::string &endReason, bool withRunningLoads) const
         [](const MissExplanation &a, const MissExplanation &b) { return a.timeS < b.timeS; });
     run.endTime = isoTimeNow();
     if (withRunningLoads) {
-        const int64_t now = RealClock::monotonicNow();
-        for (const GroupStatus &g : m_loads->status())
-            run.loads.push_back(toLoadResult(g, runStart(), now));
+        // As sampled, up to a second ago: a snapshot (Copy report, the
+        // autosave) reads no /proc, on whatever thread asks.
+        for (const GroupStatus &g : m_loads->sampled())
+            run.loads.push_back(toLoadResult(g, runStart(), g.sampledAt));
     }
     m_record.fill(run);
     return run;

@@ -106,7 +106,8 @@ public:
     // scenario, cancels it.
     void stopAllLoads();
     void reset(); // a new phase with the same loads: counts start from zero
-    std::vector<GroupStatus> loadStatus() const { return m_loads->status(); }
+    // The load sampler's last figures (LoadManager::sampled()): reads no /proc.
+    std::vector<GroupStatus> loadStatus() const { return m_loads->sampled(); }
     std::vector<std::string> activeLabels() const { return m_loads->activeLabels(); }
     int runningProcesses() const { return m_loads->runningProcesses(); }
     LoadLimits limits() const { return m_loads->limits(); }

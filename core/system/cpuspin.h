@@ -4,19 +4,16 @@
 
 namespace latprobe {
 
-// Spins until `ns` of the calling thread's CPU time have passed: time spent
-// preempted is not counted, so a preempted spinner finishes later. The
-// consumers' work (RealClock::work) and massive_intr's and ocbench's busy
-// part (cpuwork.h) are this one loop. `cpuNow` returns the thread's CPU
-// time in ns; tests hand in a fake one. Returns the CPU time spent, which
-// overshoots `ns` by at most one clock read.
-template <class CpuNow> int64_t busyForCpu(int64_t ns, CpuNow &&cpuNow)
+// Spins until a CPU clock, `cpuNow` (ns), reads `until` or more and returns
+// that reading: time spent preempted is not counted, so a preempted spinner
+// finishes later. massive_intr's and ocbench's busy parts (cpuwork.h) are
+// this loop on their process's clock; tests hand in a fake one.
+template <class CpuNow> int64_t busyUntilCpu(int64_t until, CpuNow &&cpuNow)
 {
-    const int64_t start = cpuNow();
-    int64_t done = 0;
-    while ((done = cpuNow() - start) < ns) {
-    }
-    return done;
+    int64_t now = cpuNow();
+    while (now < until)
+        now = cpuNow();
+    return now;
 }
 
 // Gaps between two reads of the monotonic clock longer than this are time
@@ -38,8 +35,8 @@ constexpr int64_t kSwitchCheckGapNs = 10'000;
 // Spins until the calling thread has run `ns`, timed on the monotonic
 // clock with every gap over `gapNs` left out, and every gap over
 // kSwitchCheckGapNs in which `switches` (the thread's context switches)
-// grew, so a preempted spinner finishes later, as with busyForCpu. The
-// consumers' work is this loop and not busyForCpu because the monotonic
+// grew, so a preempted spinner finishes later, as with busyUntilCpu. The
+// consumers' work is this loop and not busyUntilCpu because the monotonic
 // clock is read in user space (vDSO), while each read of the thread's CPU
 // clock is a system call that brings the scheduler's account of the
 // thread up to date (update_curr), so the spinner can be preempted the

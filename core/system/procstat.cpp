@@ -1,9 +1,8 @@
 #include "procstat.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <dirent.h>
+#include <ctime>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -44,63 +43,30 @@ bool readStatCpu(pid_t pid, int64_t &own, int64_t &reapedChildren)
     return true;
 }
 
-// The first field of a task's schedstat; -1 when it is gone.
-int64_t taskScheduledNs(const char *path)
-{
-    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    char buf[128];
-    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
-    ::close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    unsigned long long ns = 0;
-    if (std::sscanf(buf, "%llu", &ns) != 1)
-        return -1;
-    return static_cast<int64_t>(ns);
-}
-
 } // namespace
 
-int64_t processCpuNs(pid_t pid, bool withReapedChildren)
+int64_t processCpuNs(pid_t pid)
 {
     int64_t own = 0, children = 0;
-    if (!readStatCpu(pid, own, children))
-        return -1;
-    return withReapedChildren ? own + children : own;
+    return readStatCpu(pid, own, children) ? own : -1;
 }
 
-int64_t scheduledCpuNs(pid_t pid, bool withReapedChildren)
+int64_t reapedChildrenCpuNs(pid_t pid)
 {
-    // /proc/<pid>/schedstat is the group leader's alone: a burn worker of
-    // two threads showed the CPU time of one.
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/task", pid);
-    DIR *tasks = ::opendir(path);
-    if (!tasks)
-        return -1;
-    int64_t sum = 0;
-    bool any = false;
-    while (const dirent *task = ::readdir(tasks)) {
-        if (task->d_name[0] == '.')
-            continue;
-        char statPath[320];
-        std::snprintf(statPath, sizeof statPath, "/proc/%d/task/%s/schedstat", pid, task->d_name);
-        const int64_t ns = taskScheduledNs(statPath);
-        if (ns >= 0) {
-            sum += ns;
-            any = true;
-        }
-    }
-    ::closedir(tasks);
-    if (!any)
-        return -1;
     int64_t own = 0, children = 0;
-    if (!readStatCpu(pid, own, children))
-        return withReapedChildren ? -1 : sum;
-    return std::max(sum, own) + (withReapedChildren ? children : 0);
+    return readStatCpu(pid, own, children) ? children : -1;
+}
+
+int64_t processClockNs(pid_t pid)
+{
+    // The clock id glibc's clock_getcpuclockid() makes (the kernel's
+    // MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)), without the clock_getres
+    // call with which it checks the process exists: the read says so.
+    const clockid_t clock = static_cast<clockid_t>((~static_cast<unsigned>(pid)) << 3) | 2;
+    timespec ts{};
+    if (pid <= 0 || clock_gettime(clock, &ts) != 0)
+        return -1;
+    return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
 } // namespace latprobe

@@ -5,17 +5,19 @@
 
 namespace latprobe {
 
-// utime + stime of a process from /proc/<pid>/stat, in ns; -1 when gone.
-// With `withReapedChildren`, also cutime + cstime: the CPU of the children
-// it has waited for (a compile worker's compilers, a spawn storm's).
-int64_t processCpuNs(pid_t pid, bool withReapedChildren = false);
+// utime + stime of a process from /proc/<pid>/stat, in ns (ticks); -1 when
+// gone.
+int64_t processCpuNs(pid_t pid);
 
-// The time the scheduler has had a process's threads on a CPU, in ns: the
-// first field of each /proc/<pid>/task/<tid>/schedstat, exact where
-// /proc/<pid>/stat counts ticks, or that count where it is larger (threads
-// that have exited are in no task's schedstat). With `withReapedChildren`,
-// also cutime + cstime, as processCpuNs. -1 when the process is gone or the
-// kernel keeps no schedstat.
-int64_t scheduledCpuNs(pid_t pid, bool withReapedChildren = false);
+// The CPU time of a process as the scheduler counts it, in ns: every
+// thread's, the exited ones' included, read from the kernel's CPU clock of
+// the process (clock_gettime on its clock id: one system call, no file to
+// open or parse). A running thread's share is the one at its last tick or
+// switch. -1 when the process is gone.
+int64_t processClockNs(pid_t pid);
+
+// cutime + cstime of /proc/<pid>/stat, in ns: the CPU of the children the
+// process has waited for (a compile worker's compilers). -1 when gone.
+int64_t reapedChildrenCpuNs(pid_t pid);
 
 } // namespace latprobe

@@ -8,6 +8,7 @@
 #include "loadlimits.h"
 #include "loadmanager.h"
 #include "loadspec.h"
+#include "loadspectext.h"
 #include "procscan.h"
 #include "runprogram.h"
 #include "statewait.h"
@@ -73,15 +74,6 @@ int workersOfThisProcess()
     for (const ProcInfo &p : all)
         n += p.alive() && leaders.count(p.ppid) && p.comm.rfind("latprobe:", 0) == 0;
     return n;
-}
-
-LoadSpec spec(const std::string &text)
-{
-    LoadSpec s;
-    std::string error;
-    if (!parseLoadSpec(text, s, error))
-        qFatal("%s", error.c_str());
-    return s;
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 // interbench loads: burn and ring as threads of one process, and the sizes
 // interbench gives its Write, Read and Memload.
 
+#include "loadspectext.h"
 #include "procscan.h"
 #include "statewait.h"
 
@@ -35,15 +36,6 @@ Q_DECLARE_METATYPE(std::string)
 Q_DECLARE_METATYPE(latprobe::MemInfo)
 
 namespace {
-
-LoadSpec spec(const std::string &text)
-{
-    LoadSpec s;
-    std::string error;
-    if (!parseLoadSpec(text, s, error))
-        qFatal("bad spec %s: %s", text.c_str(), error.c_str());
-    return s;
-}
 
 bool precheckCompileOk()
 {

@@ -4,6 +4,7 @@
 // keeping megabytes of it once glibc has raised its thresholds.
 
 #include "heappolicy.h"
+#include "sanitized.h"
 
 #include <QTest>
 
@@ -21,17 +22,8 @@ using namespace latprobe;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kOwnAllocator = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kOwnAllocator = true;
-#else
-constexpr bool kOwnAllocator = false;
-#endif
-#else
-constexpr bool kOwnAllocator = false;
-#endif
+// A sanitizer's own allocator ignores glibc's mmap threshold.
+constexpr bool kOwnAllocator = kSanitized;
 
 long residentKib()
 {

@@ -1,6 +1,7 @@
 // A load worker's CPU time as the kernel counts it: every thread of the
 // worker, not its leader alone (a burn worker with threads=nproc showed the
-// CPU time of one thread), and threads that have already exited too.
+// CPU time of one thread), threads that have already exited too, and the
+// children it has reaped.
 
 #include "procstat.h"
 #include "realclock.h"
@@ -8,6 +9,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -34,7 +36,7 @@ class TestProcStat : public QObject
 private slots:
     void everyThreadsCpuCounts()
     {
-        const int64_t before = scheduledCpuNs(getpid());
+        const int64_t before = processClockNs(getpid());
         QVERIFY(before >= 0);
         std::atomic<int> spun{0};
         std::atomic<bool> release{false};
@@ -47,7 +49,7 @@ private slots:
             });
         while (spun.load() < 2)
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        const int64_t live = scheduledCpuNs(getpid()) - before;
+        const int64_t live = processClockNs(getpid()) - before;
         release = true;
         release.notify_all();
         for (std::thread &t : threads)
@@ -57,17 +59,40 @@ private slots:
 
     void threadsThatExitedStillCount()
     {
-        const int64_t before = scheduledCpuNs(getpid());
+        const int64_t before = processClockNs(getpid());
         std::thread a(spinOwnCpu), b(spinOwnCpu);
         a.join();
         b.join();
-        // In /proc/<pid>/stat's ticks only: one tick short at most.
-        const int64_t tick = 1000000000LL / sysconf(_SC_CLK_TCK);
-        const int64_t after = scheduledCpuNs(getpid()) - before;
-        QVERIFY2(after >= 2 * kSpinNs - tick, qPrintable(QString("%1 ms").arg(after / 1000000)));
+        const int64_t after = processClockNs(getpid()) - before;
+        QVERIFY2(after >= 2 * kSpinNs, qPrintable(QString("%1 ms").arg(after / 1000000)));
     }
 
-    void aGoneProcessHasNone() { QCOMPARE(scheduledCpuNs(999999999), int64_t{-1}); }
+    void reapedChildrenCount()
+    {
+        const int64_t before = reapedChildrenCpuNs(getpid());
+        QVERIFY(before >= 0);
+        const pid_t child = fork();
+        if (child == 0) {
+            spinOwnCpu();
+            _exit(0);
+        }
+        QVERIFY(child > 0);
+        // Alive, its CPU is its own clock's; reaped, the parent's cutime.
+        QTRY_VERIFY_WITH_TIMEOUT(processClockNs(child) >= kSpinNs, 600000);
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        // In /proc/<pid>/stat's ticks: one tick short at most.
+        const int64_t tick = 1000000000LL / sysconf(_SC_CLK_TCK);
+        const int64_t reaped = reapedChildrenCpuNs(getpid()) - before;
+        QVERIFY2(reaped >= kSpinNs - tick, qPrintable(QString("%1 ms").arg(reaped / 1000000)));
+    }
+
+    void aGoneProcessHasNone()
+    {
+        QCOMPARE(processClockNs(999999999), int64_t{-1});
+        QCOMPARE(reapedChildrenCpuNs(999999999), int64_t{-1});
+        QCOMPARE(processClockNs(0), int64_t{-1});
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProcStat)

@@ -1,6 +1,7 @@
 #include "loadgroupview.h"
 
 #include "workerbars.h"
+#include "workerdistribution.h"
 
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -12,17 +13,6 @@
 namespace latprobe {
 
 namespace {
-
-QString compact(double v)
-{
-    if (v >= 1e9)
-        return QString::number(v / 1e9, 'f', 1) + QStringLiteral(" G");
-    if (v >= 1e6)
-        return QString::number(v / 1e6, 'f', 1) + QStringLiteral(" M");
-    if (v >= 1e4)
-        return QString::number(v / 1e3, 'f', 1) + QStringLiteral(" k");
-    return QString::number(v, 'f', v < 10 ? 1 : 0);
-}
 
 QString describe(const LoadSpec &spec)
 {
@@ -45,8 +35,9 @@ QString describe(const LoadSpec &spec)
 LoadGroupView::LoadGroupView(const GroupStatus &status, QWidget *parent)
     : QFrame(parent), m_id(status.id), m_title(new QLabel(this)),
       m_stop(new QPushButton(tr("Stop"), this)), m_bars(new WorkerBars(this)),
-      m_cv(new QLabel(this)), m_jain(new QLabel(this)), m_cpuCv(new QLabel(this)),
-      m_cpu(new QLabel(this)), m_rate(new QLabel(this)), m_error(new QLabel(this))
+      m_distribution(new WorkerDistribution(this)), m_cv(new QLabel(this)),
+      m_jain(new QLabel(this)), m_cpuCv(new QLabel(this)), m_cpu(new QLabel(this)),
+      m_rate(new QLabel(this)), m_error(new QLabel(this))
 {
     setFrameShape(QFrame::StyledPanel);
     auto *layout = new QVBoxLayout(this);
@@ -65,6 +56,8 @@ LoadGroupView::LoadGroupView(const GroupStatus &status, QWidget *parent)
     head->addWidget(m_stop);
     layout->addLayout(head);
     layout->addWidget(m_bars);
+    layout->addWidget(m_distribution);
+    m_distribution->hide();
 
     auto *stats = new QHBoxLayout;
     stats->setSpacing(14);
@@ -102,8 +95,19 @@ LoadGroupView::LoadGroupView(const GroupStatus &status, QWidget *parent)
 
 void LoadGroupView::setStatus(const GroupStatus &s)
 {
+    if (s.sampledAt == m_sampledAt)
+        return; // the sampler reads once a second; the panel looks twice
+    m_sampledAt = s.sampledAt;
     const QString unit = QString::fromStdString(s.unit);
-    m_bars->setWorkers(s.workers, unit);
+    const bool bars = s.workers.size() <= kMaxBars;
+    if (bars)
+        m_bars->setWorkers(s.workers, unit);
+    else
+        m_distribution->setWorkers(s.workers, unit);
+    if (m_bars->isHidden() == bars) {
+        m_bars->setVisible(bars);
+        m_distribution->setVisible(!bars);
+    }
     const Fairness &f = s.fairness;
     auto set = [](QLabel *l, const QString &t) {
         if (l->text() != t)
@@ -118,7 +122,7 @@ void LoadGroupView::setStatus(const GroupStatus &s)
                                      .arg(c.jain, 0, 'f', 3)
                                : tr("CPU time unknown"));
     set(m_cpu, tr("CPU %1 %").arg(s.cpuSharePct, 0, 'f', 0));
-    set(m_rate, tr("%1 %2/s").arg(compact(s.throughputPerS), unit));
+    set(m_rate, tr("%1 %2/s").arg(compactCount(s.throughputPerS), unit));
     if (!s.error.empty()) {
         m_error->setText(tr("Worker error: %1").arg(QString::fromStdString(s.error)));
         m_error->show();

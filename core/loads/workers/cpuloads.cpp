@@ -10,13 +10,15 @@ namespace latprobe {
 int runMassiveIntr(WorkerContext &ctx)
 {
     // Satoru Takeuchi's massive_intr.c: work 8 ms, sleep 1 ms, count loops.
-    // The work is CPU time (cpuwork.h), so loops measure the CPU each got.
+    // The work is CPU time on a schedule (cpuwork.h), so loops measure the
+    // CPU each got; a loop counts once its work is done.
     const int64_t work = static_cast<int64_t>(loadParam(ctx.spec, "work_ms") * 1e6);
     const int64_t sleep = static_cast<int64_t>(loadParam(ctx.spec, "sleep_ms") * 1e6);
+    CpuWorkSchedule schedule(ctx.slot.cpuAtStartNs.load(), work);
     for (;;) {
-        busyFor(work);
-        sleepFor(sleep);
+        schedule.work();
         addProgress(ctx.slot, 1);
+        sleepFor(sleep);
     }
 }
 
@@ -26,10 +28,11 @@ int runOcbench(WorkerContext &ctx)
     // busy part CPU time as in massive_intr.
     const int64_t busy = static_cast<int64_t>(loadParam(ctx.spec, "run_us") * 1e3);
     const int64_t sleep = static_cast<int64_t>(loadParam(ctx.spec, "sleep_us") * 1e3);
+    CpuWorkSchedule schedule(ctx.slot.cpuAtStartNs.load(), busy);
     for (;;) {
-        busyFor(busy);
-        sleepFor(sleep);
+        schedule.work();
         addProgress(ctx.slot, 1);
+        sleepFor(sleep);
     }
 }
 

@@ -138,9 +138,14 @@ int watchChildren(WorkerContext &ctx, const std::vector<pid_t> &children, int fd
 
 } // namespace
 
+int hackbenchHelpers(const LoadSpec &spec)
+{
+    return 2 * static_cast<int>(loadParam(spec, "fds"));
+}
+
 int hackbenchProcesses(const LoadSpec &spec)
 {
-    return 1 + 2 * static_cast<int>(loadParam(spec, "fds"));
+    return 1 + hackbenchHelpers(spec);
 }
 
 int runHackbench(WorkerContext &ctx)
@@ -172,6 +177,9 @@ int runHackbench(WorkerContext &ctx)
             return 1;
         }
         children.push_back(pid);
+        // Their CPU time is this worker's (LoadKind::liveHelpers).
+        if (i < ctx.helperCount)
+            ctx.helpers[i].store(pid, std::memory_order_relaxed);
     }
     closeAll(in);
     closeAll(out);

@@ -12,6 +12,7 @@ namespace latprobe {
 // hackbench.cpp
 int runHackbench(WorkerContext &ctx);
 int hackbenchProcesses(const LoadSpec &spec);
+int hackbenchHelpers(const LoadSpec &spec); // its senders and receivers
 
 // compile.cpp
 int runCompile(WorkerContext &ctx);
