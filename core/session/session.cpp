@@ -301,13 +301,13 @@ std::string Session::playScenario(const Scenario &scenario, Play play)
         return fmt::format("scenario {} is still running", m_player.playingName());
     // Variants are refused, and their guardian takes their settings' locks,
     // before anything changes.
-    std::unique_ptr<SystemVariants> variants;
+    std::shared_ptr<SystemVariants> variants;
     if (!scenario.variants.empty()) {
         const KnobEnvironment env = KnobEnvironment::real();
         if (std::string refusal = refuseVariants(scenario.variants, env, knobRun());
             !refusal.empty())
             return refusal;
-        variants = std::make_unique<SystemVariants>(scenario.variants, env);
+        variants = std::make_shared<SystemVariants>(scenario.variants, env);
         if (std::string refusal = variants->start(); !refusal.empty())
             return refusal;
     }
@@ -316,8 +316,10 @@ std::string Session::playScenario(const Scenario &scenario, Play play)
             m_player.accept(scenario, play, m_loads->limits(), configs(), untouched);
         !refusal.empty())
         return refusal;
-    m_variants = std::move(variants);
-    onControl([this, name = scenario.name] {
+    onControl([this, name = scenario.name, variants = std::move(variants)] {
+        // Handed over here: the control thread's tick and the player's turns
+        // are what read them.
+        m_variants = variants;
         if (m_observer)
             m_observer->scenarioStarted(name);
         // The first step starts with the measurement (see Probe::kSettleNs).

@@ -207,8 +207,9 @@ private:
     RunRecord m_record;
     MissEvidence m_evidence{m_record, m_observer};
     ScenarioPlayer m_player{*this};
-    std::unique_ptr<SystemVariants> m_variants; // a scenario's, while it plays
-    std::unique_ptr<RunAutosaver> m_autosaver;  // snapshots the parts above: after them
+    // A scenario's, while it plays; the control thread's alone.
+    std::shared_ptr<SystemVariants> m_variants;
+    std::unique_ptr<RunAutosaver> m_autosaver; // snapshots the parts above: after them
     std::string m_keepError;
 
     // The control thread's own.
