@@ -100,7 +100,12 @@ void TaskThread::main()
             task = std::move(m_timed);
             m_timed = nullptr;
         } else {
-            const auto ready = [this] { return m_quit || !m_tasks.empty(); };
+            // A timed task given or moved from another thread meanwhile
+            // wakes it too: asleep with none, it would wait for a post.
+            const int64_t timedAt = m_timed ? m_timedAt : -1;
+            const auto ready = [this, timedAt] {
+                return m_quit || !m_tasks.empty() || (m_timed ? m_timedAt : -1) != timedAt;
+            };
             if (m_timed)
                 m_wake.wait_for(
                     lock, std::chrono::nanoseconds(m_timedAt - RealClock::monotonicNow()), ready);
