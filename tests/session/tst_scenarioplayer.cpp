@@ -4,6 +4,7 @@
 // scenario that ends the run and one taken but never begun.
 
 #include "consumerconfig.h"
+#include "loadspectext.h"
 #include "presets.h"
 #include "scenarioplayer.h"
 
@@ -92,21 +93,12 @@ public:
     }
 };
 
-LoadSpec load(const std::string &text)
-{
-    LoadSpec spec;
-    std::string error;
-    if (!parseLoadSpec(text, spec, error))
-        qFatal("%s", error.c_str());
-    return spec;
-}
-
 Scenario twoSteps(int rounds = 1)
 {
     Scenario s;
     s.name = "pair";
     s.rounds = rounds;
-    s.steps = {{"idle", 10, {}}, {"burn", 20, {load("burn:1")}}};
+    s.steps = {{"idle", 10, {}}, {"burn", 20, {spec("burn:1")}}};
     return s;
 }
 
@@ -245,7 +237,7 @@ private slots:
             s.steps[0].consumers = {"video"};
         if (which == 2) {
             limits.maxProcesses = 1;
-            s.steps[1].loads = {load("burn:2")};
+            s.steps[1].loads = {spec("burn:2")};
         }
         const std::string said = player.accept(s, {}, limits, kAudio, false);
         QVERIFY2(QString::fromStdString(said).startsWith(refusal), said.c_str());

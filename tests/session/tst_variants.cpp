@@ -7,6 +7,7 @@
 // leaves the machine changed.
 
 #include "knobenvironment.h"
+#include "loadspectext.h"
 #include "presets.h"
 #include "runprogram.h"
 #include "session.h"
@@ -51,15 +52,6 @@ int niceOf(pid_t pid)
     const QString stat = readFile(QStringLiteral("/proc/%1/stat").arg(pid));
     const QStringList fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
     return fields.size() > 16 ? fields[16].toInt() : -100;
-}
-
-LoadSpec load(const std::string &text)
-{
-    LoadSpec spec;
-    std::string error;
-    if (!parseLoadSpec(text, spec, error))
-        qFatal("%s", error.c_str());
-    return spec;
 }
 
 Variant variant(const std::string &text)
@@ -170,7 +162,7 @@ void TestVariants::eachSettingHoldsDuringItsOwnTurnsOnly()
     s.name = "ab";
     s.rounds = 2;
     s.settleS = 0.2;
-    s.steps = {{"light", 1.0, {load("massive_intr:2:work_ms=1:sleep_ms=10")}}};
+    s.steps = {{"light", 1.0, {spec("massive_intr:2:work_ms=1:sleep_ms=10")}}};
     const std::string other = m_autogroup == "1" ? "0" : "1";
     s.variants = {variant("base:"),
                   variant("tuned:autogroup=" + other + ",load_nice=7,load_weight=50")};
