@@ -23,6 +23,7 @@ A/B runs with `--timed-step` (20 s) to measure it.
 
     sudo python3 tests/bench/ab_power.py --save          # ~26 min
     sudo python3 tests/bench/ab_power.py --aa-runs 1 --rounds 2 --step 5 --timed-step 5  # smoke
+    sudo python3 tests/bench/ab_power.py --aa-runs 0 --save   # the A/B arms alone, ~14 min
 
 `--save` keeps the result under tests/bench/results/ (benchlib.py). Exit
 status 0 when every run completed, whatever the rates. Python 3 standard
@@ -103,10 +104,11 @@ def main():
 
     print(f"\nab_power: {args.rounds} rounds, variants in turns (A B B A ...)")
     called = sum(1 for r in aa if r[3] in ("better", "worse"))
-    pct = 100.0 * called / len(aa) if aa else float("nan")
-    met = result.figure("A/A rows called different", pct, "%", goal="<= 5")
-    print(f"  A/A ({args.aa_runs} runs, {args.step:g} s steps): {called} of {len(aa)} rows called "
-          f"different = {pct:.1f} %   goal <= 5 %  {'met' if met else 'MISSED'}")
+    if aa:  # --aa-runs 0 measures the A/B arms alone
+        pct = 100.0 * called / len(aa)
+        met = result.figure("A/A rows called different", pct, "%", goal="<= 5")
+        print(f"  A/A ({args.aa_runs} runs, {args.step:g} s steps): {called} of {len(aa)} rows "
+              f"called different = {pct:.1f} %   goal <= 5 %  {'met' if met else 'MISSED'}")
     for r in aa:
         if r[3] != "~":
             print(f"    false alarm: {r[0]} {r[1]} {r[2]} {r[3]}")
