@@ -147,6 +147,20 @@ void addRecordingOptions(CLI::App &app, RunOptions &o, bool headless)
                    "records without explaining: the window's \"Explain the next\nmisses\" "
                    "still can)")
         ->check(CLI::Range(0, 100));
+    app.add_option_function<std::string>(
+           "--save-trace",
+           [&o](const std::string &dir) {
+               o.saveTrace = true;
+               o.traceDir = dir;
+           },
+           "Save each explained miss's kernel trace as trace.dat, for\ntrace-cmd report and "
+           "KernelShark: in DIR, else beside the\nrun file. A trace names every task that ran "
+           "then: opt-in")
+        ->expected(0, 1)
+        ->type_name("[DIR]");
+    app.add_option("--trace-max", o.traceMaxMiB,
+                   "MiB of trace files a run keeps at most (default 64)")
+        ->check(CLI::Range(1, 65536));
     app.add_option("--max-workers", o.maxWorkers,
                    "Cap on load processes running at once (default 2048)")
         ->check(CLI::Range(1, 100000));

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 
 namespace latprobe {
 
@@ -179,6 +180,21 @@ std::string shortPolicy(const std::string &policy)
     return p;
 }
 
+// Where a miss's saved trace is, and how to open it; or that it is gone.
+std::string traceFileLine(const Run &run, const MissExplanation &x)
+{
+    const std::string path = traceFilePath(run, x);
+    if (path.empty())
+        return {};
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        return wrapText(fmt::format("  its trace {} is missing (moved or deleted)", path),
+                        kReportWidth, "    ");
+    return wrapText(fmt::format("  its trace: {}", path), kReportWidth, "    ") +
+           wrapText(fmt::format("  open it: trace-cmd report {}   or   kernelshark {}", path, path),
+                    kReportWidth, "    ");
+}
+
 // Who delayed the phase's explained misses, and its worst one in full: what
 // a tester pastes into a bug report.
 std::string delayerTables(const Run &run, const PhaseResult &phase)
@@ -214,7 +230,8 @@ std::string delayerTables(const Run &run, const PhaseResult &phase)
         mine.begin(), mine.end(), [](const MissExplanation *a, const MissExplanation *b) {
             return a->delayNs() < b->delayNs();
         });
-    return out + fit("worst explained miss:") + formatExplanation(*worst, kReportWidth);
+    return out + fit("worst explained miss:") + formatExplanation(*worst, kReportWidth) +
+           traceFileLine(run, *worst);
 }
 
 // The recorder's line in the header: on and what it costs, or why not.
@@ -228,6 +245,16 @@ std::string traceLine(const TraceSummary &t)
         line += wrapText(fmt::format("  {} misses left unexplained: the recorder keeps to {:.1f} % "
                                      "of a CPU",
                                      t.overBudget, t.cpuBudgetPct),
+                         kReportWidth, "    ");
+    if (t.savingTraces)
+        line += wrapText(fmt::format("  {} trace.dat files saved ({:.1f} MiB){}{}", t.tracesSaved,
+                                     static_cast<double>(t.traceBytes) / (1 << 20),
+                                     t.tracesOverCap > 0
+                                         ? fmt::format(", {} windows left out at the cap "
+                                                       "(--trace-max)",
+                                                       t.tracesOverCap)
+                                         : "",
+                                     t.traceError.empty() ? "" : "; " + t.traceError),
                          kReportWidth, "    ");
     return line;
 }

@@ -27,4 +27,11 @@ std::string VariantRecord::describe() const
                                         : fmt::format("{}", fmt::join(settings, ", ")));
 }
 
+std::string traceFilePath(const Run &run, const MissExplanation &x)
+{
+    if (x.traceFile.empty() || x.traceFile.front() == '/' || run.folder.empty())
+        return x.traceFile;
+    return run.folder + "/" + x.traceFile;
+}
+
 } // namespace latprobe

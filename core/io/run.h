@@ -83,6 +83,13 @@ struct Run
     // The variants it played in turns, the first the reference (empty: a
     // run of the system as it is); each phase names its own.
     std::vector<VariantRecord> variants;
+    // Not saved: the folder the run file was read from (or is written to),
+    // where its explanations' trace files are named from. "" unknown.
+    std::string folder;
 };
+
+// An explanation's trace file as a path: named from the run's folder, or
+// as it is when it is a path already; "" when it has none.
+std::string traceFilePath(const Run &run, const MissExplanation &x);
 
 } // namespace latprobe

@@ -694,7 +694,12 @@ json toJson(const TraceSummary &t)
             {"events", t.events},
             {"cpu_s", t.cpuS},
             {"cpu_budget_pct", t.cpuBudgetPct},
-            {"over_budget", t.overBudget}};
+            {"over_budget", t.overBudget},
+            {"saving_traces", t.savingTraces},
+            {"traces_saved", t.tracesSaved},
+            {"trace_bytes", t.traceBytes},
+            {"traces_over_cap", t.tracesOverCap},
+            {"trace_error", t.traceError}};
 }
 
 // Since 1.4.
@@ -710,6 +715,12 @@ TraceSummary traceFromJson(const JsonReader &r, const json &t)
     trace.cpuS = r.get<double>(t, "trace", "cpu_s");
     trace.cpuBudgetPct = r.get<double>(t, "trace", "cpu_budget_pct", 0.0); // 1.5
     trace.overBudget = r.get<uint64_t>(t, "trace", "over_budget", uint64_t{0});
+    // Since 1.8.
+    trace.savingTraces = r.get<bool>(t, "trace", "saving_traces", false);
+    trace.tracesSaved = r.get<uint64_t>(t, "trace", "traces_saved", uint64_t{0});
+    trace.traceBytes = r.get<uint64_t>(t, "trace", "trace_bytes", uint64_t{0});
+    trace.tracesOverCap = r.get<uint64_t>(t, "trace", "traces_over_cap", uint64_t{0});
+    trace.traceError = r.get<std::string>(t, "trace", "trace_error", std::string());
     return trace;
 }
 
@@ -759,7 +770,8 @@ json toJson(const MissExplanation &x)
             {"note", x.note},
             {"shares", shares},
             {"other_shares", x.otherShares},
-            {"other_shares_ns", x.otherSharesNs}};
+            {"other_shares_ns", x.otherSharesNs},
+            {"trace_file", x.traceFile}};
 }
 
 MissExplanation explanationFromJson(const JsonReader &r, const json &e, const std::string &path)
@@ -785,6 +797,7 @@ MissExplanation explanationFromJson(const JsonReader &r, const json &e, const st
     // Since 1.5: before, every share was kept.
     x.otherShares = r.get<int>(e, path, "other_shares", 0);
     x.otherSharesNs = r.get<int64_t>(e, path, "other_shares_ns", int64_t{0});
+    x.traceFile = r.get<std::string>(e, path, "trace_file", std::string()); // 1.8
     return x;
 }
 
@@ -1046,8 +1059,11 @@ void writeRunFile(const Run &run, const std::string &path, JsonLayout layout)
 
 Run readRunFile(const std::string &path)
 {
-    return runFromJson(JsonReader(path, throwError<RunFileError>).readWhole(kMaxRunFileBytes),
-                       path);
+    Run run =
+        runFromJson(JsonReader(path, throwError<RunFileError>).readWhole(kMaxRunFileBytes), path);
+    const size_t slash = path.rfind('/');
+    run.folder = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+    return run;
 }
 
 } // namespace latprobe

@@ -23,8 +23,11 @@ inline constexpr int kRunFileMajor = 1;
 // recorder) and "explanations" of misses (older files: no recorder,
 // nothing explained); 1.5: see docs/DESIGN.md; 1.6: a loop speed's
 // "per_cpu" (older files: one speed for every CPU); 1.7: "variants" and each
-// phase's "variant" (older files: none)
-inline constexpr int kRunFileMinor = 7;
+// phase's "variant" (older files: none); 1.8: an explanation's
+// "trace_file" and the trace summary's "saving_traces", "traces_saved",
+// "trace_bytes", "traces_over_cap", "trace_error" (`--save-trace`; older
+// files: none saved)
+inline constexpr int kRunFileMinor = 8;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".
 class RunFileError : public std::runtime_error

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <system_error>
 
 namespace fs = std::filesystem;
@@ -38,7 +39,70 @@ std::string namePart(const std::string &text)
     return squeezed.substr(0, 64);
 }
 
+constexpr const char *kTraceInfix = ".trace-";
+constexpr const char *kTraceSuffix = ".dat";
+
+// "<stem>.trace-<n>.dat": the stem of the run it belongs to, or "" when
+// `name` is no such file.
+std::string traceStem(const std::string &name)
+{
+    const size_t infix = name.rfind(kTraceInfix);
+    const size_t suffix = std::string(kTraceSuffix).size();
+    if (infix == std::string::npos || name.size() <= suffix ||
+        name.compare(name.size() - suffix, suffix, kTraceSuffix) != 0)
+        return {};
+    const size_t digits = infix + std::string(kTraceInfix).size();
+    const std::string number = name.substr(digits, name.size() - suffix - digits);
+    if (number.empty() || number.find_first_not_of("0123456789") != std::string::npos)
+        return {};
+    return name.substr(0, infix);
+}
+
+// The trace files in `dir`, by the stem of their run.
+std::map<std::string, std::vector<fs::path>> tracesByStem(const std::string &dir)
+{
+    std::map<std::string, std::vector<fs::path>> traces;
+    std::error_code ec;
+    for (const fs::directory_entry &file : fs::directory_iterator(dir, ec))
+        if (std::string stem = traceStem(file.path().filename().string()); !stem.empty())
+            traces[stem].push_back(file.path());
+    return traces;
+}
+
+std::string stemOf(const fs::path &runFile)
+{
+    return runFile.stem().string();
+}
+
+uint64_t sizeOf(const std::vector<fs::path> &files)
+{
+    uint64_t bytes = 0;
+    std::error_code ec;
+    for (const fs::path &f : files)
+        if (const uintmax_t n = fs::file_size(f, ec); !ec)
+            bytes += n;
+    return bytes;
+}
+
 } // namespace
+
+std::string RunLibrary::traceFileName(const std::string &runPath, const std::string &traceName)
+{
+    // "trace-3.dat" beside "latprobe-....json": "latprobe-....trace-3.dat".
+    return stemOf(runPath) + "." + traceName;
+}
+
+std::vector<std::string> RunLibrary::tracesOf(const std::string &runPath)
+{
+    std::vector<std::string> out;
+    const fs::path run(runPath);
+    const auto traces = tracesByStem(run.parent_path().empty() ? "." : run.parent_path().string());
+    if (auto it = traces.find(stemOf(run)); it != traces.end())
+        for (const fs::path &p : it->second)
+            out.push_back(p.string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
 
 std::string RunLibrary::defaultDir()
 {
@@ -102,6 +166,7 @@ std::vector<RunLibrary::Entry> RunLibrary::list() const
 {
     std::vector<Entry> out;
     std::error_code ec;
+    const auto traces = tracesByStem(m_dir);
     for (const fs::directory_entry &file : fs::directory_iterator(m_dir, ec)) {
         const std::string name = file.path().filename().string();
         if (!isLibraryFile(name) || !file.is_regular_file(ec))
@@ -109,6 +174,10 @@ std::vector<RunLibrary::Entry> RunLibrary::list() const
         Entry e;
         e.path = file.path().string();
         e.bytes = file.file_size(ec);
+        if (auto it = traces.find(stemOf(file.path())); it != traces.end()) {
+            e.traces = it->second.size();
+            e.bytes += sizeOf(it->second);
+        }
         try {
             const Run run = readRunFile(e.path);
             e.startTime = run.startTime;
@@ -159,6 +228,8 @@ bool RunLibrary::remove(const std::string &path, std::string &error) const
         error = fmt::format("cannot delete {}: {}", path, ec ? ec.message() : "it is not there");
         return false;
     }
+    for (const std::string &trace : tracesOf(path))
+        fs::remove(trace, ec);
     return true;
 }
 
@@ -173,10 +244,13 @@ RunLibrary::Pruned RunLibrary::prune(uint64_t maxBytes, const std::string &keep)
     std::vector<File> files;
     uint64_t total = 0;
     std::error_code ec;
+    auto traces = tracesByStem(m_dir);
     for (const fs::directory_entry &file : fs::directory_iterator(m_dir, ec)) {
         if (!isLibraryFile(file.path().filename().string()) || !file.is_regular_file(ec))
             continue;
-        const uint64_t bytes = file.file_size(ec);
+        uint64_t bytes = file.file_size(ec);
+        if (auto it = traces.find(stemOf(file.path())); it != traces.end())
+            bytes += sizeOf(it->second);
         total += bytes;
         files.push_back({file.path(), file.last_write_time(ec), bytes});
     }
@@ -189,6 +263,9 @@ RunLibrary::Pruned RunLibrary::prune(uint64_t maxBytes, const std::string &keep)
         if (!keep.empty() && fs::equivalent(f.path, fs::path(keep), ec))
             continue;
         if (fs::remove(f.path, ec)) {
+            if (auto it = traces.find(stemOf(f.path)); it != traces.end())
+                for (const fs::path &trace : it->second)
+                    fs::remove(trace, ec);
             total -= f.bytes;
             ++pruned.files;
             pruned.bytes += f.bytes;

@@ -28,6 +28,11 @@ public:
 
     // Whether `name` (a file name, no folder) is one latprobe wrote here.
     static bool isLibraryFile(const std::string &name);
+    // A run's saved traces (`--save-trace`) are part of it: beside its file,
+    // "<its name without .json>.trace-<n>.dat". They are counted in its
+    // size, pruned and deleted with it.
+    static std::string traceFileName(const std::string &runPath, const std::string &traceName);
+    static std::vector<std::string> tracesOf(const std::string &runPath);
     // "latprobe-2026-12-01T03-12-40-6.1.0-13-amd64-quick.json": when it
     // started, the kernel and the scenario, so that a file manager sorts and
     // tells them apart. A name taken by another run gets "-2", "-3", ...
@@ -47,7 +52,8 @@ public:
         size_t phases = 0;
         uint64_t audioMisses = 0, videoMisses = 0; // every phase
         int64_t wakeupP99Us = -1;                  // the worst phase's; -1 unmeasured
-        uint64_t bytes = 0;
+        uint64_t bytes = 0;                        // its file and its traces
+        size_t traces = 0;                         // trace.dat files saved with it
         // A run that played variants: one verdict line per variant after
         // the first, as its report ends ("off (autogroup=0) worse than on: ...").
         std::vector<std::string> headlines;

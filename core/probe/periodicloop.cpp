@@ -48,6 +48,8 @@ uint64_t PeriodicLoop::runLatprobe(int64_t start, const std::atomic<bool> &stop,
         next += period;
         s.periodsSkipped = m_config.skipLostPeriods(next, s.done);
         m_ring.push(s);
+        if (s.missedDeadline && m_marker)
+            m_marker->mark(s);
         ++cycles;
     }
     return cycles;
@@ -121,6 +123,8 @@ uint64_t PeriodicLoop::runInterbench(int64_t start, const std::atomic<bool> &sto
         target = deadline;
         deadline += after;
         m_ring.push(s);
+        if (s.missedDeadline && m_marker)
+            m_marker->mark(s);
         ++cycles;
     }
     return cycles;

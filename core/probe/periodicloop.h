@@ -2,6 +2,7 @@
 
 #include "clock.h"
 #include "consumerconfig.h"
+#include "missmarker.h"
 #include "sample.h"
 #include "spscring.h"
 #include "waker.h"
@@ -25,6 +26,10 @@ public:
     // `maxCycles` cycles are done; returns the cycles run.
     uint64_t run(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles = UINT64_MAX);
 
+    // Each miss written into the flight recorder's trace after its work
+    // (MissMarker); none when null.
+    void markMisses(const MissMarker *marker) { m_marker = marker; }
+
 private:
     uint64_t runLatprobe(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles);
     uint64_t runInterbench(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles);
@@ -34,6 +39,7 @@ private:
     SpscRing<Sample> &m_ring;
     TimerWaker m_timer;
     Waker &m_waker;
+    const MissMarker *m_marker = nullptr;
 };
 
 } // namespace latprobe

@@ -122,15 +122,18 @@ void Probe::consumerMain(size_t index)
     std::optional<StartLoop> startLoop;
     std::optional<GameLoop> gameLoop;
     std::optional<PeriodicLoop> periodicLoop;
+    const MissMarker marker(m_traceMarker, config.name);
     if (config.kind == ConsumerKind::ProcessStart) {
         starter.emplace(m_helperBinary);
         startLoop.emplace(config, clock, *starter, m_collector->ring(index));
+        startLoop->markMisses(&marker);
     } else if (config.kind == ConsumerKind::Continuous) {
         gameLoop.emplace(config, clock, m_collector->ring(index));
         gameLoop->setRunEndFlag(&m_stop);
     } else {
         periodicLoop.emplace(config, clock, m_collector->ring(index),
                              timekeeper ? &*timekeeper : nullptr);
+        periodicLoop->markMisses(&marker);
     }
     std::atomic<bool> &halt = self.halt;
     // Each stretch on a thread of its own, as interbench forks a process for

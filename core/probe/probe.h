@@ -72,6 +72,10 @@ public:
     // on (a variant's slice_us=), set on the new thread of each; 0: the
     // kernel's default. A thread that cannot take it keeps measuring.
     void setSlice(uint64_t ns) { m_sliceNs = ns; }
+    // The flight recorder's trace_marker: each miss is written there by
+    // its measuring thread (MissMarker); -1, none. The caller keeps the file
+    // open while the probe runs, or sets -1 first.
+    void setTraceMarker(int fd) { m_traceMarker = fd; }
 
     Collector &collector() { return *m_collector; }
     // The ring an External consumer's owner writes to (single writer).
@@ -124,6 +128,7 @@ private:
     std::condition_variable m_drainWake;
     std::atomic<bool> m_stop{false};
     std::atomic<uint64_t> m_sliceNs{0};
+    std::atomic<int> m_traceMarker{-1};
     std::atomic<int> m_ready{0};
     std::atomic<bool> m_go{false};
     bool m_running = false;

@@ -36,6 +36,8 @@ uint64_t StartLoop::run(int64_t start, const std::atomic<bool> &stop, uint64_t m
         while (next < s.done)
             next += period;
         m_ring.push(s);
+        if (s.missedDeadline && m_marker)
+            m_marker->mark(s);
         ++cycles;
     }
     return cycles;

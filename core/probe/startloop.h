@@ -2,6 +2,7 @@
 
 #include "clock.h"
 #include "consumerconfig.h"
+#include "missmarker.h"
 #include "processstarter.h"
 #include "sample.h"
 #include "spscring.h"
@@ -21,11 +22,16 @@ public:
 
     uint64_t run(int64_t start, const std::atomic<bool> &stop, uint64_t maxCycles = UINT64_MAX);
 
+    // Each miss written into the flight recorder's trace after its work
+    // (MissMarker); none when null.
+    void markMisses(const MissMarker *marker) { m_marker = marker; }
+
 private:
     const ConsumerConfig m_config;
     Clock &m_clock;
     ProcessStarter &m_starter;
     SpscRing<Sample> &m_ring;
+    const MissMarker *m_marker = nullptr;
 };
 
 } // namespace latprobe

@@ -47,6 +47,20 @@ public:
     void takeExplainRequests(const std::function<Threads()> &threads);
     void waitForExplanations();
 
+    // The recorder's trace_marker (MissMarker), -1 when it is off.
+    int markerFd() const { return recording() ? m_recorder->markerFd() : -1; }
+    // Each explained miss's window saved as trace.dat in `dir`
+    // (DelayExplainer::saveTraces()); false when the recorder is off.
+    bool saveTraces(const std::string &dir, uint64_t maxBytes)
+    {
+        return recording() && m_recorder->saveTraces(dir, maxBytes);
+    }
+    void finishTraces()
+    {
+        if (recording())
+            m_recorder->finishTraces();
+    }
+
     // A scenario step without the recorder (ScenarioStep::trace).
     void setTracing(bool on);
     std::vector<MissExplanation> explanations() const; // named after their phases

@@ -115,6 +115,15 @@ void RunAutosaver::discard()
         m_library.remove(path, error);
 }
 
+std::string RunAutosaver::claimPath(const Run &run)
+{
+    std::lock_guard saving(m_saveMutex);
+    std::lock_guard lock(m_mutex);
+    if (m_path.empty())
+        m_path = m_library.pathFor(run);
+    return m_path;
+}
+
 std::string RunAutosaver::path() const
 {
     std::lock_guard lock(m_mutex);

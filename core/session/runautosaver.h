@@ -49,7 +49,11 @@ public:
     // so that no snapshot races the probe's end.
     void stopAutosaving();
 
-    std::string path() const;      // "" before the first save
+    std::string path() const; // "" before the first save
+    const RunLibrary &library() const { return m_library; }
+    // The file the run is (or will be) saved to, chosen now if no save
+    // chose it yet: what the run's traces are named after.
+    std::string claimPath(const Run &run);
     std::string lastError() const; // of the last save, "" when it worked
     int saves() const;
     uint64_t bytesWritten() const; // every save's file size, summed

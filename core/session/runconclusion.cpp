@@ -2,6 +2,7 @@
 
 #include "report.h"
 #include "runfile.h"
+#include "savedtraces.h"
 #include "session.h"
 
 #include <fmt/format.h>
@@ -30,7 +31,11 @@ int concludeRun(Session &session, RunEnd end, const std::string &out, const std:
     int status = 0;
     if (!out.empty()) {
         try {
-            writeRunFile(run, out);
+            // Its traces were placed beside the library's copy.
+            Run copy = run;
+            if (const std::string kept = session.keptPath(); !kept.empty())
+                rebaseTraceFiles(copy, kept, out);
+            writeRunFile(copy, out);
             spdlog::info("run written to {}", out);
         } catch (const RunFileError &e) {
             fmt::print(stderr, "{}: {}\n", program, e.what());

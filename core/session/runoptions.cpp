@@ -264,19 +264,32 @@ bool resolveRunPlan(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, st
     return error.empty();
 }
 
+namespace {
+
+// The folder a file given on the command line goes in.
+std::string folderOf(const std::string &file)
+{
+    const size_t slash = file.rfind('/');
+    return slash == std::string::npos ? "." : slash == 0 ? "/" : file.substr(0, slash);
+}
+
+} // namespace
+
 std::string checkRunEnvironment(const RunOptions &o)
 {
     if (std::string error = checkDescriptorLimit(); !error.empty())
         return error;
     if (!o.out.empty()) {
-        const size_t slash = o.out.rfind('/');
-        const std::string dir = slash == std::string::npos ? "."
-                                : slash == 0               ? "/"
-                                                           : o.out.substr(0, slash);
+        const std::string dir = folderOf(o.out);
         if (access(dir.c_str(), W_OK | X_OK) != 0)
             return fmt::format("cannot write {} in {} ({}): choose another --out", o.out, dir,
                                std::strerror(errno));
     }
+    if (o.saveTrace && o.noTrace)
+        return "--save-trace saves the flight recorder's trace: drop --no-trace";
+    if (o.saveTrace && o.noLibrary && o.traceDir.empty() && o.out.empty())
+        return "--save-trace: no folder for the traces: give --save-trace=DIR or --out FILE, "
+               "or keep the run in the library";
     return {};
 }
 
@@ -296,6 +309,12 @@ SessionOptions sessionOptions(const RunPlan &plan, const RunOptions &o, RunFront
     // tests/bench/trace_overhead.py measures the recording without the reads.
     s.trace = !o.noTrace;
     s.explainPerPhase = static_cast<size_t>(o.explainMisses);
+    s.saveTraces = o.saveTrace;
+    s.traceDir = o.traceDir;
+    if (s.traceDir.empty() && o.noLibrary && !o.out.empty())
+        s.traceDir = folderOf(o.out);
+    s.traceMaxBytes = static_cast<uint64_t>(o.traceMaxMiB) << 20;
+    s.outPath = o.out;
     if (frontEnd == RunFrontEnd::Headless) {
         s.runName = plan.scenario.name;
         s.noiseCheckS = o.noNoiseCheck ? 0 : 3.0;

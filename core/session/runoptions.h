@@ -52,6 +52,11 @@ struct RunOptions
     bool noAutoCapture = false;
     bool noTrace = false;
     int explainMisses = 8;
+    // --save-trace[=DIR]: the explained misses' windows kept as trace.dat
+    // (in DIR, else beside the run file), at most traceMaxMiB a run.
+    bool saveTrace = false;
+    std::string traceDir;
+    int traceMaxMiB = 64;
     bool noLibrary = false; // keep no copy in the run library (runlibrary.h)
 };
 

@@ -69,6 +69,9 @@ void Session::start()
     }
     if (m_options.trace)
         m_evidence.openRecorder(m_options.params.cpus);
+    m_probe->setTraceMarker(m_evidence.markerFd());
+    if (m_options.saveTraces)
+        openSavedTraces();
     // Settings a killed run left changed, its guardian killed too, are put
     // back before this one measures anything.
     const KnobEnvironment env = KnobEnvironment::real();
@@ -572,15 +575,51 @@ Run Session::finish(RunEnd end)
     m_probe->stop();
     m_evidence.takeExplainRequests(threads);
     m_evidence.waitForExplanations();
+    m_evidence.finishTraces();
+    m_probe->setTraceMarker(-1);
     m_running = false;
     m_finished = true;
     Run run = buildRun(toString(end), false);
     run.partial = isPartial(end);
+    if (m_traces) {
+        const std::string runPath = m_autosaver ? m_autosaver->claimPath(run) : m_options.outPath;
+        m_traces->place(run, runPath.empty() ? m_traces->dir() + "/latprobe-run.json" : runPath);
+    }
     if (m_autosaver) {
         m_keepError.clear();
         m_autosaver->saveFinal(run, m_keepError);
     }
     return run;
+}
+
+std::vector<MissExplanation> Session::explanations() const
+{
+    std::vector<MissExplanation> out = m_evidence.explanations();
+    if (m_traces)
+        for (MissExplanation &x : out)
+            x.traceFile = m_traces->pathOf(x.traceFile);
+    return out;
+}
+
+void Session::openSavedTraces()
+{
+    if (!m_evidence.recording()) {
+        spdlog::warn("--save-trace: the flight recorder is off, so no trace is saved");
+        return;
+    }
+    const std::string dir = !m_options.traceDir.empty() ? m_options.traceDir
+                            : m_autosaver               ? m_autosaver->library().dir()
+                                                        : std::string();
+    auto traces = std::make_unique<SavedTraces>();
+    std::string error;
+    if (dir.empty()) {
+        spdlog::warn("--save-trace: no folder for the traces (give --save-trace=DIR): none is "
+                     "saved");
+    } else if (!traces->open(dir, error)) {
+        spdlog::warn("{}", error);
+    } else if (m_evidence.saveTraces(traces->writingDir(), m_options.traceMaxBytes)) {
+        m_traces = std::move(traces);
+    }
 }
 
 // --- The run library.

@@ -15,6 +15,7 @@
 #include "runlibrary.h"
 #include "runrecord.h"
 #include "sample.h"
+#include "savedtraces.h"
 #include "scenario.h"
 #include "scenarioplayer.h"
 #include "sessionobserver.h"
@@ -61,6 +62,15 @@ struct SessionOptions
     // tracefs allows; off, a one-line warning says what to grant.
     bool trace = true;
     size_t explainPerPhase = 8; // misses explained per phase and consumer
+    // `--save-trace`: each explained miss's window kept as trace.dat, in
+    // `traceDir` ("" : beside the run file in the library), at most
+    // `traceMaxBytes` a run. `outPath` is the run file the front end
+    // writes ("" none): the traces' name when the library keeps no copy.
+    bool saveTraces = false;
+    std::string traceDir;
+    uint64_t traceMaxBytes = kDefaultTraceMaxBytes;
+    std::string outPath;
+    static constexpr uint64_t kDefaultTraceMaxBytes = 64ull << 20;
 };
 
 // One measurement from its start to its end, the same for `latprobe run`,
@@ -155,7 +165,8 @@ public:
 
     // Who delayed the misses (docs/DESIGN.md): what the flight recorder
     // explained so far, how many (it only grows), and its state.
-    std::vector<MissExplanation> explanations() const { return m_evidence.explanations(); }
+    // Their trace files (`--save-trace`) by path: where they are now.
+    std::vector<MissExplanation> explanations() const;
     size_t explainedCount() const { return m_evidence.explainedCount(); }
     TraceSummary traceSummary() const { return m_evidence.traceSummary(); }
     // Explains the next `count` misses of each consumer in the open phase;
@@ -194,6 +205,7 @@ private:
     void stepBegun() override;
     void scenarioEnded(ScenarioOutcome &outcome, const Span &span) override;
     void scenarioFinished(const ScenarioOutcome &outcome) override;
+    void openSavedTraces();
 
     SessionOptions m_options;
     SessionObserver *m_observer;
@@ -210,6 +222,7 @@ private:
     // A scenario's, while it plays; the control thread's alone.
     std::shared_ptr<SystemVariants> m_variants;
     std::unique_ptr<RunAutosaver> m_autosaver; // snapshots the parts above: after them
+    std::unique_ptr<SavedTraces> m_traces;     // --save-trace's, once the recorder is on
     std::string m_keepError;
 
     // The control thread's own.

@@ -59,6 +59,9 @@ struct MissExplanation
     int otherShares = 0;
     int64_t otherSharesNs = 0;
     std::string note; // what the trace could not say, or ""
+    // The kernel's trace of its window (`--save-trace`): a trace.dat's name
+    // in the run file's folder, or its path; "" when none was saved.
+    std::string traceFile;
 
     // The late time this explains: all of the window but the consumer's own running.
     int64_t delayNs() const { return windowNs - selfNs; }
@@ -77,6 +80,13 @@ struct TraceSummary
     double cpuS = 0;         // CPU time reading and explaining (the recording is the kernel's)
     double cpuBudgetPct = 0; // lp-explain's share of a CPU, 0 unbounded
     uint64_t overBudget = 0; // misses asked about while that share was spent: not explained
+    // `--save-trace`: the trace.dat files written, their bytes, the windows
+    // left out by the cap, and why a file could not be written ("" none).
+    bool savingTraces = false;
+    uint64_t tracesSaved = 0;
+    uint64_t traceBytes = 0;
+    uint64_t tracesOverCap = 0;
+    std::string traceError;
 };
 
 } // namespace latprobe

@@ -26,7 +26,8 @@ CpuPageReader::CpuPageReader(int cpu, int fd, size_t pageSize)
 
 CpuPageReader::CpuPageReader(CpuPageReader &&other) noexcept
     : m_cpu(other.m_cpu), m_fd(std::exchange(other.m_fd, -1)), m_pageSize(other.m_pageSize),
-      m_kbuf(std::exchange(other.m_kbuf, nullptr)), m_pages(std::move(other.m_pages))
+      m_kbuf(std::exchange(other.m_kbuf, nullptr)), m_pages(std::move(other.m_pages)),
+      m_keep(other.m_keep)
 {
     m_walked = m_pages.data();
     m_ahead = m_pages.data() + m_pageSize;
@@ -72,6 +73,9 @@ bool CpuPageReader::nextWantedPage()
         if (!meetsWanted(*m_wanted, from, to) || kbuffer_load_subbuffer(m_kbuf, m_walked) < 0)
             continue;
         ++m_pagesWalked;
+        if (m_keep)
+            m_keep->push_back(std::make_shared<const RawPage>(
+                RawPage{m_cpu, from, to, std::vector<char>(m_walked, m_walked + m_pageSize)}));
         m_event = kbuffer_read_event(m_kbuf, &m_ts);
         if (m_event)
             return true;

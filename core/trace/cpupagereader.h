@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "rawpage.h"
+
 struct kbuffer;
 struct tep_record;
 
@@ -48,6 +50,9 @@ public:
     int64_t ts() const { return static_cast<int64_t>(m_ts); }
     // The current event, as libtraceevent's field readers take it.
     void fill(tep_record &record) const;
+    // Each page walked from now on is also copied, whole, into `into`
+    // (nullptr: none): what a saved trace is made of.
+    void keepWalkedPages(std::vector<RawPagePtr> *into) { m_keep = into; }
 
 private:
     bool nextWantedPage();
@@ -63,6 +68,7 @@ private:
     void *m_event = nullptr;
     unsigned long long m_ts = 0;
     size_t m_pagesRead = 0, m_pagesWalked = 0;
+    std::vector<RawPagePtr> *m_keep = nullptr;
 };
 
 } // namespace latprobe

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <ctime>
 #include <sched.h>
+#include <span>
 #include <unistd.h>
 
 namespace latprobe {
@@ -106,6 +107,26 @@ int64_t lookbackOf(const DelayExplainer::Context &context, size_t consumer)
                                           : DelayExplainer::kMaxLookbackNs);
 }
 
+// A miss's window in the trace: from the lookback before its period's start
+// to just past its work done.
+KernelTraceBuffer::TimeRange windowOf(const Collector::ExplainRequest &r,
+                                      const DelayExplainer::Context &context)
+{
+    return {r.sample.periodStart - lookbackOf(context, r.consumer),
+            r.sample.done + DelayExplainer::kPastDoneNs};
+}
+
+// The events of `kept` (in time order) within `window`.
+std::span<const SchedEvent> eventsIn(const std::vector<SchedEvent> &kept,
+                                     KernelTraceBuffer::TimeRange window)
+{
+    const auto first = std::lower_bound(kept.begin(), kept.end(), window.from,
+                                        [](const SchedEvent &e, int64_t t) { return e.ts < t; });
+    const auto last = std::upper_bound(first, kept.end(), window.to,
+                                       [](int64_t t, const SchedEvent &e) { return t < e.ts; });
+    return {first, last};
+}
+
 // The tasks an explanation names, with their policy and their load group.
 void nameTasks(MissExplanation &x, const DelayExplainer::Context &context)
 {
@@ -140,12 +161,26 @@ void DelayExplainer::run(const std::vector<Collector::ExplainRequest> &requests,
     }
     const double cpuBefore = threadCpuS();
     const Read read = readWindows(requests, context);
+    if (m_saver)
+        m_saver->addPages(std::move(m_walked));
     std::vector<MissExplanation> done;
-    for (const Collector::ExplainRequest &r : requests)
+    for (const Collector::ExplainRequest &r : requests) {
         done.push_back(explainRequest(r, context));
+        if (m_saver) {
+            const KernelTraceBuffer::TimeRange window = windowOf(r, context);
+            done.back().traceFile = m_saver->add(window, eventsIn(m_kept, window));
+        }
+    }
     // For a window open at this read, and the misses not yet asked about; a
     // burst beyond kKeepEvents is not worth the memory.
     keepRecent(m_kept, kKeepNs, read.neededFrom, kKeepEvents, kReuseEvents);
+    if (m_saver) {
+        // The raw pages live as long as the events parsed from them, and a
+        // file is written once no later miss's window can reach it.
+        m_saver->trim(m_kept.empty() ? INT64_MAX : m_kept.front().ts);
+        m_saver->writeBefore(read.neededFrom);
+        noteTraceTotals(done);
+    }
     const double spent = threadCpuS() - cpuBefore;
     m_budget.spend(spent);
     spdlog::debug("flight recorder: {} misses, {} events read over {:.1f} ms, {} kept, "
@@ -182,8 +217,7 @@ DelayExplainer::readWindows(const std::vector<Collector::ExplainRequest> &reques
     std::vector<KernelTraceBuffer::TimeRange> wanted;
     int64_t keepFrom = read.neededFrom;
     for (const Collector::ExplainRequest &r : requests) {
-        wanted.push_back(
-            {r.sample.periodStart - lookbackOf(context, r.consumer), r.sample.done + kPastDoneNs});
+        wanted.push_back(windowOf(r, context));
         keepFrom = std::min(keepFrom, wanted.back().from);
     }
     if (read.neededFrom != INT64_MAX)
@@ -206,15 +240,11 @@ MissExplanation DelayExplainer::explainRequest(const Collector::ExplainRequest &
                                                const Context &context) const
 {
     const Sample &s = r.sample;
-    const auto first = std::lower_bound(m_kept.begin(), m_kept.end(),
-                                        s.periodStart - lookbackOf(context, r.consumer),
-                                        [](const SchedEvent &e, int64_t t) { return e.ts < t; });
     // Past the work done: the replay stops there, and sees the trace went on.
-    const auto last = std::upper_bound(first, m_kept.end(), s.done + kPastDoneNs,
-                                       [](int64_t t, const SchedEvent &e) { return t < e.ts; });
-    MissExplanation x = explainMiss(std::span<const SchedEvent>(first, last),
-                                    {s.tid, s.periodStart, s.woke, s.done}, context.preemption);
-    if (first == last && x.note.empty())
+    const std::span<const SchedEvent> events = eventsIn(m_kept, windowOf(r, context));
+    MissExplanation x =
+        explainMiss(events, {s.tid, s.periodStart, s.woke, s.done}, context.preemption);
+    if (events.empty() && x.note.empty())
         x.note = "no trace of the window (its buffer was overwritten)";
     x.timeS = static_cast<double>(s.periodStart - context.runStart) / 1e9;
     x.consumer = r.consumer < context.consumers.size() ? context.consumers[r.consumer] : "";
@@ -222,6 +252,53 @@ MissExplanation DelayExplainer::explainRequest(const Collector::ExplainRequest &
     x.phaseIndex = r.phaseIndex;
     nameTasks(x, context);
     return x;
+}
+
+bool DelayExplainer::saveTraces(const std::string &dir, uint64_t maxBytes)
+{
+    if (!m_recorder)
+        return false;
+    m_thread.post([this, dir, maxBytes] {
+        m_saver = std::make_unique<TraceWindowSaver>(dir, maxBytes, m_recorder->traceDatFormats());
+        m_recorder->keepWalkedPages(&m_walked);
+        std::lock_guard lock(m_mutex);
+        m_summary.savingTraces = true;
+    });
+    m_thread.waitIdle();
+    return true;
+}
+
+void DelayExplainer::finishTraces()
+{
+    m_thread.post([this] {
+        if (!m_saver)
+            return;
+        m_saver->writeAll();
+        m_saver->trim(INT64_MAX);
+        std::vector<MissExplanation> none;
+        noteTraceTotals(none);
+    });
+    m_thread.waitIdle();
+}
+
+void DelayExplainer::noteTraceTotals(std::vector<MissExplanation> &fresh)
+{
+    const TraceWindowSaver::Totals &t = m_saver->totals();
+    auto unsaved = [&t](const MissExplanation &x) {
+        return !x.traceFile.empty() &&
+               std::find(t.failed.begin(), t.failed.end(), x.traceFile) != t.failed.end();
+    };
+    for (MissExplanation &x : fresh)
+        if (unsaved(x))
+            x.traceFile.clear();
+    std::lock_guard lock(m_mutex);
+    for (MissExplanation &x : m_explanations)
+        if (unsaved(x))
+            x.traceFile.clear();
+    m_summary.tracesSaved = t.files;
+    m_summary.traceBytes = t.bytes;
+    m_summary.tracesOverCap = t.overCap;
+    m_summary.traceError = t.error;
 }
 
 void DelayExplainer::setRecording(bool on)

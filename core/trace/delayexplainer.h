@@ -6,6 +6,7 @@
 #include "missexplanation.h"
 #include "schedevent.h"
 #include "taskthread.h"
+#include "tracewindowsaver.h"
 
 #include <algorithm>
 #include <atomic>
@@ -47,6 +48,7 @@ public:
     ~DelayExplainer(); // finishes what runs, then removes the instance
 
     bool on() const { return m_recorder != nullptr; }
+    int markerFd() const { return m_recorder ? m_recorder->markerFd() : -1; }
     // The consumers' measuring threads, by name: see KernelTraceBuffer::followOnly().
     void follow(const std::vector<std::string> &threadNames);
     // Posts the requests to lp-explain.
@@ -54,6 +56,12 @@ public:
     // A scenario step without the recorder (ScenarioStep::trace): stops or
     // starts the kernel's recording before it returns.
     void setRecording(bool on);
+    // Saves each explained miss's window as trace.dat in `dir` (which
+    // exists), at most `maxBytes` in all (TraceWindowSaver); before the
+    // first explain(). False when the recorder is off.
+    bool saveTraces(const std::string &dir, uint64_t maxBytes);
+    // Writes the trace files still under way; returns once they are.
+    void finishTraces();
     void waitIdle() { m_thread.waitIdle(); }
     std::vector<MissExplanation> explanations() const;
     size_t explainedCount() const; // grows only: what explanations() holds
@@ -104,7 +112,11 @@ private:
     MissExplanation explainRequest(const Collector::ExplainRequest &request,
                                    const Context &context) const;
 
+    void noteTraceTotals(std::vector<MissExplanation> &fresh); // lp-explain, under no lock
+
     std::unique_ptr<KernelTraceBuffer> m_recorder;
+    std::unique_ptr<TraceWindowSaver> m_saver; // lp-explain only, once made
+    std::vector<RawPagePtr> m_walked;          // the last read's pages, for m_saver
     std::vector<SchedEvent> m_kept;            // lp-explain only
     CpuBudget m_budget{kCpuShare, kCpuBurstS}; // lp-explain only
     // The budget fills with recorded time only: paused steps (trace_overhead.py

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <signal.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <unordered_map>
 
@@ -43,6 +44,8 @@ namespace {
 using kerneltracebuffer_detail::Parser;
 
 constexpr const char *kPrefix = "latprobe-";
+// The event systems recorded: their formats are parsed, and saved with a trace.
+constexpr const char *kRecordedSystems[] = {"sched", "irq", "timer", "irq_vectors", nullptr};
 
 struct ReadContext
 {
@@ -207,6 +210,32 @@ std::unordered_map<int, Parser> parsersFor(tep_handle *tep)
     return table;
 }
 
+// A tracefs file of the top instance, whole; "" when it cannot be read.
+std::string tracefsText(const char *file)
+{
+    int size = 0;
+    char *text = tracefs_instance_file_read(nullptr, file, &size);
+    std::string s = text && size > 0 ? std::string(text, static_cast<size_t>(size)) : "";
+    free(text);
+    return s;
+}
+
+// The format file of each of a system's events.
+std::vector<std::string> eventFormats(const char *system)
+{
+    std::vector<std::string> formats;
+    char **events = tracefs_system_events(nullptr, system);
+    for (char **event = events; event && *event; ++event) {
+        int length = 0;
+        char *format = tracefs_event_file_read(nullptr, system, *event, "format", &length);
+        if (format && length > 0)
+            formats.emplace_back(format, static_cast<size_t>(length));
+        free(format);
+    }
+    tracefs_list_free(events);
+    return formats;
+}
+
 // The formats of these systems' events, and the buffer's page header: what
 // tracefs_local_events_system() reads, without its symbol tables
 // (/proc/kallsyms, 122,000 functions on this kernel: 3.9 MB held and a
@@ -216,27 +245,16 @@ tep_handle *loadEventFormats(const char *const *systems)
     tep_handle *tep = tep_alloc();
     if (!tep)
         return nullptr;
-    int size = 0;
-    char *header = tracefs_instance_file_read(nullptr, "events/header_page", &size);
-    const bool headerRead =
-        header && tep_parse_header_page(tep, header, static_cast<unsigned long>(size),
-                                        static_cast<int>(sizeof(long))) == 0;
-    free(header);
-    if (!headerRead) {
+    std::string header = tracefsText("events/header_page");
+    if (header.empty() ||
+        tep_parse_header_page(tep, header.data(), static_cast<unsigned long>(header.size()),
+                              static_cast<int>(sizeof(long))) != 0) {
         tep_free(tep);
         return nullptr;
     }
-    for (const char *const *system = systems; *system; ++system) {
-        char **events = tracefs_system_events(nullptr, *system);
-        for (char **event = events; event && *event; ++event) {
-            int length = 0;
-            char *format = tracefs_event_file_read(nullptr, *system, *event, "format", &length);
-            if (format && length > 0)
-                tep_parse_event(tep, format, static_cast<unsigned long>(length), *system);
-            free(format);
-        }
-        tracefs_list_free(events);
-    }
+    for (const char *const *system = systems; *system; ++system)
+        for (const std::string &format : eventFormats(*system))
+            tep_parse_event(tep, format.data(), format.size(), *system);
     tep_set_cpus(tep, static_cast<int>(sysconf(_SC_NPROCESSORS_CONF)));
     tep_set_long_size(tep, tep_get_header_page_size(tep));
     return tep;
@@ -431,8 +449,7 @@ std::unique_ptr<KernelTraceBuffer> KernelTraceBuffer::open(const std::vector<int
                                  : static_cast<int>(cpus.size());
     if (const std::string failed = enableEvents(r->m_instance, r->m_enabledEvents); !failed.empty())
         return fail(failed);
-    const char *systems[] = {"sched", "irq", "timer", "irq_vectors", nullptr};
-    r->m_tep = loadEventFormats(systems);
+    r->m_tep = loadEventFormats(kRecordedSystems);
     if (!r->m_tep)
         return fail("reading the events' formats");
     r->m_parsers = std::make_unique<Parsers>(Parsers{parsersFor(r->m_tep)});
@@ -440,6 +457,11 @@ std::unique_ptr<KernelTraceBuffer> KernelTraceBuffer::open(const std::vector<int
             openReaders(r->m_instance, r->m_tep, cpus, r->m_cpuCount, r->m_readers);
         !failed.empty())
         return fail(failed);
+    const int subBuffer = tep_get_sub_buffer_size(r->m_tep);
+    r->m_pageSize =
+        static_cast<size_t>(subBuffer > 0 ? subBuffer : static_cast<int>(sysconf(_SC_PAGESIZE)));
+    // Missing, misses are not marked; everything else works.
+    r->m_markerFd = tracefs_instance_file_open(r->m_instance, "trace_marker", O_WRONLY | O_CLOEXEC);
     if (tracefs_trace_on(r->m_instance) < 0)
         return fail("turning tracing on");
     return r;
@@ -449,6 +471,8 @@ KernelTraceBuffer::~KernelTraceBuffer()
 {
     // Before the instance goes: tracefs refuses to remove one still open.
     m_readers.clear();
+    if (m_markerFd >= 0)
+        close(m_markerFd);
     if (m_tep)
         tep_free(m_tep);
     if (m_instance) {
@@ -471,6 +495,30 @@ bool KernelTraceBuffer::setRecording(bool on)
     for (const std::string &file : m_enabledEvents)
         enabled &= tracefs_instance_file_write(m_instance, file.c_str(), "1") >= 0;
     return tracefs_trace_on(m_instance) == 0 && enabled;
+}
+
+void KernelTraceBuffer::keepWalkedPages(std::vector<RawPagePtr> *into)
+{
+    for (CpuPageReader &reader : m_readers)
+        reader.keepWalkedPages(into);
+}
+
+TraceDatFormats KernelTraceBuffer::traceDatFormats() const
+{
+    TraceDatFormats f;
+    f.pageSize = static_cast<uint32_t>(m_pageSize);
+    f.cpus = static_cast<int>(sysconf(_SC_NPROCESSORS_CONF));
+    f.headerPage = tracefsText("events/header_page");
+    f.headerEvent = tracefsText("events/header_event");
+    f.ftrace = eventFormats("ftrace");
+    for (const char *const *system = kRecordedSystems; *system; ++system)
+        if (std::vector<std::string> formats = eventFormats(*system); !formats.empty())
+            f.systems.emplace_back(*system, std::move(formats));
+    utsname u{};
+    if (uname(&u) == 0)
+        f.uname =
+            fmt::format("{} {} {} {} {}", u.sysname, u.nodename, u.release, u.version, u.machine);
+    return f;
 }
 
 bool KernelTraceBuffer::followOnly(const std::vector<std::string> &threadNames)

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "cpupagereader.h"
+#include "rawpage.h"
 #include "schedevent.h"
+#include "tracedatfile.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -72,6 +74,17 @@ public:
     };
     PageCount lastReadPages() const;
 
+    // Each page a read walks is also copied, whole, into `into` (nullptr:
+    // none), for saving as trace.dat.
+    void keepWalkedPages(std::vector<RawPagePtr> *into);
+    // What a trace.dat of this instance's pages needs besides them: the
+    // recorded systems' formats (and ftrace's, for the markers).
+    TraceDatFormats traceDatFormats() const;
+    // The instance's trace_marker, open for writing while the buffer lives:
+    // a line written there is recorded among the events (ftrace's print).
+    // -1 when it could not be opened.
+    int markerFd() const { return m_markerFd; }
+
     // Pauses the kernel's recording (tracing_on, and the events disabled)
     // or resumes it.
     bool setRecording(bool on);
@@ -94,6 +107,8 @@ private:
     int m_cpuCount = 0;
     size_t m_lastRead = 0; // events the last read kept: the next one's reservation
     std::vector<int> m_cpus;
+    int m_markerFd = -1;
+    size_t m_pageSize = 0;
     std::vector<CpuPageReader> m_readers; // each recorded CPU's, open from start to end
     std::unique_ptr<Parsers> m_parsers;
 };

@@ -14,8 +14,15 @@ A/B, two settings with a known effect on these VMs (root):
 - load_nice=0 against load_nice=19 with the burners in latprobe's session
   (`burn:4:session=same`, where autogroup puts them in the probe's group):
   at nice 19 they weigh 1/68 of the probe; "n19" must be better.
-The A/B rows are the p99 of audio, video and wakeup in the loaded phase;
-the goal is at least 95 % of them called in the right direction.
+The A/B rows are video's p99, misses/min and met% in the loaded phase;
+the goal is at least 95 % of them called in the right direction. Video is
+the consumer these settings act on: it works 40 % of each period, so its
+share of the CPU against four burners is what group and nice weights set.
+Audio and wakeup run for a few hundred microseconds at a time, and EEVDF
+serves such a short runner soon whatever the weights: their p99 moved by
+less than its spread in a first quiet run (2026-12-05, autogroup: audio
+-1 % [-29, +466], wakeup -14 % [-43, +95]), so they are printed, not
+judged. The A/A rows stay every p99 of audio, video and wakeup.
 
 Time: `--rounds 6` of a two-step scenario (idle, then the load, `--step`
 seconds each) must give its verdict in at most 10 minutes; the autogroup
@@ -58,8 +65,22 @@ def run_ab(args, out, load, variants, step):
     return time.monotonic() - started
 
 
-def loaded_p99(all_rows):
-    return [r for r in all_rows if r[0] != "idle" and r[1] in AB_CONSUMERS and r[2] in AB_METRICS]
+# What the A/B arms judge: see the module's docstring.
+JUDGED_CONSUMER = "video"
+JUDGED_METRICS = ("p99", "misses/min", "met%")
+
+
+def loaded(all_rows):
+    return [r for r in all_rows if r[0] != "idle"]
+
+
+def judged(rs):
+    return [r for r in rs if r[1] == JUDGED_CONSUMER and r[2] in JUDGED_METRICS]
+
+
+def shown(rs):
+    return [r for r in rs if r[1] in AB_CONSUMERS and r[1] != JUDGED_CONSUMER
+            and r[2] in AB_METRICS]
 
 
 def main():
@@ -86,7 +107,8 @@ def main():
     for i in range(args.aa_runs):
         out = os.path.join(folder, f"aa{i + 1}.json")
         run_ab(args, out, "burn:4", ["a:", "a2:"], args.step)
-        aa += rows(compare_one(args, out))
+        aa += [r for r in rows(compare_one(args, out))
+               if r[1] in AB_CONSUMERS and r[2] in AB_METRICS]
     arms = [
         # name, load, variants, the verdict expected of the second, step
         ("autogroup", "burn:4", ["on:autogroup=1", "off:autogroup=0"], "worse", args.timed_step),
@@ -100,7 +122,7 @@ def main():
         took = run_ab(args, out, load, variants, step)
         if name == "autogroup":
             timed = took
-        ab[name] = (expected, loaded_p99(rows(compare_one(args, out))))
+        ab[name] = (expected, loaded(rows(compare_one(args, out))))
 
     print(f"\nab_power: {args.rounds} rounds, variants in turns (A B B A ...)")
     called = sum(1 for r in aa if r[3] in ("better", "worse"))
@@ -113,19 +135,25 @@ def main():
         if r[3] != "~":
             print(f"    false alarm: {r[0]} {r[1]} {r[2]} {r[3]}")
     right_all = total_all = 0
-    for name, (expected, rs) in ab.items():
+    for name, (expected, all_loaded) in ab.items():
+        rs = judged(all_loaded)
         right = sum(1 for r in rs if r[3] == expected)
         wrong = sum(1 for r in rs if r[3] not in (expected, "~"))
         right_all += right
         total_all += len(rs)
         pct = 100.0 * right / len(rs) if rs else float("nan")
-        result.figure(f"A/B {name}: loaded p99 rows called {expected}", pct, "%", goal=">= 95",
+        result.figure(f"A/B {name}: loaded video rows called {expected}", pct, "%", goal=">= 95",
                       note=f"{wrong} called the other way")
-        print(f"  A/B {name}: {right} of {len(rs)} loaded p99 rows called {expected} = {pct:.1f} %"
-              f", {wrong} the other way")
+        print(f"  A/B {name}: {right} of {len(rs)} loaded video rows called {expected} = "
+              f"{pct:.1f} %, {wrong} the other way")
         for r in rs:
             if r[3] != expected:
                 print(f"    {r[0]} {r[1]} {r[2]}: {r[3]}")
+        others = shown(all_loaded)
+        print(f"    not judged: " + ", ".join(f"{r[1]} {r[2]} {r[3]}" for r in others))
+        result.figure(f"A/B {name}: audio and wakeup p99 rows called {expected} (not judged)",
+                      100.0 * sum(1 for r in others if r[3] == expected) / len(others)
+                      if others else float("nan"), "%")
     pct = 100.0 * right_all / total_all if total_all else float("nan")
     met = result.figure("A/B rows called in the right direction", pct, "%", goal=">= 95")
     print(f"  A/B, both: {right_all} of {total_all} = {pct:.1f} %   goal >= 95 %  "

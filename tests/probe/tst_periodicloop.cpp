@@ -11,6 +11,12 @@
 
 #include <QTest>
 
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <string>
+#include <unistd.h>
+
 #include <atomic>
 #include <cmath>
 #include <vector>
@@ -126,6 +132,7 @@ private slots:
     void phaseBegunBeforeAnyDrainKeepsItsBoundary();
     void fullySampledPhasesRead100Percent();
     void stopsWhenAskedBeforeTheFirstPeriod();
+    void aMissIsMarkedInTheTraceWithItsOwnTimes();
 };
 
 void TestPeriodicLoop::deadlineAccounting_data()
@@ -637,6 +644,67 @@ void TestPeriodicLoop::stopsWhenAskedBeforeTheFirstPeriod()
     QCOMPARE(loop.run(kStart, stop), 0u);
     QCOMPARE(clock.sleeps, 0u);
     QCOMPARE(ring.drain([](const Sample &) {}), 0u);
+}
+
+void TestPeriodicLoop::aMissIsMarkedInTheTraceWithItsOwnTimes()
+{
+    // The recorder's trace_marker is a pipe here: what the measuring thread
+    // writes on a miss is what the trace would hold.
+    int pipeFds[2];
+    QVERIFY(pipe2(pipeFds, O_NONBLOCK | O_CLOEXEC) == 0);
+    std::atomic<int> markerFd{-1};
+    const MissMarker marker(markerFd, "audio");
+    auto run = [&](int fd) {
+        markerFd = fd;
+        test::FakeClock clock(kStart);
+        clock.lateWakeups = {0, 0, 25 * kMs}; // cycle 2 wakes 25 ms late: a miss
+        SpscRing<Sample> ring(1 << 10);
+        PeriodicLoop loop(audio10ms(), clock, ring);
+        loop.markMisses(&marker);
+        std::atomic<bool> stop{false};
+        loop.run(kStart, stop, 10);
+        std::vector<Sample> missed;
+        ring.drain([&](const Sample &s) {
+            if (s.missedDeadline)
+                missed.push_back(s);
+        });
+        return missed;
+    };
+    auto readPipe = [&] {
+        std::string text(4096, '\0');
+        const ssize_t n = read(pipeFds[0], text.data(), text.size());
+        text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+        return text;
+    };
+
+    // Off (no recorder): the miss is counted, nothing is written.
+    QCOMPARE(run(-1).size(), size_t{1});
+    QCOMPARE(readPipe(), std::string());
+
+    const std::vector<Sample> missed = run(pipeFds[1]);
+    QCOMPARE(missed.size(), size_t{1});
+    const Sample &s = missed.front();
+    const std::string line = readPipe();
+    // One line for the one miss, its times from the sample: the window
+    // (period start to work done) in ms, the start and wake relative to the
+    // work done, and all three in seconds of CLOCK_MONOTONIC, as the
+    // recorder's "mono" clock stamps the switches beside it.
+    char expected[MissMarker::kMaxLine];
+    const size_t n = MissMarker::format(expected, sizeof expected, "audio", s);
+    QCOMPARE(line, std::string(expected, n));
+    const int64_t windowUs = (s.done - s.periodStart) / 1000;
+    const std::string window = fmt::format("{}.{:03}", windowUs / 1000, windowUs % 1000);
+    QVERIFY2(line.rfind("latprobe: audio miss " + window + " ms, period start -" + window + " ms",
+                        0) == 0,
+             line.c_str());
+    QVERIFY2(line.find(fmt::format("start {}.{:09} ", s.periodStart / 1'000'000'000,
+                                   s.periodStart % 1'000'000'000)) != std::string::npos,
+             line.c_str());
+    QVERIFY2(line.find(fmt::format("done {}.{:09}]", s.done / 1'000'000'000,
+                                   s.done % 1'000'000'000)) != std::string::npos,
+             line.c_str());
+    close(pipeFds[0]);
+    close(pipeFds[1]);
 }
 
 QTEST_GUILESS_MAIN(TestPeriodicLoop)

@@ -6,11 +6,18 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDialogButtonBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFontDatabase>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QStandardPaths>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -66,6 +73,7 @@ void WhoDelayedDialog::showNear(const std::vector<MissExplanation> &explanations
         near.resize(kShown);
     m_shown = static_cast<int>(near.size());
     m_text.clear();
+    m_traceFiles.clear();
     // Only useful where the recorder is on (no reason to give for none).
     m_explainMore->setEnabled(whyNone.isEmpty());
     if (near.empty()) {
@@ -103,10 +111,73 @@ void WhoDelayedDialog::showNear(const std::vector<MissExplanation> &explanations
         const int rows = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
         lines->setFixedHeight(lines->fontMetrics().lineSpacing() * std::min(rows, 12) + 12);
         m_listLayout->addWidget(lines);
+        m_traceFiles << QString::fromStdString(x->traceFile);
+        if (!x->traceFile.empty())
+            addTraceButtons(static_cast<int>(m_traceFiles.size()) - 1);
     }
     m_listLayout->addStretch(1);
     show();
     raise();
+}
+
+void WhoDelayedDialog::addTraceButtons(int shown)
+{
+    const QString file = m_traceFiles.value(shown);
+    auto *row = new QWidget(m_list);
+    auto *buttons = new QHBoxLayout(row);
+    buttons->setContentsMargins(0, 0, 0, 0);
+    const bool there = QFileInfo::exists(file);
+    auto *open = new QPushButton(tr("Open in &KernelShark"), row);
+    open->setEnabled(there && !kernelSharkProgram().isEmpty());
+    open->setToolTip(kernelSharkProgram().isEmpty()
+                         ? tr("KernelShark is not installed (apt install kernelshark)")
+                         : tr("The kernel's events around this miss, with latprobe's marker "
+                              "at it: %1")
+                               .arg(file));
+    connect(open, &QPushButton::clicked, this, [this, shown] { openInKernelShark(shown); });
+    auto *save = new QPushButton(tr("&Save trace…"), row);
+    save->setEnabled(there);
+    save->setToolTip(there ? tr("Save this miss's trace.dat, for a mail: it holds the name of "
+                                "every task that ran")
+                           : tr("The trace is not there (yet): %1").arg(file));
+    connect(save, &QPushButton::clicked, this, [this, shown] {
+        const QString to = QFileDialog::getSaveFileName(
+            this, tr("Save trace"), QFileInfo(m_traceFiles.value(shown)).fileName(),
+            tr("trace-cmd traces (*.dat)"));
+        if (!to.isEmpty())
+            saveTrace(shown, to);
+    });
+    buttons->addWidget(open);
+    buttons->addWidget(save);
+    buttons->addStretch(1);
+    m_listLayout->addWidget(row);
+}
+
+QString WhoDelayedDialog::kernelSharkProgram()
+{
+    return QStandardPaths::findExecutable(QStringLiteral("kernelshark"));
+}
+
+bool WhoDelayedDialog::openInKernelShark(int shown)
+{
+    const QString program = kernelSharkProgram();
+    const QString file = m_traceFiles.value(shown);
+    if (program.isEmpty() || file.isEmpty() || !QFileInfo::exists(file))
+        return false;
+    return QProcess::startDetached(program, {file});
+}
+
+bool WhoDelayedDialog::saveTrace(int shown, const QString &path)
+{
+    const QString file = m_traceFiles.value(shown);
+    if (QFileInfo::exists(path))
+        QFile::remove(path); // the file dialog asked before overwriting
+    if (!file.isEmpty() && QFile::copy(file, path))
+        return true;
+    QMessageBox::warning(
+        this, tr("Save trace"),
+        tr("Could not save %1 as %2: check that the folder is writable.").arg(file, path));
+    return false;
 }
 
 } // namespace latprobe
