@@ -191,8 +191,8 @@ std::string traceFileLine(const Run &run, const MissExplanation &x)
         return wrapText(fmt::format("  its trace {} is missing (moved or deleted)", path),
                         kReportWidth, "    ");
     return wrapText(fmt::format("  its trace: {}", path), kReportWidth, "    ") +
-           wrapText(fmt::format("  open it: trace-cmd report {}   or   kernelshark {}", path, path),
-                    kReportWidth, "    ");
+           wrapText(fmt::format("  open it:  trace-cmd report {}", path), kReportWidth, "    ") +
+           wrapText(fmt::format("       or:  kernelshark {}", path), kReportWidth, "    ");
 }
 
 // Who delayed the phase's explained misses, and its worst one in full: what

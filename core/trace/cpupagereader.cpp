@@ -74,7 +74,7 @@ bool CpuPageReader::nextWantedPage()
             continue;
         ++m_pagesWalked;
         if (m_keep)
-            m_keep->push_back(std::make_shared<const RawPage>(
+            m_keep->push_back(std::make_shared<RawPage>(
                 RawPage{m_cpu, from, to, std::vector<char>(m_walked, m_walked + m_pageSize)}));
         m_event = kbuffer_read_event(m_kbuf, &m_ts);
         if (m_event)

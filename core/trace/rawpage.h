@@ -19,7 +19,8 @@ struct RawPage
 };
 
 // Shared: a page stays in the recent store and in the windows saving it
-// without a copy.
-using RawPagePtr = std::shared_ptr<const RawPage>;
+// without a copy. Not const: the last page a read took from a CPU learns
+// its end (`to`) only from the next read's first page of that CPU.
+using RawPagePtr = std::shared_ptr<RawPage>;
 
 } // namespace latprobe

@@ -41,6 +41,17 @@ TraceWindowSaver::TraceWindowSaver(std::string dir, uint64_t maxBytes, TraceDatF
 
 void TraceWindowSaver::addPages(std::vector<RawPagePtr> &&pages)
 {
+    // A CPU's last page of the read before ended where this read's first
+    // page of that CPU begins: until now it seemed to meet every window.
+    std::map<int, int64_t> firstOfCpu;
+    for (const RawPagePtr &p : pages) {
+        auto [it, added] = firstOfCpu.emplace(p->cpu, p->from);
+        if (!added)
+            it->second = std::min(it->second, p->from);
+    }
+    for (const RawPagePtr &p : m_recent)
+        if (auto it = firstOfCpu.find(p->cpu); it != firstOfCpu.end() && p->to == INT64_MAX)
+            p->to = std::max(p->from, it->second);
     m_recent.insert(m_recent.end(), std::make_move_iterator(pages.begin()),
                     std::make_move_iterator(pages.end()));
     pages.clear();
@@ -64,6 +75,8 @@ std::string TraceWindowSaver::add(TimeRange window, std::span<const SchedEvent> 
             freshBytes += p->bytes.size();
         }
     // The pages and, for each file, its header (the formats: tens of KiB).
+    if (fresh.empty() && !m_pending)
+        return {}; // nothing of it was read (its pages went before)
     const uint64_t pendingBytes = m_pending ? m_file.bytes : m_headerBytes;
     if (m_totals.bytes + pendingBytes + freshBytes > m_maxBytes) {
         ++m_totals.overCap;

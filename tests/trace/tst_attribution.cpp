@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -157,6 +158,8 @@ private slots:
     void fifoCulpritIsNamed();
     void otherHogIsTickBound();
     void unprivilegedSaysWhatToGrant();
+    void aSavedTraceShowsTheCulpritAndTheMark();
+    void unprivilegedSaveTraceSavesNothing();
     void noInstanceLeftBehind();
     void onlyTheConsumersWakeupsAreRecorded();
     void onlyTheWantedTimesAreKept();
@@ -355,6 +358,96 @@ void TestAttribution::unprivilegedSaysWhatToGrant()
     QVERIFY(!a.phases.empty() && a.phases.front().consumers.front().samples > 0);
     // The report says the same in its header, and is otherwise laid out alike.
     QVERIFY(nobody.out.contains("WARNING: flight recorder off"));
+}
+
+void TestAttribution::aSavedTraceShowsTheCulpritAndTheMark()
+{
+    if (const QString why = cannotAttribute(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    const QString traceCmd = QStandardPaths::findExecutable("trace-cmd");
+    if (traceCmd.isEmpty())
+        QSKIP("trace-cmd is not installed (tools/install-deps.sh installs it)");
+    QTemporaryDir dir;
+    // As fifoCulpritIsNamed(), the traces beside the run file.
+    const CulpritRun r = runBesideFifoCulprit(
+        {"run", "-d", "6", "--explain-misses", "32", "--save-trace"}, dir.filePath("run.json"));
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QVERIFY2(r.run.trace.savingTraces && r.run.trace.tracesSaved > 0 &&
+                 r.run.trace.traceError.empty(),
+             qPrintable(r.outcome.describe()));
+    const MissExplanation *worst = nullptr;
+    for (const MissExplanation &x : r.run.explanations)
+        if (hasShare(x, "lp-culprit", r.culprit) && !x.traceFile.empty() &&
+            (!worst || x.delayNs() > worst->delayNs()))
+            worst = &x;
+    QVERIFY2(worst, qPrintable(r.outcome.out));
+    // Named beside the run file, after it; the report says how to open it.
+    QVERIFY2(QString::fromStdString(worst->traceFile).startsWith("run.trace-"),
+             worst->traceFile.c_str());
+    const QString file = QString::fromStdString(traceFilePath(r.run, *worst));
+    QVERIFY2(QFileInfo::exists(file), qPrintable(file));
+    QVERIFY(r.outcome.out.contains("trace-cmd report "));
+
+    const Outcome report = runProgram(traceCmd, {"report", "-t", file});
+    QVERIFY2(report.finished && report.exitCode == 0, qPrintable(report.describe()));
+    // latprobe's mark of this miss: its window as the explanation has it, to
+    // the microsecond the line prints, and the miss's own times.
+    const int64_t windowUs = worst->windowNs / 1000;
+    const QString window =
+        QString("%1.%2").arg(windowUs / 1000).arg(windowUs % 1000, 3, 10, QLatin1Char('0'));
+    const QRegularExpression markLine(
+        QString(R"(\s(\d+\.\d+): print:.*latprobe: audio miss %1 ms, period start -%1 ms.*)"
+                R"(\[start (\d+\.\d+) woke \d+\.\d+ done (\d+\.\d+)\])")
+            .arg(QRegularExpression::escape(window)));
+    const QRegularExpressionMatch mark = markLine.match(report.out);
+    QVERIFY2(
+        mark.hasMatch(),
+        qPrintable(
+            QString("no mark of a %1 ms miss in %2\n%3").arg(window, file, report.out.left(4000))));
+    const double markedAt = mark.captured(1).toDouble(), start = mark.captured(2).toDouble(),
+                 done = mark.captured(3).toDouble();
+    // Written by the thread that missed, right after its work.
+    QVERIFY2(markedAt >= done && markedAt - done < 0.005, qPrintable(mark.captured(0)));
+    // The culprit's switches in and out of CPU 0 are there, the one that
+    // held the consumer off within its window.
+    const QRegularExpression switchLine(
+        QString(R"(\s(\d+\.\d+): sched_switch:\s+(\S+):(\d+) .*==> (\S+):(\d+) )"));
+    bool culpritIn = false, culpritOutInWindow = false;
+    for (auto it = switchLine.globalMatch(report.out); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        const double at = m.captured(1).toDouble();
+        if (m.captured(4) == "lp-culprit" && m.captured(5).toInt() == r.culprit)
+            culpritIn = true;
+        if (m.captured(2) == "lp-culprit" && m.captured(3).toInt() == r.culprit && at >= start &&
+            at <= done)
+            culpritOutInWindow = true;
+    }
+    QVERIFY2(culpritIn && culpritOutInWindow,
+             qPrintable(QString("culprit switched in: %1, out within [%2, %3]: %4\n%5")
+                            .arg(culpritIn)
+                            .arg(start, 0, 'f', 9)
+                            .arg(done, 0, 'f', 9)
+                            .arg(culpritOutInWindow)
+                            .arg(report.out.left(4000))));
+}
+
+void TestAttribution::unprivilegedSaveTraceSavesNothing()
+{
+    if (geteuid() != 0)
+        QSKIP("needs root to run latprobe as nobody (setpriv)");
+    if (QStandardPaths::findExecutable("setpriv").isEmpty())
+        QSKIP("setpriv (util-linux) is not installed");
+    QTemporaryDir dir;
+    QVERIFY(chmod(dir.path().toLocal8Bit().constData(), 0777) == 0);
+    const QString traces = dir.filePath("traces");
+    const Outcome nobody =
+        runProgram("setpriv", {"--reuid=65534", "--regid=65534", "--clear-groups", latprobeBinary(),
+                               "run", "-d", "1", "--consumers", "audio", "--no-noise-check",
+                               "--no-library", "--no-auto-capture", "--save-trace=" + traces});
+    QVERIFY2(nobody.finished && nobody.exitCode == 0, qPrintable(nobody.describe()));
+    // One line says why no trace is saved; nothing is made.
+    QCOMPARE(nobody.err.split('\n').filter("--save-trace").size(), 1);
+    QVERIFY2(!QFileInfo::exists(traces), qPrintable(nobody.describe()));
 }
 
 void TestAttribution::noInstanceLeftBehind()
