@@ -159,6 +159,13 @@ void TestCli::badArgumentExits2WithOneLineSayingHowToFixIt_data()
                               << QStringList{"\"x\"", "e.g. 0 or 0,2 or 0-1"};
     QTest::newRow("--align-us a second or more")
         << QStringList{"run", "--align-us", "1000000"} << QStringList{"--align-us", "999999"};
+    QTest::newRow("--save-trace with --no-trace")
+        << QStringList{"run", "--save-trace", "--no-trace"} << QStringList{"drop --no-trace"};
+    QTest::newRow("--save-trace with nowhere to put them")
+        << QStringList{"run", "--save-trace", "--no-library"}
+        << QStringList{"--save-trace=DIR", "--out FILE"};
+    QTest::newRow("--trace-max 0")
+        << QStringList{"run", "--trace-max", "0"} << QStringList{"--trace-max"};
 }
 
 void TestCli::badArgumentExits2WithOneLineSayingHowToFixIt()

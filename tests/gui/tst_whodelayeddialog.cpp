@@ -10,11 +10,15 @@
 #include "missesplot.h"
 #include "presets.h"
 #include "screenshot.h"
+#include "statewait.h"
 #include "sysinfo.h"
 #include "topdelayers.h"
 #include "whodelayeddialog.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QFontMetrics>
 #include <QLabel>
 #include <QPalette>
@@ -22,6 +26,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <qcustomplot.h>
@@ -152,6 +157,59 @@ private slots:
         QVERIFY(dialog.explainMoreButton()->text().contains("next misses"));
         dialog.explainMoreButton()->click();
         QCOMPARE(asked.size(), 1);
+    }
+
+    void aSavedTraceOpensInKernelSharkAndSavesForAMail()
+    {
+        // KernelShark is a stand-in on PATH that writes down what it was
+        // asked to open: the dialog's part is to hand it the miss's file.
+        QTemporaryDir dir;
+        const QString bin = dir.filePath("bin"), asked = dir.filePath("asked");
+        QVERIFY(QDir().mkpath(bin));
+        QFile fake(bin + "/kernelshark");
+        QVERIFY(fake.open(QIODevice::WriteOnly));
+        fake.write(
+            QString("#!/bin/sh\necho \"$@\" > %1.part && mv %1.part %1\n").arg(asked).toUtf8());
+        fake.close();
+        fake.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const QByteArray path = qgetenv("PATH");
+        qputenv("PATH", bin.toUtf8() + ":" + path);
+        struct RestorePath
+        {
+            QByteArray path;
+            ~RestorePath() { qputenv("PATH", path); }
+        } restore{path};
+
+        const QString trace = dir.filePath("run.trace-1.dat");
+        QFile traceFile(trace);
+        QVERIFY(traceFile.open(QIODevice::WriteOnly));
+        traceFile.write("trace.dat bytes");
+        traceFile.close();
+        MissExplanation withTrace = culpritMiss(2.0);
+        withTrace.traceFile = trace.toStdString();
+        MissExplanation without = culpritMiss(2.1);
+        WhoDelayedDialog dialog;
+        dialog.showNear({withTrace, without}, 2.0, QString());
+        QCOMPARE(dialog.traceFiles(), (QStringList{trace, QString()}));
+        // Buttons for the miss with a trace only.
+        QStringList buttons;
+        for (const QPushButton *b : dialog.findChildren<QPushButton *>())
+            if (b->text().contains("KernelShark") || b->text().contains("Save trace"))
+                buttons << b->text() + (b->isEnabled() ? "" : " (off)");
+        QCOMPARE(buttons, (QStringList{"Open in &KernelShark", "&Save trace…"}));
+
+        QVERIFY(dialog.openInKernelShark(0));
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(asked), kStateWaitMs);
+        QFile said(asked);
+        QVERIFY(said.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(said.readAll()).trimmed(), trace);
+        QVERIFY(!dialog.openInKernelShark(1)); // no trace to open
+
+        const QString copy = dir.filePath("for-the-mail.dat");
+        QVERIFY(dialog.saveTrace(0, copy));
+        QFile copied(copy);
+        QVERIFY(copied.open(QIODevice::ReadOnly));
+        QCOMPARE(copied.readAll(), QByteArray("trace.dat bytes"));
     }
 
     void explainedMissesAreMarkedOverTheirBars()

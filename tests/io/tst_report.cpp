@@ -3,15 +3,18 @@
 // numbers, and every figure in its tables is the figure in the stats.
 
 #include "report.h"
+#include "runfile.h"
 #include "samplerun.h"
 #include "topdelayers.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
 #include <QRegularExpression>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <functional>
@@ -115,6 +118,7 @@ private slots:
     void gamingReportsTheCpuItGot();
     void xIsDueByTheEndOfItsWindow();
     void topDelayersNameWhoDelayedEachPhase();
+    void theWorstMissNamesItsTraceOrSaysItIsGone();
     void recorderOffIsOneWarning();
     void aPausedStepSaysWhyItsMissesAreNotExplained();
 };
@@ -718,6 +722,46 @@ void TestReport::topDelayersNameWhoDelayedEachPhase()
     QVERIFY2(md.contains("| latprobe:massiv[4242] | SCHED_OTHER nice 0 | massive_intr x8 (own "
                          "session) | 1 | 9.500 | 9.500 |"),
              qPrintable(md));
+}
+
+void TestReport::theWorstMissNamesItsTraceOrSaysItIsGone()
+{
+    // `--save-trace`: the worst miss's trace.dat beside the run file, named
+    // from it, read back from the file as written.
+    QTemporaryDir dir;
+    Run saved = test::realisticRun();
+    for (MissExplanation &x : saved.explanations)
+        x.traceFile = "run.trace-" + std::to_string(&x - saved.explanations.data() + 1) + ".dat";
+    saved.trace.savingTraces = true;
+    saved.trace.tracesSaved = 2;
+    saved.trace.traceBytes = 3 << 20;
+    saved.trace.tracesOverCap = 1;
+    const std::string runPath = dir.filePath("run.json").toStdString();
+    writeRunFile(saved, runPath);
+    const Run run = readRunFile(runPath);
+    QCOMPARE(run.explanations.front().traceFile, std::string("run.trace-1.dat"));
+    const QString trace = dir.filePath("run.trace-1.dat");
+
+    // Gone (moved, deleted): one line says so.
+    QString report = QString::fromStdString(formatTextReport(run));
+    QCOMPARE(report.count("is missing"), 1);
+    QVERIFY2(report.simplified().contains(
+                 QString("its trace %1 is missing (moved or deleted)").arg(trace)),
+             qPrintable(report));
+    QVERIFY2(report.simplified().contains("2 trace.dat files saved (3.0 MiB), 1 windows left out "
+                                          "at the cap (--trace-max)"),
+             qPrintable(report));
+
+    // There: where it is, and the two commands that open it.
+    QFile file(trace);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.close();
+    report = QString::fromStdString(formatTextReport(run));
+    QVERIFY(!report.contains("is missing"));
+    QVERIFY2(
+        report.simplified().contains(
+            QString("its trace: %1 open it: trace-cmd report %1 or: kernelshark %1").arg(trace)),
+        qPrintable(report));
 }
 
 void TestReport::recorderOffIsOneWarning()

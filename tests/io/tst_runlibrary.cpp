@@ -178,6 +178,44 @@ private slots:
         QVERIFY(fs::exists(m_lib + "/notes.txt"));
     }
 
+    void aRunsTracesAreCountedPrunedAndDeletedWithIt()
+    {
+        // `--save-trace` puts "<run>.trace-<n>.dat" beside the run file: the
+        // library lists them in its size, and they go when it goes.
+        const RunLibrary lib(m_lib);
+        std::string error;
+        const Run older = runAt("2026-12-01T10:00:00Z"), newer = runAt("2026-12-01T11:00:00Z");
+        const std::string olderPath = lib.pathFor(older);
+        QVERIFY(lib.save(older, olderPath, error));
+        const std::string newerPath = lib.pathFor(newer);
+        QVERIFY(lib.save(newer, newerPath, error));
+        for (const std::string &run : {olderPath, newerPath})
+            for (const char *trace : {"trace-1.dat", "trace-2.dat"})
+                touch(m_lib + "/" + RunLibrary::traceFileName(run, trace),
+                      std::string(100'000, 't'));
+        // Not a run's trace: the user's, or another shape of name.
+        touch(m_lib + "/mine.trace-1.dat", "x");
+        touch(m_lib + "/" + fs::path(olderPath).stem().string() + ".trace-x.dat", "x");
+        QCOMPARE(RunLibrary::tracesOf(olderPath).size(), size_t{2});
+
+        const std::vector<RunLibrary::Entry> listed = lib.list();
+        QCOMPARE(listed.size(), size_t{2});
+        QCOMPARE(listed[1].traces, size_t{2});
+        QCOMPARE(listed[1].bytes, fs::file_size(olderPath) + 200'000);
+
+        // Room for the newer run and its traces: the older goes whole.
+        const RunLibrary::Pruned pruned = lib.prune(listed[0].bytes + 1000, newerPath);
+        QCOMPARE(pruned.files, 1);
+        QVERIFY(!fs::exists(olderPath));
+        QVERIFY(RunLibrary::tracesOf(olderPath).empty());
+        QCOMPARE(RunLibrary::tracesOf(newerPath).size(), size_t{2});
+        QVERIFY(fs::exists(m_lib + "/mine.trace-1.dat"));
+
+        QVERIFY2(lib.remove(newerPath, error), error.c_str());
+        QVERIFY(RunLibrary::tracesOf(newerPath).empty());
+        QVERIFY(fs::exists(m_lib + "/mine.trace-1.dat"));
+    }
+
     void aSaveThatCannotMakeTheFolderSaysWhere()
     {
         touch(m_dir->path().toStdString() + "/file", "x");
