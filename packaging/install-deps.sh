@@ -17,7 +17,7 @@ packages="
     libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libboost-math-dev
     libtracefs-dev libtraceevent-dev
     xvfb xauth imagemagick
-    rt-tests stress-ng procps
+    rt-tests stress-ng procps trace-cmd
     dpkg-dev file desktop-file-utils appstream man-db bash-completion
 "
 
