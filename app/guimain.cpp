@@ -8,6 +8,7 @@
 #include "heappolicy.h"
 #include "livesession.h"
 #include "mainwindow.h"
+#include "preferencesdialog.h"
 #include "rootwarning.h"
 #include "runfile.h"
 #include "runoptionscli.h"
@@ -19,6 +20,7 @@
 #include <CLI/CLI.hpp>
 #include <QApplication>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStyleFactory>
 #include <QTimer>
 
@@ -136,7 +138,13 @@ int openCompareWindow(const std::vector<std::string> &files)
 int measureInWindow(const GuiOptions &o, const RunPlan &plan, SignalWatcher &signals_,
                     const std::vector<std::string> &commandLine, std::optional<Scenario> &next)
 {
-    LiveSession session(sessionOptions(plan, o.run, RunFrontEnd::Window, commandLine));
+    RunOptions run = o.run;
+    // Edit ▸ Preferences can ask for --save-trace in every window.
+    if (QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe"))
+            .value(QLatin1String(PreferencesDialog::kSaveTracesKey), false)
+            .toBool())
+        run.saveTrace = true;
+    LiveSession session(sessionOptions(plan, run, RunFrontEnd::Window, commandLine));
     // Every window session is kept in the run library as it goes.
     if (!o.run.noLibrary)
         session.keepInLibrary(RunLibrary());

@@ -29,6 +29,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -39,6 +40,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -321,6 +323,23 @@ void TestMainWindow::preferencesRaiseTheCap()
              3000);
     m_window->applyPreferences(2048);
     QCOMPARE(m_session->maxLoadProcesses(), 2048);
+
+    // Saving traces is the next window's: kept in the settings that
+    // latprobe-gui reads at its start, off until asked for.
+    const QString traceKey = QLatin1String(PreferencesDialog::kSaveTracesKey);
+    QSettings settings(QStringLiteral("latprobe"), QStringLiteral("latprobe"));
+    QVERIFY(!settings.value(traceKey, false).toBool());
+    whenModal([](QWidget *modal) {
+        auto *dialog = qobject_cast<PreferencesDialog *>(modal);
+        QVERIFY(dialog && !dialog->saveTracesBox()->isChecked());
+        dialog->saveTracesBox()->setChecked(true);
+        dialog->accept();
+    });
+    m_window->preferencesAction()->trigger();
+    settings.sync();
+    QVERIFY(settings.value(traceKey, false).toBool());
+    QVERIFY(m_window->statusBar()->currentMessage().contains("next window"));
+    settings.remove(traceKey);
 }
 
 void TestMainWindow::aFirstStartSaysWhatToDoOnceAndEveryButtonSaysWhatItIs()

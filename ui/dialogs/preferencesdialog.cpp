@@ -1,5 +1,6 @@
 #include "preferencesdialog.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -8,7 +9,8 @@
 
 namespace latprobe {
 
-PreferencesDialog::PreferencesDialog(int maxLoadProcesses, QWidget *parent) : QDialog(parent)
+PreferencesDialog::PreferencesDialog(int maxLoadProcesses, bool saveTraces, QWidget *parent)
+    : QDialog(parent)
 {
     setWindowTitle(tr("Preferences — latprobe"));
     auto *layout = new QVBoxLayout(this);
@@ -26,6 +28,16 @@ PreferencesDialog::PreferencesDialog(int maxLoadProcesses, QWidget *parent) : QD
         this);
     why->setWordWrap(true);
     layout->addWidget(why);
+    m_saveTraces = new QCheckBox(tr("Save each explained miss's kernel &trace (trace.dat)"), this);
+    m_saveTraces->setChecked(saveTraces);
+    layout->addWidget(m_saveTraces);
+    auto *traceWhy = new QLabel(
+        tr("From the next window on, as root: \"Who delayed it\" can then open a miss in "
+           "KernelShark or save it for a mail (latprobe run --save-trace). A trace names every "
+           "task that ran at the time."),
+        this);
+    traceWhy->setWordWrap(true);
+    layout->addWidget(traceWhy);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -35,6 +47,11 @@ PreferencesDialog::PreferencesDialog(int maxLoadProcesses, QWidget *parent) : QD
 int PreferencesDialog::maxLoadProcesses() const
 {
     return m_maxProcesses->value();
+}
+
+bool PreferencesDialog::saveTraces() const
+{
+    return m_saveTraces->isChecked();
 }
 
 } // namespace latprobe

@@ -629,9 +629,20 @@ void MainWindow::readSettings()
 
 void MainWindow::openPreferences()
 {
-    PreferencesDialog dialog(m_session.maxLoadProcesses(), this);
-    if (dialog.exec() == QDialog::Accepted)
-        applyPreferences(dialog.maxLoadProcesses());
+    const QString traceKey = QLatin1String(PreferencesDialog::kSaveTracesKey);
+    const bool savedTraces = appSettings().value(traceKey, false).toBool();
+    PreferencesDialog dialog(m_session.maxLoadProcesses(), savedTraces, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    applyPreferences(dialog.maxLoadProcesses());
+    if (dialog.saveTraces() != savedTraces) {
+        appSettings().setValue(traceKey, dialog.saveTraces());
+        statusBar()->showMessage(dialog.saveTraces()
+                                     ? tr("Explained misses' traces are saved from the next "
+                                          "window on")
+                                     : tr("No trace is saved from the next window on"),
+                                 5000);
+    }
 }
 
 void MainWindow::applyPreferences(int maxLoadProcesses)
