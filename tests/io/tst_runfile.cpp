@@ -373,6 +373,7 @@ private slots:
     void newerMinorVersionIsRead();
     void aFileBefore12ReadsAsOneRoundWithoutBlocks();
     void aFileBefore13ReadsLoadCpuTimeAsUnknown();
+    void savedTracesSurviveARoundTripAndOlderFilesHaveNone();
     void aFileBefore14ReadsWithNothingExplained();
     void rejectsNamingFileAndField_data();
     void rejectsNamingFileAndField();
@@ -527,6 +528,38 @@ void TestRunFile::aFileBefore13ReadsLoadCpuTimeAsUnknown()
     QCOMPARE(again.loads[0].perWorker.size(), 8u);
 }
 
+void TestRunFile::savedTracesSurviveARoundTripAndOlderFilesHaveNone()
+{
+    Run run = test::realisticRun();
+    run.explanations.front().traceFile = "latprobe-x.trace-3.dat";
+    run.trace.savingTraces = true;
+    run.trace.tracesSaved = 3;
+    run.trace.traceBytes = 123456;
+    run.trace.tracesOverCap = 2;
+    run.trace.traceError = "cannot write /x/trace-4.dat: No space left on device";
+    const Run back = runFromJson(runToJson(run), "back.json");
+    QCOMPARE(back.explanations.front().traceFile, std::string("latprobe-x.trace-3.dat"));
+    QCOMPARE(back.explanations.back().traceFile, std::string());
+    QVERIFY(back.trace.savingTraces);
+    QCOMPARE(back.trace.tracesSaved, uint64_t{3});
+    QCOMPARE(back.trace.traceBytes, uint64_t{123456});
+    QCOMPARE(back.trace.tracesOverCap, uint64_t{2});
+    QCOMPARE(back.trace.traceError, run.trace.traceError);
+
+    // 1.7 had no saved traces: it reads as none saved.
+    json j = json::parse(runToJson(run));
+    j["file_version"] = "1.7";
+    for (const char *key :
+         {"saving_traces", "traces_saved", "trace_bytes", "traces_over_cap", "trace_error"})
+        j["trace"].erase(key);
+    for (json &x : j["explanations"])
+        x.erase("trace_file");
+    const Run old = runFromJson(j.dump(), "old.json");
+    QVERIFY(!old.trace.savingTraces);
+    QCOMPARE(old.trace.tracesSaved, uint64_t{0});
+    QCOMPARE(old.explanations.front().traceFile, std::string());
+}
+
 void TestRunFile::aFileBefore14ReadsWithNothingExplained()
 {
     json j = json::parse(runToJson(test::realisticRun()));
@@ -587,7 +620,7 @@ void TestRunFile::interbenchsMethodAndConsumersSurviveARoundTrip()
     }
     const std::string text = runToJson(run);
     const json j = json::parse(text);
-    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.7"));
+    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.8"));
     QCOMPARE(j["consumers"][0]["wake"].get<std::string>(), std::string("timekeeper"));
     QCOMPARE(j["consumers"][0]["latency"].get<std::string>(), std::string("interbench"));
     QCOMPARE(j["consumers"][1]["wake"].get<std::string>(), std::string("timer"));
