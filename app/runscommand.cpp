@@ -57,6 +57,7 @@ int executeRuns(const RunsOptions &o)
                            {"video_misses", e.videoMisses},
                            {"wakeup_p99_us", e.wakeupP99Us},
                            {"bytes", e.bytes},
+                           {"traces", e.traces},
                            {"headlines", e.headlines},
                            {"error", e.error}});
         fmt::print("{}\n", out.dump(1));
@@ -88,6 +89,10 @@ int executeRuns(const RunsOptions &o)
     for (const RunLibrary::Entry &e : entries)
         for (const std::string &line : e.headlines)
             fmt::print("{}: {}\n", e.path.substr(e.path.rfind('/') + 1), line);
+    for (const RunLibrary::Entry &e : entries)
+        if (e.traces > 0)
+            fmt::print("{}: {} saved trace{} (--save-trace)\n",
+                       e.path.substr(e.path.rfind('/') + 1), e.traces, e.traces == 1 ? "" : "s");
     fmt::print("{} run{}, {:.1f} MiB in {}{}\n", entries.size(), entries.size() == 1 ? "" : "s",
                static_cast<double>(bytes) / (1 << 20), library.dir(),
                partial ? " (* partial: interrupted, cancelled or autosaved)" : "");

@@ -352,6 +352,13 @@ void TestCli::everyRunIsKeptInTheLibraryAndListed()
     QVERIFY2(o.finished && o.exitCode == 0, qPrintable(o.describe()));
     QVERIFY2(o.out.contains(files[0]) && o.out.contains("completed"), qPrintable(o.out));
     QVERIFY2(o.out.contains("1 run, "), qPrintable(o.out));
+    // A trace saved with it (--save-trace) is listed with it, and pruned with it.
+    const QString trace = QString(files[0]).replace(".json", ".trace-1.dat");
+    QFile traceFile(dir.filePath(trace));
+    QVERIFY(traceFile.open(QIODevice::WriteOnly));
+    traceFile.close();
+    o = runProgram(binary(), {"runs"}, env);
+    QVERIFY2(o.out.contains(files[0] + ": 1 saved trace (--save-trace)"), qPrintable(o.out));
 
     // --no-library keeps nothing; pruning to 0 empties it, sparing the user's files.
     o = runProgram(binary(),
@@ -366,6 +373,7 @@ void TestCli::everyRunIsKeptInTheLibraryAndListed()
     o = runProgram(binary(), {"runs", "--prune-to", "0"}, env);
     QVERIFY2(o.out.startsWith("pruned 1 run "), qPrintable(o.out));
     QVERIFY(libraryFiles(dir.path()).isEmpty());
+    QVERIFY(!QFile::exists(dir.filePath(trace)));
     QVERIFY(QFile::exists(dir.filePath("notes.json")));
 }
 
