@@ -20,7 +20,7 @@ namespace {
 
 constexpr const char *kWritingPrefix = ".latprobe-traces-";
 
-fs::path folderOf(const std::string &path)
+fs::path absoluteFolderOf(const std::string &path)
 {
     const fs::path p = fs::absolute(fs::path(path)).lexically_normal();
     return p.parent_path();
@@ -62,7 +62,7 @@ bool SavedTraces::open(const std::string &dir, std::string &error)
 
 void SavedTraces::place(Run &run, const std::string &runPath)
 {
-    const fs::path runFolder = folderOf(runPath);
+    const fs::path runFolder = absoluteFolderOf(runPath);
     const bool besideRun = sameFolder(runFolder, fs::path(m_dir));
     for (MissExplanation &x : run.explanations) {
         if (x.traceFile.empty() || x.traceFile.find('/') != std::string::npos)
@@ -110,7 +110,7 @@ int SavedTraces::removeStale(const std::string &dir)
 
 void rebaseTraceFiles(Run &run, const std::string &fromPath, const std::string &toPath)
 {
-    const fs::path from = folderOf(fromPath), to = folderOf(toPath);
+    const fs::path from = absoluteFolderOf(fromPath), to = absoluteFolderOf(toPath);
     if (sameFolder(from, to))
         return;
     for (MissExplanation &x : run.explanations)
