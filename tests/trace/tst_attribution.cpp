@@ -139,6 +139,22 @@ QString cannotAttribute()
     return {};
 }
 
+// Why latprobe cannot be run as nobody here, or "".
+QString cannotRunAsNobody()
+{
+    if (geteuid() != 0)
+        return "needs root to run latprobe as nobody (setpriv)";
+    if (QStandardPaths::findExecutable("setpriv").isEmpty())
+        return "setpriv (util-linux) is not installed";
+    return {};
+}
+
+// setpriv's arguments that run latprobe as nobody, as most users are.
+QStringList asNobody()
+{
+    return {"--reuid=65534", "--regid=65534", "--clear-groups", latprobeBinary()};
+}
+
 bool hasShare(const MissExplanation &x, const std::string &name, int pid)
 {
     for (const DelayShare &s : x.shares)
@@ -313,12 +329,10 @@ void TestAttribution::otherHogIsTickBound()
 
 void TestAttribution::unprivilegedSaysWhatToGrant()
 {
-    if (geteuid() != 0)
-        QSKIP("needs root to run latprobe as nobody (setpriv)");
-    if (QStandardPaths::findExecutable("setpriv").isEmpty())
-        QSKIP("setpriv (util-linux) is not installed");
+    if (const QString why = cannotRunAsNobody(); !why.isEmpty())
+        QSKIP(qPrintable(why));
     QTemporaryDir dir;
-    QVERIFY(chmod(dir.path().toLocal8Bit().constData(), 0777) == 0);
+    QVERIFY(chmod(dir.path().toLocal8Bit().constData(), 0777) == 0); // nobody writes there
     const QString nobodyOut = dir.filePath("nobody.json"), rootOut = dir.filePath("root.json");
     const QStringList common{"run",
                              "-d",
@@ -328,9 +342,8 @@ void TestAttribution::unprivilegedSaysWhatToGrant()
                              "--no-noise-check",
                              "--no-library",
                              "--no-auto-capture"};
-    const Outcome nobody = runProgram("setpriv", QStringList{"--reuid=65534", "--regid=65534",
-                                                             "--clear-groups", latprobeBinary()} +
-                                                     common + QStringList{"--out", nobodyOut});
+    const Outcome nobody =
+        runProgram("setpriv", asNobody() + common + QStringList{"--out", nobodyOut});
     QVERIFY2(nobody.finished && nobody.exitCode == 0, qPrintable(nobody.describe()));
     const Outcome root =
         runProgram(latprobeBinary(), common + QStringList{"--no-trace", "--out", rootOut});
@@ -433,17 +446,15 @@ void TestAttribution::aSavedTraceShowsTheCulpritAndTheMark()
 
 void TestAttribution::unprivilegedSaveTraceSavesNothing()
 {
-    if (geteuid() != 0)
-        QSKIP("needs root to run latprobe as nobody (setpriv)");
-    if (QStandardPaths::findExecutable("setpriv").isEmpty())
-        QSKIP("setpriv (util-linux) is not installed");
+    if (const QString why = cannotRunAsNobody(); !why.isEmpty())
+        QSKIP(qPrintable(why));
     QTemporaryDir dir;
-    QVERIFY(chmod(dir.path().toLocal8Bit().constData(), 0777) == 0);
+    QVERIFY(chmod(dir.path().toLocal8Bit().constData(), 0777) == 0); // nobody writes there
     const QString traces = dir.filePath("traces");
-    const Outcome nobody =
-        runProgram("setpriv", {"--reuid=65534", "--regid=65534", "--clear-groups", latprobeBinary(),
-                               "run", "-d", "1", "--consumers", "audio", "--no-noise-check",
-                               "--no-library", "--no-auto-capture", "--save-trace=" + traces});
+    const Outcome nobody = runProgram(
+        "setpriv",
+        asNobody() + QStringList{"run", "-d", "1", "--consumers", "audio", "--no-noise-check",
+                                 "--no-library", "--no-auto-capture", "--save-trace=" + traces});
     QVERIFY2(nobody.finished && nobody.exitCode == 0, qPrintable(nobody.describe()));
     // One line says why no trace is saved; nothing is made.
     QCOMPARE(nobody.err.split('\n').filter("--save-trace").size(), 1);
