@@ -69,6 +69,7 @@ void PlotPanel::placeLegendUnderTitle(int columns)
     legend->setWrap(columns);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     m_legendColumns = columns;
+    m_fittedLegend.clear();
     legend->setIconSize(14, 8);
     legend->setColumnSpacing(10);
     legend->setRowSpacing(0);
@@ -90,6 +91,17 @@ void PlotPanel::fitLegend()
     if (!m_legendOutside)
         return;
     QCPLegend *legend = m_plot->legend;
+    // Measuring the entries lays out their text: only when it or the width
+    // changed, not at every replot.
+    QString fitted = QString::number(width());
+    for (int i = 0; i < legend->elementCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->elementAt(i)))
+            fitted += QLatin1Char('\n') + item->plottable()->name();
+        else
+            fitted += QLatin1Char('\n');
+    if (fitted == m_fittedLegend)
+        return;
+    m_fittedLegend = fitted;
     // Cells in fill order; a removed entry may leave an empty one.
     std::vector<int> widths;
     for (int i = 0; i < legend->elementCount(); ++i)
@@ -163,6 +175,7 @@ void PlotPanel::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) {
+        m_fittedLegend.clear(); // the legend's font may have changed
         applyPalette();
         requestReplot();
     }

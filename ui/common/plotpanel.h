@@ -55,6 +55,7 @@ private:
     bool m_dirty = false;
     bool m_legendOutside = false;
     int m_legendColumns = 1; // as asked; fitLegend() may use fewer
+    QString m_fittedLegend;  // the entries and width fitLegend() last measured
     int m_replots = 0;
 };
 

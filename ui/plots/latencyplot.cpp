@@ -104,12 +104,36 @@ void LatencyPlot::applyPalette()
     }
 }
 
-void LatencyPlot::updateData(const LiveData &live, double lo)
+namespace {
+
+// What a graph's data looks like from its ends: a rewrite of the newest
+// point, an append or a removal at either end changes it.
+struct LatencyGraphEnds
+{
+    int size = 0;
+    double firstKey = 0, lastKey = 0, lastValue = 0;
+
+    explicit LatencyGraphEnds(const QCPGraphDataContainer &c) : size(c.size())
+    {
+        if (c.isEmpty())
+            return;
+        firstKey = c.constBegin()->key;
+        lastKey = (c.constEnd() - 1)->key;
+        lastValue = (c.constEnd() - 1)->value;
+    }
+    bool operator==(const LatencyGraphEnds &) const = default;
+};
+
+} // namespace
+
+bool LatencyPlot::updateData(const LiveData &live, double lo)
 {
     double maxMs = 0;
+    bool changed = false;
     for (size_t c = 0; c < m_graphs.size() && c < live.consumerCount(); ++c) {
         const auto &recent = live.recent(c);
         QCPGraphDataContainer &container = *m_graphs[c]->data();
+        const LatencyGraphEnds before(container);
         if (!recent.empty()) {
             // Rewrite from the bucket that may have grown since the last tick;
             // everything before it is final and stays as it is.
@@ -126,20 +150,22 @@ void LatencyPlot::updateData(const LiveData &live, double lo)
         container.removeBefore(lo - 1);
         for (const QCPGraphData &d : container)
             maxMs = std::max(maxMs, d.value);
+        changed = changed || !(LatencyGraphEnds(container) == before);
     }
-    fitValueRange(maxMs);
+    return fitValueRange(maxMs) || changed;
 }
 
-void LatencyPlot::fitValueRange(double maxMs)
+bool LatencyPlot::fitValueRange(double maxMs)
 {
     // Whole decades, so the scale only moves when the worst case does.
     double upper = 200;
     while (upper < maxMs * 1.5)
         upper *= 10;
-    if (upper != m_upper) {
-        m_upper = upper;
-        plot()->yAxis->setRange(kFloorMs, upper);
-    }
+    if (upper == m_upper)
+        return false;
+    m_upper = upper;
+    plot()->yAxis->setRange(kFloorMs, upper);
+    return true;
 }
 
 int LatencyPlot::pointCount(size_t consumer) const

@@ -23,7 +23,7 @@ public:
     int pointCount(size_t consumer) const;
 
 protected:
-    void updateData(const LiveData &live, double lo) override;
+    bool updateData(const LiveData &live, double lo) override;
     void applyPalette() override;
 
 private:
@@ -36,7 +36,7 @@ private:
         QCPItemText *text;
     };
 
-    void fitValueRange(double maxMs);
+    bool fitValueRange(double maxMs);
 
     std::vector<ConsumerConfig> m_consumers;
     std::vector<QCPGraph *> m_graphs;

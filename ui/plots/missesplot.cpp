@@ -86,7 +86,7 @@ void MissesPlot::applyPalette()
     m_empty->setFont(font());
 }
 
-void MissesPlot::updateData(const LiveData &live, double lo)
+bool MissesPlot::updateData(const LiveData &live, double lo)
 {
     m_total = 0;
     double stackMax = 0;
@@ -141,6 +141,20 @@ void MissesPlot::updateData(const LiveData &live, double lo)
         ticker->setTickStep(std::max(1.0, std::pow(10.0, std::floor(std::log10(upper / 2)))));
     }
     placeExplainedMarks(stack, firstSecond, lo);
+
+    std::vector<double> drawn{m_upper};
+    drawn.reserve(m_drawn.size() + 1);
+    for (const QCPBars *bars : m_bars) {
+        drawn.push_back(static_cast<double>(bars->data()->size()));
+        for (const QCPBarsData &d : *bars->data())
+            drawn.insert(drawn.end(), {d.key, d.value});
+    }
+    for (const QCPGraphData &d : *m_explained->data())
+        drawn.insert(drawn.end(), {d.key, d.value});
+    if (drawn == m_drawn)
+        return false;
+    m_drawn = std::move(drawn);
+    return true;
 }
 
 void MissesPlot::setExplainedTimes(std::vector<double> timesS)

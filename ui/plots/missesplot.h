@@ -33,7 +33,10 @@ signals:
     void clickedAt(double timeS);
 
 protected:
-    void updateData(const LiveData &live, double lo) override;
+    bool updateData(const LiveData &live, double lo) override;
+    // A bar a second: the window moves with the seconds, not with every
+    // refresh, so an idle plot (no miss) is redrawn once a second at most.
+    double windowStepS() const override { return 1; }
     void applyPalette() override;
 
 private:
@@ -49,6 +52,7 @@ private:
     size_t m_explainedShown = 0;
     double m_total = 0;
     double m_upper = 0;
+    std::vector<double> m_drawn; // every bar and mark as last drawn, to skip a replot of the same
 };
 
 } // namespace latprobe

@@ -6,6 +6,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace latprobe {
 
@@ -26,10 +27,16 @@ TimePlot::~TimePlot() = default;
 void TimePlot::refresh(const LiveData &live)
 {
     // The first minute fills the plot from the left; then it slides.
-    const double hi = std::max(kWindowS, live.nowS());
+    double hi = std::max(kWindowS, live.nowS());
+    if (const double step = windowStepS(); step > 0)
+        hi = std::ceil(hi / step) * step;
     const double lo = hi - kWindowS;
-    updateData(live, lo);
-    plot()->xAxis->setRange(lo, hi);
+    const bool changed = updateData(live, lo);
+    const QCPRange window(lo, hi);
+    // A replot redraws every pixel of the plot: the window's biggest cost.
+    if (!changed && plot()->xAxis->range() == window)
+        return;
+    plot()->xAxis->setRange(window);
     m_markers->setWindow(lo, hi);
     requestReplot();
 }

@@ -23,14 +23,19 @@ public:
     ~TimePlot() override;
 
     // Takes the buckets that arrived since the last call, slides the
-    // window to `live.nowS()` and asks for one replot.
+    // window to `live.nowS()` and asks for one replot, unless neither the
+    // window nor what is drawn in it changed.
     void refresh(const LiveData &live);
     void setMarkers(const std::vector<MarkerEvent> &events);
     size_t markerCount() const;
 
 protected:
-    // Appends (or rewrites, from `fromIndex` on) the data of the window.
-    virtual void updateData(const LiveData &live, double lo) = 0;
+    // Appends (or rewrites, from `fromIndex` on) the data of the window;
+    // returns whether anything it draws changed.
+    virtual bool updateData(const LiveData &live, double lo) = 0;
+    // The window's right edge moves in steps of this many seconds (0: with
+    // every refresh).
+    virtual double windowStepS() const { return 0; }
     void applyPalette() override;
 
 private:

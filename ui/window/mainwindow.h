@@ -35,8 +35,9 @@ class WakeupHistogram;
 //
 // Everything it shows is pulled on timers (latency plot 5 Hz, misses
 // 2.5 Hz, counters 4 Hz, loads 2 Hz, histogram and phase statistics 1 Hz)
-// from LiveData: the measuring threads never wait for it, and a hidden plot
-// is not redrawn.
+// from LiveData: the measuring threads never wait for it, and a hidden plot,
+// or one whose window and data did not change (an idle misses plot between
+// two seconds), is not redrawn.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
