@@ -2,6 +2,7 @@
 
 #include "atomicsave.h"
 #include "childprocess.h"
+#include "resourcelock.h"
 #include "tempdir.h"
 #include "textfile.h"
 
@@ -325,6 +326,7 @@ Recovery recoverStaleJournals(const std::string &stateDir, const KnobEnvironment
         all.records.insert(all.records.end(), one.records.begin(), one.records.end());
         all.failures.insert(all.failures.end(), one.failures.begin(), one.failures.end());
     }
+    removeUnheldLocks(stateDir);
     return all;
 }
 
