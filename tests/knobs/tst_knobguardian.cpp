@@ -11,6 +11,7 @@
 #include "knobapplier.h"
 #include "knobguard.h"
 #include "knobjournal.h"
+#include "privatebus.h"
 #include "resourcelock.h"
 #include "statewait.h"
 #include "variant.h"
@@ -281,6 +282,122 @@ private slots:
         QCOMPARE(int(s.state), state);
         QCOMPARE(q(s.detail), detail);
         QVERIFY(guard->finish().failures.empty());
+    }
+
+    void aSchedulerGoesThroughScxLoaderWhereItRuns()
+    {
+        FakeTree tree;
+        PrivateBus bus;
+        QCOMPARE(bus.start(), QString());
+        FakeScxLoader loader;
+        const QString dir = tree.path("sys/kernel/sched_ext");
+        QCOMPARE(loader.start(dir, {"scx_lavd", "scx_fake"}), QString());
+        std::string error;
+        const QString lavd = "lavd:scx=scx_fake " + dir;
+        auto guard = start(tree, {lavd, "eevdf:"}, error);
+        QVERIFY2(guard, error.c_str());
+        TurnResult turn = guard->apply(variant(lavd));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(turn.applied.at(0).launcher, SchedulerLauncher::ScxLoader);
+        QCOMPARE(turn.applied.at(0).pid, 0);
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
+        QCOMPARE(tree.read("sys/kernel/sched_ext/root/ops"), QString("fake"));
+        QVERIFY(guard->scheduler().state == SchedulerState::Running);
+        // The same variant again keeps it; ejected, the next turn switches again.
+        QVERIFY(guard->apply(variant(lavd)).error.empty());
+        QCOMPARE(loader.calls().size(), 1);
+        tree.write("sys/kernel/sched_ext/state", "disabled\n");
+        const SchedulerStatus left = guard->scheduler();
+        QCOMPARE(int(left.state), int(SchedulerState::Exited));
+        QCOMPARE(
+            q(left.detail),
+            QString("scx_fake, run by scx_loader, left mid-round (state: disabled, ops: fake)"));
+        QVERIFY(guard->apply(variant(lavd)).error.empty());
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
+        turn = guard->apply(variant("eevdf:"));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("disabled"));
+        QVERIFY(guard->finish().failures.empty());
+        QCOMPARE(loader.calls(),
+                 (QStringList{"SwitchSchedulerWithArgs scx_fake " + dir,
+                              "SwitchSchedulerWithArgs scx_fake " + dir, "StopScheduler"}));
+    }
+
+    void aSchedulerIsAChildWhereScxLoaderCannotRunIt_data()
+    {
+        QTest::addColumn<QStringList>("supported"); // {"-"}: no service on the bus
+        QTest::addColumn<QString>("program");
+        QTest::newRow("no service on the bus") << QStringList{"-"} << "scx_fake";
+        QTest::newRow("a scheduler it does not list") << QStringList{"scx_lavd"} << "scx_fake";
+        QTest::newRow("a path: the user's own build")
+            << QStringList{"scx_fake"} << KNOBS_FAKEBIN "/scx_fake";
+    }
+
+    void aSchedulerIsAChildWhereScxLoaderCannotRunIt()
+    {
+        QFETCH(QStringList, supported);
+        QFETCH(QString, program);
+        FakeTree tree;
+        PrivateBus bus;
+        QCOMPARE(bus.start(), QString());
+        FakeScxLoader loader;
+        const QString dir = tree.path("sys/kernel/sched_ext");
+        if (supported != QStringList{"-"})
+            QCOMPARE(loader.start(dir, supported), QString());
+        std::string error;
+        const QString lavd = "lavd:scx=" + program + " " + dir;
+        auto guard = start(tree, {lavd}, error);
+        QVERIFY2(guard, error.c_str());
+        const TurnResult turn = guard->apply(variant(lavd));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(turn.applied.at(0).launcher, SchedulerLauncher::Guardian);
+        QVERIFY(turn.applied.at(0).pid > 0);
+        QVERIFY(guard->finish().failures.empty());
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("disabled"));
+        QCOMPARE(loader.calls(), QStringList());
+    }
+
+    void scxLoadersSchedulerIsStoppedAfterKillMinusNine_data()
+    {
+        QTest::addColumn<bool>("guardianToo");
+        QTest::newRow("by the guardian") << false;
+        QTest::newRow("by the next start, the guardian killed too") << true;
+    }
+
+    void scxLoadersSchedulerIsStoppedAfterKillMinusNine()
+    {
+        // The service outlives latprobe and its guardian: only the journal
+        // says whose scheduler it runs.
+        QFETCH(bool, guardianToo);
+        FakeTree tree;
+        PrivateBus bus;
+        QCOMPARE(bus.start(), QString());
+        FakeScxLoader loader;
+        const QString dir = tree.path("sys/kernel/sched_ext");
+        QCOMPARE(loader.start(dir, {"scx_fake"}), QString());
+        Applier applier;
+        QVERIFY(applier.start(tree, "wait", "lavd:autogroup=0,scx=scx_fake " + dir));
+        m_guardians.push_back(applier.guardian);
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
+        if (guardianToo) {
+            kill(applier.guardian, SIGKILL);
+            QTRY_VERIFY_WITH_TIMEOUT(gone(applier.guardian), kStateWaitMs);
+        }
+        applier.process.kill();
+        QVERIFY(applier.process.waitForFinished(kStateWaitMs));
+        if (guardianToo) {
+            QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
+            const Recovery r = recoverStaleJournals(tree.stdPath("run"), tree.env());
+            QVERIFY(r.failures.empty());
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(tree.read("sys/kernel/sched_ext/state"), QString("disabled"),
+                                  kStateWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(tree.read("proc/sys/kernel/sched_autogroup_enabled"),
+                                  QString("1"), kStateWaitMs);
+        QCOMPARE(loader.calls(),
+                 (QStringList{"SwitchSchedulerWithArgs scx_fake " + dir, "StopScheduler"}));
+        QTRY_VERIFY_WITH_TIMEOUT(gone(applier.guardian), kStateWaitMs);
+        QCOMPARE(lockFiles(tree), QStringList());
     }
 
     void aSchedulerNeverInForceIsStopped()
