@@ -24,7 +24,7 @@ inline constexpr int kRunFileMajor = 1;
 // nothing explained); 1.5: see docs/DESIGN.md; 1.6: a loop speed's
 // "per_cpu" (older files: one speed for every CPU); 1.7: "variants" and each
 // phase's "variant" (older files: none)
-inline constexpr int kRunFileMinor = 7;
+inline constexpr int kRunFileMinor = 8;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".
 class RunFileError : public std::runtime_error

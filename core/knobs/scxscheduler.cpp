@@ -216,14 +216,17 @@ SchedulerStatus schedulerStatus(pid_t pid, uint64_t startTime, const std::string
         return {};
     const std::string name = baseName(program);
     const std::string last = lastLogLine(logPath);
-    const std::string why = last.empty() ? "" : ": " + last;
+    const std::string why = last.empty() ? "" : "; " + last;
+    const SchedExtStatus s = readSchedExt(schedExtDir);
+    const std::string state = s.state.empty() ? "unreadable" : s.state;
     if (exitStatus >= 0 || processGone(pid, startTime))
         return {SchedulerState::Exited,
-                fmt::format("{} exited{}{}", name,
-                            exitStatus >= 0 ? " with " + describeExit(exitStatus) : "", why)};
+                fmt::format("{} exited mid-round (state: {}{}{})", name, state,
+                            exitStatus >= 0 ? "; " + describeExit(exitStatus) : "", why)};
     if (!schedulerInForce(program, schedExtDir))
-        return {SchedulerState::Ejected, fmt::format("the kernel no longer runs {} ({}){}", name,
-                                                     describeSchedExt(schedExtDir), why)};
+        return {SchedulerState::Ejected,
+                fmt::format("the kernel ejected {} mid-round (state: {}, ops: {}{})", name, state,
+                            s.ops.empty() ? "none" : s.ops, why)};
     return {SchedulerState::Running, {}};
 }
 

@@ -255,12 +255,12 @@ private slots:
         QTest::addColumn<int>("state");
         QTest::addColumn<QString>("detail");
         QTest::newRow("it exits") << "quit" << int(SchedulerState::Exited)
-                                  << "scx_fake exited with exit status 1: fake scheduler: "
-                                     "quitting on request";
+                                  << "scx_fake exited mid-round (state: disabled; exit status 1; "
+                                     "fake scheduler: quitting on request)";
         QTest::newRow("the kernel ejects it")
             << "eject" << int(SchedulerState::Ejected)
-            << "the kernel no longer runs scx_fake (sched_ext state disabled, ops none): fake "
-               "scheduler: in force";
+            << "the kernel ejected scx_fake mid-round (state: disabled, ops: none; fake "
+               "scheduler: in force)";
     }
 
     void aSchedulerThatEndsMidRoundIsSeen()
