@@ -33,7 +33,9 @@ using Message = std::unique_ptr<sd_bus_message, MessageUnref>;
 // An sd_bus_error freed on every path.
 struct BusError
 {
-    sd_bus_error error = SD_BUS_ERROR_NULL;
+    // All null, as SD_BUS_ERROR_NULL is: a C compound literal, which
+    // -Wpedantic refuses in C++.
+    sd_bus_error error{};
     BusError() = default;
     BusError(const BusError &) = delete;
     BusError &operator=(const BusError &) = delete;
