@@ -829,8 +829,9 @@ private slots:
             for (const PhaseResult &p : part.phases)
                 QVERIFY(p.round != 3);
         }
+        const Comparison c = compareVariants(v);
         const MetricComparison *misses =
-            metric(compareVariants(v), "burn x4", 1, "audio", CompareMetric::MissesPerMin);
+            metric(c, "burn x4", 1, "audio", CompareMetric::MissesPerMin);
         QVERIFY(misses);
         QCOMPARE(misses->samples, size_t{5});
         const Run back = runFromJson(runToJson(v), "v.json");
