@@ -152,6 +152,13 @@ private slots:
 
     void aRunSwitchesThroughScxLoaderWhereItRuns()
     {
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+        // clang-14's runtime fails a CHECK (tsan_rtl.cpp:234) in the child
+        // QProcess clones for dbus-daemon; the default and asan builds run it.
+        QSKIP("QProcess's clone trips clang-14's TSan runtime");
+#endif
+#endif
         FakeTree tree;
         PrivateBus bus;
         QCOMPARE(bus.start(), QString());
