@@ -154,7 +154,7 @@ private slots:
     {
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
-        // clang-14's runtime fails a CHECK (tsan_rtl.cpp:234) in the child
+        // clang-14's runtime fails a CHECK (in its ForkAfter) in the child
         // QProcess clones for dbus-daemon; the default and asan builds run it.
         QSKIP("QProcess's clone trips clang-14's TSan runtime");
 #endif
