@@ -74,7 +74,7 @@ check "Description has a synopsis and a long text" \
     [ "$(field Description | wc -l)" -ge 5 ]
 depends=$(field Depends)
 echo "Depends: $depends"
-for lib in libc6 libstdc++6 libfmt libtracefs1 libtraceevent1; do
+for lib in libc6 libstdc++6 libfmt libtracefs1 libtraceevent1 libsystemd0; do
     check "Depends lists $lib" grep -q "$lib" <<<"$depends"
 done
 if [ "$gui" = 1 ]; then

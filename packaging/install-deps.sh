@@ -6,7 +6,8 @@
 # runtimes are in libclang-rt-14-dev (only recommended by clang-14), and
 # llvm-14 has the llvm-symbolizer that puts names in sanitizer reports.
 # clang-format-14 checks the layout (the clang_format test), clang-tidy-14
-# runs the `tidy` target.
+# runs the `tidy` target. libsystemd-dev is sd-bus, for scx_loader's D-Bus
+# service; the knobs tests run a private bus of their own (dbus-daemon).
 set -eu
 
 packages="
@@ -15,7 +16,8 @@ packages="
     qt6-base-dev qt6-base-dev-tools libqcustomplot-dev
     libgl-dev
     libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libboost-math-dev
-    libtracefs-dev libtraceevent-dev
+    libtracefs-dev libtraceevent-dev libsystemd-dev
+    dbus-daemon
     xvfb xauth imagemagick
     rt-tests stress-ng procps trace-cmd
     dpkg-dev file desktop-file-utils appstream man-db bash-completion

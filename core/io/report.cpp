@@ -266,6 +266,8 @@ std::string phaseSection(const Run &run, size_t i)
     std::string out = "\n";
     out += fit(
         fmt::format("phase {}/{}  {}  {:.1f} s", i + 1, run.phases.size(), p.name, p.durationS));
+    if (!p.leftOut.empty())
+        out += fit("LEFT OUT of the comparison: " + p.leftOut);
     out += phaseTables(p);
     uint64_t overflows = 0;
     for (const ConsumerStats &c : p.consumers)
@@ -390,6 +392,14 @@ std::string variantsSection(const Run &run)
                 out += "      put it back by hand: " + c.restoreBy + "\n";
         }
     }
+    // One line per round left out, as stderr said it during the run.
+    std::vector<std::string> leftOut;
+    for (const PhaseResult &p : run.phases)
+        if (!p.leftOut.empty() &&
+            std::find(leftOut.begin(), leftOut.end(), p.leftOut) == leftOut.end())
+            leftOut.push_back(p.leftOut);
+    for (const std::string &line : leftOut)
+        out += line + "\n";
     return out;
 }
 

@@ -384,6 +384,8 @@ json toJson(const PhaseResult &p)
                 {"traced", p.traced}, {"consumers", stats}};
     if (!p.variant.empty())
         out["variant"] = p.variant; // 1.7
+    if (!p.leftOut.empty())
+        out["left_out"] = p.leftOut; // 1.8
     return out;
 }
 
@@ -399,8 +401,9 @@ PhaseResult phaseFromJson(const JsonReader &r, const json &p, const std::string 
     // Before 1.2: a phase begun by hand, as far as anyone knows.
     phase.step = r.get<int>(p, path, "step", -1);
     phase.round = r.get<int>(p, path, "round", 0);
-    phase.traced = r.get<bool>(p, path, "traced", true);                   // 1.5
-    phase.variant = r.get<std::string>(p, path, "variant", std::string()); // 1.7
+    phase.traced = r.get<bool>(p, path, "traced", true);                    // 1.5
+    phase.variant = r.get<std::string>(p, path, "variant", std::string());  // 1.7
+    phase.leftOut = r.get<std::string>(p, path, "left_out", std::string()); // 1.8
     if (phase.step < -1 || phase.round < 0)
         r.fail(path, "step is -1 or more and round 0 or more");
     phase.consumers = readEach(r, p, path, "consumers", statsFromJson);

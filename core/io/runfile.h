@@ -26,7 +26,8 @@ inline constexpr int kRunFileMajor = 1;
 // phase's "variant" (older files: none); 1.8: an explanation's
 // "trace_file" and the trace summary's "saving_traces", "traces_saved",
 // "trace_bytes", "traces_over_cap", "trace_error" (`--save-trace`; older
-// files: none saved)
+// files: none saved), and phases' "left_out" (a round a variant's
+// scheduler left mid-way; older files: none)
 inline constexpr int kRunFileMinor = 8;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".

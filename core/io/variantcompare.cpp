@@ -18,7 +18,9 @@ std::vector<Run> splitByVariant(const Run &run)
     for (const VariantRecord &v : run.variants) {
         Run part = run;
         part.variants = {v};
-        std::erase_if(part.phases, [&](const PhaseResult &p) { return p.variant != v.name; });
+        std::erase_if(part.phases, [&](const PhaseResult &p) {
+            return p.variant != v.name || !p.leftOut.empty();
+        });
         const auto inPart = [&part](double t) {
             return std::any_of(part.phases.begin(), part.phases.end(), [t](const PhaseResult &p) {
                 return t >= p.startS && t < p.startS + p.durationS;

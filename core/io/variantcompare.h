@@ -13,7 +13,8 @@ namespace latprobe {
 bool hasVariants(const Run &run);
 
 // Each variant's share of the run as a run of its own: its phases (its
-// rounds), and the misses, captures and explanations within them.
+// rounds) but those left out (PhaseResult::leftOut), and the misses,
+// captures and explanations within them.
 std::vector<Run> splitByVariant(const Run &run);
 
 // Every variant against the first, as `latprobe compare` compares runs:

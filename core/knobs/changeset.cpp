@@ -85,6 +85,7 @@ bool ChangeSet::applyOne(const SystemChange &change, TurnResult &turn)
         record = &m_journal.records.back();
     }
     record->change = change;
+    planChange(*record, m_context);
     record->state = ChangeState::Pending;
     save(); // before the change: a kill from here on finds it journalled
     const bool ok = applyChange(*record, m_context, error);
@@ -127,10 +128,16 @@ pid_t ChangeSet::schedulerPid() const
 
 SchedulerStatus ChangeSet::scheduler(int exitStatus) const
 {
-    for (const ChangeRecord &r : m_journal.records)
-        if (r.change.kind == ChangeKind::Scheduler && r.state == ChangeState::Applied && r.pid > 0)
+    for (const ChangeRecord &r : m_journal.records) {
+        if (r.change.kind != ChangeKind::Scheduler || r.state != ChangeState::Applied ||
+            r.applied == "none")
+            continue;
+        if (r.pid > 0)
             return schedulerStatus(r.pid, r.pidStart, r.program, m_context.env.schedExtDir(),
                                    exitStatus, schedulerLog(m_context.logDir));
+        if (r.launcher == SchedulerLauncher::ScxLoader)
+            return scxLoaderSchedulerStatus(r.program, m_context.env.schedExtDir());
+    }
     return {};
 }
 

@@ -2,6 +2,7 @@
 
 #include "atomicsave.h"
 #include "childprocess.h"
+#include "resourcelock.h"
 #include "tempdir.h"
 #include "textfile.h"
 
@@ -126,7 +127,8 @@ json recordToJson(const ChangeRecord &record)
     json node = {{"kind", toString(record.change.kind)},
                  {"state", toString(record.state)},
                  {"pid", record.pid},
-                 {"pid_start", record.pidStart}};
+                 {"pid_start", record.pidStart},
+                 {"launcher", toString(record.launcher)}};
     for (const TextField &f : kTextFields)
         node[f.name] = textOf(const_cast<ChangeRecord &>(record), f);
     return node;
@@ -155,7 +157,10 @@ bool recordFromJson(const json &node, const std::string &where, ChangeRecord &re
     if (!fieldOf(node, where, "pid_start", json::value_t::number_unsigned, v, error))
         return false;
     record.pidStart = v->get<uint64_t>();
-    return true;
+    // A journal of a latprobe before scx_loader's: its schedulers were the
+    // guardian's.
+    return !node.contains("launcher") ||
+           enumField(node, where, "launcher", schedulerLauncherFromName, record.launcher, error);
 }
 
 json recordsToJson(const std::vector<ChangeRecord> &records)
@@ -325,6 +330,7 @@ Recovery recoverStaleJournals(const std::string &stateDir, const KnobEnvironment
         all.records.insert(all.records.end(), one.records.begin(), one.records.end());
         all.failures.insert(all.failures.end(), one.failures.begin(), one.failures.end());
     }
+    removeUnheldLocks(stateDir);
     return all;
 }
 

@@ -75,7 +75,8 @@ struct Recovery
 // Puts back the journals in `stateDir` whose guardian is gone (latprobe
 // and its guardian both killed), newest change first, then removes them.
 // A journal another process is putting back is waited for, so that no run
-// reads a setting's value before while it is being restored.
+// reads a setting's value before while it is being restored. The lock
+// files the dead guardians left go too.
 Recovery recoverStaleJournals(const std::string &stateDir, const KnobEnvironment &env);
 // The same for one guardian's directory, whose guardian is gone.
 Recovery recoverJournal(const std::string &dir, const KnobEnvironment &env);

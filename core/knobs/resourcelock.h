@@ -10,7 +10,9 @@ namespace latprobe {
 // flock(2) on <stateDir>/<resource>.lock for each resource a run changes,
 // held by its guardian until everything is put back. The kernel drops a
 // lock when its holder dies, so a run killed with its guardian blocks no
-// one; the next run restores its journal (knobjournal.h).
+// one; the next run restores its journal (knobjournal.h). A lock file lives
+// only while it is held: its holder unlinks it before letting go, and a
+// taker whose locked file is no longer the one at the path takes it again.
 class ResourceLocks
 {
 public:
@@ -24,10 +26,20 @@ public:
     // lock file, for that line.
     std::string acquire(const std::string &stateDir, const std::vector<std::string> &resources,
                         pid_t owner);
+    // Unlinks each lock file, then lets go of it.
     void release();
 
 private:
-    std::vector<int> m_fds;
+    struct Held
+    {
+        std::string path;
+        int fd;
+    };
+    std::vector<Held> m_held;
 };
+
+// Removes the lock files in `stateDir` that no one holds: those of a
+// guardian killed before it could let go.
+void removeUnheldLocks(const std::string &stateDir);
 
 } // namespace latprobe

@@ -4,6 +4,7 @@
 #include "enumnames.h"
 #include "kernelfile.h"
 #include "programsearch.h"
+#include "scxloader.h"
 #include "wordsplit.h"
 
 #include <chrono>
@@ -23,16 +24,15 @@ constexpr EnumName<SchedulerState> kSchedulerStateNames[] = {
     {SchedulerState::Ejected, "ejected"},
 };
 
+constexpr EnumName<SchedulerLauncher> kSchedulerLauncherNames[] = {
+    {SchedulerLauncher::Guardian, "guardian"},
+    {SchedulerLauncher::ScxLoader, "scx_loader"},
+};
+
 std::string baseName(const std::string &path)
 {
     const size_t slash = path.rfind('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-bool inForce(const std::string &program, const std::string &schedExtDir)
-{
-    const SchedExtStatus s = readSchedExt(schedExtDir);
-    return s.state == "enabled" && opsNames(s.ops, program);
 }
 
 std::string describeSchedExt(const std::string &schedExtDir)
@@ -52,6 +52,37 @@ const char *toString(SchedulerState state)
 std::optional<SchedulerState> schedulerStateFromName(std::string_view name)
 {
     return enumFromName(kSchedulerStateNames, name);
+}
+
+const char *toString(SchedulerLauncher launcher)
+{
+    return enumName(kSchedulerLauncherNames, launcher);
+}
+
+std::optional<SchedulerLauncher> schedulerLauncherFromName(std::string_view name)
+{
+    return enumFromName(kSchedulerLauncherNames, name);
+}
+
+std::string schedulerProgram(const std::string &commandLine)
+{
+    std::vector<std::string> argv;
+    std::string error;
+    return splitWords(commandLine, argv, error) && !argv.empty() ? argv.front() : std::string();
+}
+
+SchedulerLauncher chooseLauncher(const std::string &commandLine)
+{
+    const std::string program = schedulerProgram(commandLine);
+    if (program.empty() || program.find('/') != std::string::npos)
+        return SchedulerLauncher::Guardian;
+    return scxLoaderOffers(program) ? SchedulerLauncher::ScxLoader : SchedulerLauncher::Guardian;
+}
+
+bool schedulerInForce(const std::string &program, const std::string &schedExtDir)
+{
+    const SchedExtStatus s = readSchedExt(schedExtDir);
+    return s.state == "enabled" && opsNames(s.ops, program);
 }
 
 SchedExtStatus readSchedExt(const std::string &schedExtDir)
@@ -90,7 +121,7 @@ bool startScheduler(const std::string &commandLine, const std::string &searchPat
         return false;
     started.startTime = processStartTime(started.pid);
     for (int waited = 0; waited < timeoutMs; waited += 10) {
-        if (inForce(started.program, schedExtDir))
+        if (schedulerInForce(started.program, schedExtDir))
             return true;
         int status = 0;
         if (waitForChild(started.pid, 0, status)) {
@@ -108,6 +139,50 @@ bool startScheduler(const std::string &commandLine, const std::string &searchPat
     return false;
 }
 
+bool startThroughScxLoader(const std::string &commandLine, const std::string &schedExtDir,
+                           int timeoutMs, StartedScheduler &started, std::string &error)
+{
+    std::vector<std::string> argv;
+    if (!splitWords(commandLine, argv, error) || argv.empty()) {
+        error = fmt::format("scx \"{}\": {}", commandLine, error.empty() ? "no program" : error);
+        return false;
+    }
+    started = {0, 0, argv.front()};
+    if (!scxLoaderSwitch(argv.front(), {argv.begin() + 1, argv.end()}, error))
+        return false;
+    for (int waited = 0; waited < timeoutMs; waited += 10) {
+        if (schedulerInForce(started.program, schedExtDir))
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    error = fmt::format("scx_loader did not bring {} in force within {:.1f} s ({}), so it was "
+                        "stopped; journalctl -u scx_loader may say why",
+                        argv.front(), timeoutMs / 1000.0, describeSchedExt(schedExtDir));
+    std::string ignored;
+    stopThroughScxLoader(started.program, schedExtDir, 5000, ignored);
+    return false;
+}
+
+bool stopThroughScxLoader(const std::string &program, const std::string &schedExtDir, int timeoutMs,
+                          std::string &error)
+{
+    // Another scheduler in force is not ours to stop: the service's
+    // StopScheduler stops whatever it runs.
+    const SchedExtStatus s = readSchedExt(schedExtDir);
+    if (s.state == "disabled" || (!s.ops.empty() && !opsNames(s.ops, program)))
+        return true;
+    if (!scxLoaderStop(error))
+        return false;
+    for (int waited = 0; waited < timeoutMs; waited += 10) {
+        if (!schedulerInForce(program, schedExtDir))
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    error = fmt::format("{} is still in force after scx_loader was asked to stop it ({})",
+                        baseName(program), describeSchedExt(schedExtDir));
+    return false;
+}
+
 bool stopScheduler(pid_t pid, uint64_t startTime, const std::string &program,
                    const std::string &schedExtDir, int timeoutMs, std::string &error)
 {
@@ -117,7 +192,7 @@ bool stopScheduler(pid_t pid, uint64_t startTime, const std::string &program,
     bool killed = false;
     for (int waited = 0;; waited += 10) {
         const bool gone = processGone(pid, startTime);
-        if (gone && !inForce(program, schedExtDir))
+        if (gone && !schedulerInForce(program, schedExtDir))
             return true;
         if (waited >= timeoutMs) {
             if (gone || killed)
@@ -141,15 +216,29 @@ SchedulerStatus schedulerStatus(pid_t pid, uint64_t startTime, const std::string
         return {};
     const std::string name = baseName(program);
     const std::string last = lastLogLine(logPath);
-    const std::string why = last.empty() ? "" : ": " + last;
+    const std::string why = last.empty() ? "" : "; " + last;
+    const SchedExtStatus s = readSchedExt(schedExtDir);
+    const std::string state = s.state.empty() ? "unreadable" : s.state;
     if (exitStatus >= 0 || processGone(pid, startTime))
         return {SchedulerState::Exited,
-                fmt::format("{} exited{}{}", name,
-                            exitStatus >= 0 ? " with " + describeExit(exitStatus) : "", why)};
-    if (!inForce(program, schedExtDir))
-        return {SchedulerState::Ejected, fmt::format("the kernel no longer runs {} ({}){}", name,
-                                                     describeSchedExt(schedExtDir), why)};
+                fmt::format("{} exited mid-round (state: {}{}{})", name, state,
+                            exitStatus >= 0 ? "; " + describeExit(exitStatus) : "", why)};
+    if (!schedulerInForce(program, schedExtDir))
+        return {SchedulerState::Ejected,
+                fmt::format("the kernel ejected {} mid-round (state: {}, ops: {}{})", name, state,
+                            s.ops.empty() ? "none" : s.ops, why)};
     return {SchedulerState::Running, {}};
+}
+
+SchedulerStatus scxLoaderSchedulerStatus(const std::string &program, const std::string &schedExtDir)
+{
+    if (schedulerInForce(program, schedExtDir))
+        return {SchedulerState::Running, {}};
+    const SchedExtStatus s = readSchedExt(schedExtDir);
+    return {SchedulerState::Exited,
+            fmt::format("{}, run by scx_loader, left mid-round (state: {}, ops: {})",
+                        baseName(program), s.state.empty() ? "unreadable" : s.state,
+                        s.ops.empty() ? "none" : s.ops)};
 }
 
 } // namespace latprobe

@@ -8,13 +8,25 @@
 
 namespace latprobe {
 
-// A sched_ext scheduler (scx=NAME ARGS) as a child of the guardian: in
-// force once <sysfs>/kernel/sched_ext/state says "enabled" and root/ops
-// names it, with or without the scx_ prefix (scx_lavd runs as "lavd"). The
-// kernel unloads it when its process ends, so a scheduler that exits, or
-// that the kernel ejects, leaves EEVDF running: a round measured then is
-// not the variant's. scx_loader's D-Bus service is not used: a child the
-// guardian started is one it can watch with waitpid and that dies with it.
+// A sched_ext scheduler (scx=NAME ARGS), started through scx_loader's D-Bus
+// service where that runs and lists it (scxloader.h), else as a child of
+// the guardian: in force once <sysfs>/kernel/sched_ext/state says
+// "enabled" and root/ops names it, with or without the scx_ prefix
+// (scx_lavd runs as "lavd"), whoever started it. The kernel unloads it
+// when its process ends, so a scheduler that exits, or that the kernel
+// ejects, leaves EEVDF running: a round measured then is not the variant's.
+
+// Who starts and stops a scheduler of latprobe's: the guardian, as its
+// child (which dies with it), or scx_loader's service (which outlives it:
+// the journal says so, and whoever restores asks the service to stop).
+enum class SchedulerLauncher { Guardian, ScxLoader };
+const char *toString(SchedulerLauncher launcher); // "guardian", "scx_loader"
+std::optional<SchedulerLauncher> schedulerLauncherFromName(std::string_view name);
+// scx_loader when its service runs and lists `commandLine`'s program,
+// named bare (a path is the user's own build: a child).
+SchedulerLauncher chooseLauncher(const std::string &commandLine);
+// The program `commandLine` runs, as written: "scx_lavd".
+std::string schedulerProgram(const std::string &commandLine);
 
 struct SchedExtStatus
 {
@@ -25,6 +37,8 @@ struct SchedExtStatus
 SchedExtStatus readSchedExt(const std::string &schedExtDir);
 // Whether `ops` names the scheduler program `program` (a path or a name).
 bool opsNames(const std::string &ops, const std::string &program);
+// state "enabled" and root/ops names `program`.
+bool schedulerInForce(const std::string &program, const std::string &schedExtDir);
 
 // Starts `commandLine` (its program looked up in `searchPath`) and waits up
 // to `timeoutMs` until it is in force. False with a one-line error (it
@@ -43,6 +57,14 @@ bool startScheduler(const std::string &commandLine, const std::string &searchPat
 // kernel no longer runs it. False with an error when it still does.
 bool stopScheduler(pid_t pid, uint64_t startTime, const std::string &program,
                    const std::string &schedExtDir, int timeoutMs, std::string &error);
+// startScheduler() through scx_loader: `program` is then its bare name,
+// `pid` 0.
+bool startThroughScxLoader(const std::string &commandLine, const std::string &schedExtDir,
+                           int timeoutMs, StartedScheduler &started, std::string &error);
+// Asks scx_loader to stop it, when sched_ext may still run `program`, and
+// waits until the kernel no longer does. False with an error.
+bool stopThroughScxLoader(const std::string &program, const std::string &schedExtDir, int timeoutMs,
+                          std::string &error);
 
 enum class SchedulerState {
     None,    // no scheduler of this run is meant to run
@@ -62,5 +84,9 @@ struct SchedulerStatus
 SchedulerStatus schedulerStatus(pid_t pid, uint64_t startTime, const std::string &program,
                                 const std::string &schedExtDir, int exitStatus,
                                 const std::string &logPath);
+// How a scheduler scx_loader runs stands: no process of ours to watch, so
+// only whether the kernel runs it.
+SchedulerStatus scxLoaderSchedulerStatus(const std::string &program,
+                                         const std::string &schedExtDir);
 
 } // namespace latprobe

@@ -4,6 +4,7 @@
 #include "cpucgroup.h"
 #include "enumnames.h"
 #include "kernelfile.h"
+#include "scxloader.h"
 #include "scxscheduler.h"
 
 #include <fmt/format.h>
@@ -130,18 +131,43 @@ bool schedulerBefore(ChangeRecord &r, const ChangeContext &c, std::string &error
     return true;
 }
 
+// Whether a scheduler this record started may still run.
+bool schedulerStarted(const ChangeRecord &r)
+{
+    return r.pid > 0 || (r.launcher == SchedulerLauncher::ScxLoader && !r.program.empty() &&
+                         r.applied != "none");
+}
+
+bool schedulerStop(ChangeRecord &r, const ChangeContext &c, std::string &error)
+{
+    const std::string dir = c.env.schedExtDir();
+    const bool stopped = r.pid > 0 ? stopScheduler(r.pid, r.pidStart, r.program, dir, 5000, error)
+                                   : stopThroughScxLoader(r.program, dir, 5000, error);
+    if (stopped) {
+        r.pid = 0;
+        r.pidStart = 0;
+        r.applied = "none";
+    }
+    return stopped;
+}
+
 bool schedulerApply(ChangeRecord &r, const ChangeContext &c, std::string &error)
 {
     const std::string dir = c.env.schedExtDir();
     const bool same = r.applied == r.change.target;
-    if (r.pid > 0 && same && !processGone(r.pid, r.pidStart) &&
+    if (same && r.pid > 0 && !processGone(r.pid, r.pidStart) &&
         readSchedExt(dir).state == "enabled")
         return true; // this variant's scheduler is in force already
-    if (r.pid > 0 && !stopScheduler(r.pid, r.pidStart, r.program, dir, 5000, error))
+    if (same && r.pid == 0 && schedulerStarted(r) && schedulerInForce(r.program, dir))
+        return true; // the same, run by scx_loader
+    if (schedulerStarted(r) && !schedulerStop(r, c, error))
         return false;
     StartedScheduler started;
-    const bool ok = startScheduler(r.change.target, c.env.searchPath, dir, schedulerLog(c.logDir),
-                                   c.env.schedulerStartMs, started, error);
+    const bool ok =
+        r.launcher == SchedulerLauncher::ScxLoader
+            ? startThroughScxLoader(r.change.target, dir, c.env.schedulerStartMs, started, error)
+            : startScheduler(r.change.target, c.env.searchPath, dir, schedulerLog(c.logDir),
+                             c.env.schedulerStartMs, started, error);
     r.pid = ok ? started.pid : 0;
     r.pidStart = ok ? started.startTime : 0;
     r.program = started.program;
@@ -151,16 +177,20 @@ bool schedulerApply(ChangeRecord &r, const ChangeContext &c, std::string &error)
 
 bool schedulerRestore(ChangeRecord &r, const ChangeContext &c, std::string &error)
 {
-    if (r.pid > 0 && !stopScheduler(r.pid, r.pidStart, r.program, c.env.schedExtDir(), 5000, error))
+    // A record journalled pending through scx_loader may have been switched
+    // to just before a kill: asking the service to stop is safe either way.
+    if (r.launcher == SchedulerLauncher::ScxLoader && r.pid == 0 && r.state == ChangeState::Pending)
+        r.applied = r.change.target;
+    if (schedulerStarted(r) && !schedulerStop(r, c, error))
         return false;
-    r.pid = 0;
-    r.pidStart = 0;
     r.restored = "none";
     return true;
 }
 
 std::string schedulerByHand(const ChangeRecord &r)
 {
+    if (r.launcher == SchedulerLauncher::ScxLoader)
+        return scxLoaderStopCommand();
     return r.pid > 0 ? fmt::format("kill {}", r.pid) : std::string();
 }
 
@@ -248,6 +278,17 @@ const char *toString(ChangeState state)
 std::optional<ChangeState> changeStateFromName(std::string_view name)
 {
     return enumFromName(kChangeStateNames, name);
+}
+
+void planChange(ChangeRecord &record, const ChangeContext &)
+{
+    // A scheduler that may still run keeps the launcher that can stop it.
+    if (record.change.kind != ChangeKind::Scheduler || schedulerStarted(record))
+        return;
+    record.launcher = chooseLauncher(record.change.target);
+    // Named before the switch: a restore after a kill knows what to stop.
+    if (record.launcher == SchedulerLauncher::ScxLoader)
+        record.program = schedulerProgram(record.change.target);
 }
 
 bool readBefore(ChangeRecord &record, const ChangeContext &context, std::string &error)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "knobenvironment.h"
+#include "scxscheduler.h"
 
 #include <cstdint>
 #include <optional>
@@ -61,10 +62,12 @@ struct ChangeRecord
     std::string error;  // why the last apply or restore failed
     std::string byHand; // Failed: the shell line that puts it back by hand
     // Scheduler: its process (the pid with its start time names one
-    // process even after the pid is reused) and program.
+    // process even after the pid is reused) and program, and who started it
+    // (journalled before it starts: only scx_loader can stop what it runs).
     pid_t pid = 0;
     uint64_t pidStart = 0;
     std::string program;
+    SchedulerLauncher launcher = SchedulerLauncher::Guardian;
 };
 
 // What the mechanisms need beside the record: the machine and where the
@@ -75,6 +78,9 @@ struct ChangeContext
     std::string logDir;
 };
 
+// Decides how the change will be made, before it is journalled as pending
+// and made: a scheduler's launcher.
+void planChange(ChangeRecord &record, const ChangeContext &context);
 // Reads the value before (the first time a run touches the resource).
 bool readBefore(ChangeRecord &record, const ChangeContext &context, std::string &error);
 // Makes the change; `record.applied` says what the machine then holds.

@@ -80,6 +80,12 @@ void RunRecord::setVariants(std::vector<VariantRecord> variants)
     m_variants = std::move(variants);
 }
 
+void RunRecord::leaveOut(double fromS, double toS, std::string why)
+{
+    std::lock_guard lock(m_mutex);
+    m_leftOut.push_back({fromS, toS, std::move(why)});
+}
+
 std::vector<RunMarker> RunRecord::markers(const std::vector<LoadEvent> &timeline,
                                           int64_t runStart) const
 {
@@ -110,6 +116,10 @@ void RunRecord::fill(Run &run) const
         run.loads.insert(run.loads.end(), m_endedLoads.begin(), m_endedLoads.end());
         run.states = m_states;
         run.variants = m_variants;
+        for (const LeftOut &out : m_leftOut)
+            for (PhaseResult &phase : run.phases)
+                if (phase.startS >= out.fromS && phase.startS < out.toS)
+                    phase.leftOut = out.why;
     }
     std::stable_sort(
         run.loads.begin(), run.loads.end(),

@@ -40,11 +40,15 @@ public:
     void setSpanningScenario(const ScenarioOutcome &outcome);
     // The variants a scenario played, as they ended.
     void setVariants(std::vector<VariantRecord> variants);
+    // The phases begun from `fromS` to `toS` (since the run started) are
+    // left out of the variants' comparison, saying `why`.
+    void leaveOut(double fromS, double toS, std::string why);
 
     // The markers the plots draw: loads from `timeline`, resets and
     // variant switches from here.
     std::vector<RunMarker> markers(const std::vector<LoadEvent> &timeline, int64_t runStart) const;
-    // Fills the run's name, verdict, ended loads and states, in time order.
+    // Fills the run's name, verdict, ended loads and states, in time order,
+    // and marks the phases left out.
     void fill(Run &run) const;
 
 private:
@@ -59,6 +63,12 @@ private:
     int m_thresholdStep = -1;
     std::vector<std::string> m_stopVerdict;
     std::vector<VariantRecord> m_variants;
+    struct LeftOut
+    {
+        double fromS, toS;
+        std::string why;
+    };
+    std::vector<LeftOut> m_leftOut;
 };
 
 // A scenario's own run cut from the whole: its phases, misses and captures

@@ -33,6 +33,10 @@ struct ScenarioPlayer::Playing
     int turn = 0;
     bool settling = false;
     int64_t settleEnd = 0;
+    int64_t roundStart = 0;
+    std::string roundTrouble; // why the round is left out; "" counts
+    // By variant: its last turn ended early, its variant no longer in force.
+    std::vector<bool> troubledLastTurn;
 
     const Variant *variant() const
     {
@@ -133,6 +137,7 @@ void ScenarioPlayer::begin()
         return;
     }
     m_playing->order = turnOrder(m_playing->scenario.variants.size(), 1);
+    m_playing->troubledLastTurn.assign(m_playing->order.size(), false);
     beginTurn(0);
 }
 
@@ -154,6 +159,8 @@ void ScenarioPlayer::beginTurn(int turn)
             m_stage.endPhase(now);
     }
     p.turn = turn;
+    if (turn == 0)
+        p.roundStart = now;
     // Loads and measuring threads start anew under the variant: autogroup,
     // for one, holds only for what starts after the switch.
     m_stage.pauseConsumers();
@@ -231,6 +238,12 @@ void ScenarioPlayer::tick(int64_t now)
         endScenario(RunEnd::Interrupted);
         return;
     }
+    // Before a step's end too: its last moments must have been the variant's.
+    if (!p.order.empty())
+        if (const std::string trouble = m_stage.variantTrouble(); !trouble.empty()) {
+            troubleInTurn(trouble);
+            return;
+        }
     if (p.settling && now >= p.settleEnd) {
         p.settling = false;
         p.playedS += p.scenario.settleTimeS();
@@ -273,9 +286,20 @@ void ScenarioPlayer::stepsEnded()
     Playing &p = *m_playing;
     if (p.step + 1 < static_cast<int>(p.scenario.steps.size())) {
         beginStep(p.step + 1);
-    } else if (p.turn + 1 < static_cast<int>(p.order.size())) {
+        return;
+    }
+    if (!p.order.empty())
+        p.troubledLastTurn[p.order[static_cast<size_t>(p.turn)]] = false;
+    turnEnded();
+}
+
+void ScenarioPlayer::turnEnded()
+{
+    Playing &p = *m_playing;
+    if (p.turn + 1 < static_cast<int>(p.order.size())) {
         beginTurn(p.turn + 1);
     } else if (p.round < p.scenario.rounds) {
+        roundEnded(m_stage.now());
         ++p.round;
         if (p.order.empty()) {
             beginStep(0);
@@ -286,6 +310,43 @@ void ScenarioPlayer::stepsEnded()
     } else {
         endScenario(RunEnd::Completed);
     }
+}
+
+void ScenarioPlayer::troubleInTurn(const std::string &trouble)
+{
+    Playing &p = *m_playing;
+    // The whole round goes, every variant's turn in it: the rounds left are
+    // pairs still, each variant's samples from the same stretches of time.
+    if (p.roundTrouble.empty())
+        p.roundTrouble = fmt::format("round {}: {}; round left out", p.round, trouble);
+    // Once may be bad luck; a variant that does not stay in force twice
+    // running would only leave every round out.
+    const size_t variant = p.order[static_cast<size_t>(p.turn)];
+    if (p.troubledLastTurn[variant]) {
+        p.error = fmt::format("variant {}: {}, in its last turn too: it does not stay in force",
+                              p.variant()->name, trouble);
+        endScenario(RunEnd::SettingFailed);
+        return;
+    }
+    p.troubledLastTurn[variant] = true;
+    // What the turn had left to play counts as played, for the time left;
+    // a step still open ends in beginTurn (or endScenario), as a turn's
+    // last step does.
+    if (p.settling)
+        p.playedS += p.scenario.settleTimeS();
+    p.settling = false;
+    for (size_t i = static_cast<size_t>(p.step + 1); i < p.scenario.steps.size(); ++i)
+        p.playedS += p.scenario.steps[i].durationS;
+    turnEnded();
+}
+
+void ScenarioPlayer::roundEnded(int64_t at)
+{
+    Playing &p = *m_playing;
+    if (p.roundTrouble.empty())
+        return;
+    m_stage.leaveOut(p.roundStart, at, p.roundTrouble);
+    p.roundTrouble.clear();
 }
 
 ScenarioProgress ScenarioPlayer::progressAt(int64_t now) const
@@ -321,16 +382,9 @@ void ScenarioPlayer::endNow(RunEnd end)
         endScenario(end);
 }
 
-void ScenarioPlayer::fail(const std::string &why)
-{
-    if (!m_playing)
-        return;
-    m_playing->error = why;
-    endScenario(RunEnd::SettingFailed);
-}
-
 void ScenarioPlayer::endScenario(RunEnd end)
 {
+    roundEnded(m_stage.now()); // before the scenario's own run is cut
     const std::shared_ptr<Playing> ending = std::move(m_playing);
     const Playing &p = *ending;
     // The last step's numbers end before its loads stop, as each step's do.

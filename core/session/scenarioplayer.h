@@ -44,6 +44,13 @@ public:
     // Puts `variant` in force for the turn to come (its system-wide settings,
     // and those latprobe applies to its threads and loads): "" or why not.
     virtual std::string applyVariant(const Variant &variant) = 0;
+    // "" while the variant applied is still in force, else what happened
+    // (its scheduler exited or was ejected): one clause, "scx_lavd exited
+    // mid-round (state: disabled)".
+    virtual std::string variantTrouble() = 0;
+    // The phases begun from `from` to `to` are left out of the variants'
+    // comparison, each saying `why` (a line that also goes to the user).
+    virtual void leaveOut(int64_t from, int64_t to, const std::string &why) = 0;
     // The phases measured so far, the open one last, for a stop condition.
     virtual std::vector<PhaseResult> phases(int64_t now) = 0;
     // The player wants tick() again no later than `at`.
@@ -71,7 +78,9 @@ public:
 // thread), and tells any thread how far it got. Each turn (a step of a
 // round) stops the loads, starts the step's, opens its phase and ends when
 // its time is up; a stop condition may end the scenario or play a step
-// again (StopJudge).
+// again (StopJudge). A variant no longer in force mid-turn (its scheduler
+// exited) ends that turn at once and leaves its whole round out; the next
+// turn of the variant applies it again (docs/scenarios.md, "Variants").
 class ScenarioPlayer
 {
 public:
@@ -110,9 +119,6 @@ public:
     void tick(int64_t now);
     // Ends what plays with `end` (finish(), once the playing thread stopped).
     void endNow(RunEnd end);
-    // The playing thread: what plays cannot go on as asked (a variant's
-    // scheduler died); ends it with `why` as SettingFailed.
-    void fail(const std::string &why);
     bool playing() const { return m_playing != nullptr; }
 
 private:
@@ -121,7 +127,13 @@ private:
     bool beginStep(int index, bool again = false);
     // With variants: switches to the round's `turn`-th and settles.
     void beginTurn(int turn);
+    // The variant is not in force: the rest of its turn is skipped and its
+    // round left out.
+    void troubleInTurn(const std::string &trouble);
     void stepsEnded();
+    void turnEnded();
+    // The round's phases are left out when something went wrong in it.
+    void roundEnded(int64_t at);
     void endScenario(RunEnd end);
     ScenarioProgress progressAt(int64_t now) const;
 

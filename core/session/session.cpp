@@ -74,7 +74,7 @@ void Session::start()
         openSavedTraces();
     // Settings a killed run left changed, its guardian killed too, are put
     // back before this one measures anything.
-    const KnobEnvironment env = KnobEnvironment::real();
+    const KnobEnvironment env = knobEnvironment();
     if (!env.stateDir.empty())
         for (const std::string &line : recoverStaleJournals(env.stateDir, env).failures)
             spdlog::error("{}", line);
@@ -119,11 +119,6 @@ void Session::armTimer()
 
 void Session::tick()
 {
-    // A variant's scheduler that exited or was ejected mid-turn: what ran
-    // then was not that variant, so the scenario ends rather than count it.
-    if (m_variants)
-        if (std::string trouble = m_variants->schedulerTrouble(); !trouble.empty())
-            m_player.fail(trouble);
     m_evidence.takeCaptureRequests(m_options.autoCapture);
     m_evidence.takeExplainRequests([this] { return measuringThreads(); });
     m_player.tick(RealClock::monotonicNow());
@@ -306,7 +301,7 @@ std::string Session::playScenario(const Scenario &scenario, Play play)
     // before anything changes.
     std::shared_ptr<SystemVariants> variants;
     if (!scenario.variants.empty()) {
-        const KnobEnvironment env = KnobEnvironment::real();
+        const KnobEnvironment env = knobEnvironment();
         if (std::string refusal = refuseVariants(scenario.variants, env, knobRun());
             !refusal.empty())
             return refusal;
@@ -367,6 +362,11 @@ KnobRun Session::knobRun() const
             policy == SchedPolicy::Fifo || policy == SchedPolicy::RoundRobin};
 }
 
+KnobEnvironment Session::knobEnvironment() const
+{
+    return m_options.knobs ? *m_options.knobs : KnobEnvironment::real();
+}
+
 std::string Session::applyVariant(const Variant &variant)
 {
     if (!m_variants)
@@ -376,6 +376,18 @@ std::string Session::applyVariant(const Variant &variant)
     if (error.empty())
         m_record.addVariantSwitch(RealClock::monotonicNow(), variant.name);
     return error;
+}
+
+std::string Session::variantTrouble()
+{
+    return m_variants ? m_variants->schedulerTrouble() : std::string();
+}
+
+void Session::leaveOut(int64_t from, int64_t to, const std::string &why)
+{
+    const auto since = [this](int64_t at) { return static_cast<double>(at - runStart()) / 1e9; };
+    m_record.leaveOut(since(from), since(to), why);
+    spdlog::warn("{}", why);
 }
 
 PhaseMark Session::openPhase(const std::string &name, const std::vector<std::string> &loads,

@@ -58,6 +58,9 @@ struct SessionOptions
     std::function<bool()> interrupted; // polled at each tick: ends a scenario as interrupted
     std::string workerBinary;          // "" : latprobeBinary()
     bool allowCommands = false;        // a variant's cmd=, undo= may run (--allow-commands)
+    // Where variants find the machine; unset: KnobEnvironment::real(). The
+    // tests give a fake one (a sysfs in a temp dir, a PATH of fake programs).
+    std::optional<KnobEnvironment> knobs;
     // The flight recorder: misses explained from the kernel's trace when
     // tracefs allows; off, a one-line warning says what to grant.
     bool trace = true;
@@ -148,6 +151,8 @@ public:
     // What this session's variants may do: commands if allowed, no EEVDF
     // slice for measuring threads that run FIFO or RR.
     KnobRun knobRun() const;
+    // Where its variants find the machine (SessionOptions::knobs).
+    KnobEnvironment knobEnvironment() const;
     const std::vector<ConsumerConfig> &configs() const;
     // The consumers and, once started, what each was granted.
     std::vector<ConsumerSetup> setups() const;
@@ -198,6 +203,8 @@ private:
                         const PhasePlace &place) override;
     void setTracing(bool on) override;
     std::string applyVariant(const Variant &variant) override;
+    std::string variantTrouble() override;
+    void leaveOut(int64_t from, int64_t to, const std::string &why) override;
     std::vector<PhaseResult> phases(int64_t now) override;
     void wakeAt(int64_t at) override;
     bool interrupted() override;

@@ -39,6 +39,9 @@ struct PhaseResult
     // The variant of the system it was played under; "" without variants.
     // Not part of what ran: the same loads under two variants are a pair.
     std::string variant;
+    // Why the variants' comparison leaves it out ("round 2: scx_lavd exited
+    // mid-round (state: disabled); round left out"); "" when it counts.
+    std::string leftOut;
     std::vector<ConsumerStats> consumers;
 
     // The consumer named so, or nullptr when this phase did not measure it.

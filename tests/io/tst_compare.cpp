@@ -814,6 +814,35 @@ private slots:
         QCOMPARE(back.phases[2].variant, std::string("off"));
     }
 
+    void aRoundLeftOutIsNoVariantsSample()
+    {
+        // Round 3's scheduler exited under "off": the round goes for both,
+        // so the rounds that remain are pairs.
+        Run v = variantRun();
+        const std::string why = "round 3: scx_fake exited mid-round (state: disabled); round "
+                                "left out";
+        for (PhaseResult &p : v.phases)
+            if (p.round == 3)
+                p.leftOut = why;
+        for (const Run &part : splitByVariant(v)) {
+            QCOMPARE(part.phases.size(), size_t{10});
+            for (const PhaseResult &p : part.phases)
+                QVERIFY(p.round != 3);
+        }
+        const Comparison c = compareVariants(v);
+        const MetricComparison *misses =
+            metric(c, "burn x4", 1, "audio", CompareMetric::MissesPerMin);
+        QVERIFY(misses);
+        QCOMPARE(misses->samples, size_t{5});
+        const Run back = runFromJson(runToJson(v), "v.json");
+        QCOMPARE(back.phases[8].leftOut, why); // round 3 begins at the 9th
+        QCOMPARE(back.phases[0].leftOut, std::string());
+        // The report says it once, and marks each phase it left out.
+        const QString text = QString::fromStdString(formatTextReport(v));
+        QCOMPARE(text.split('\n').count(QString::fromStdString(why)), 1);
+        QCOMPARE(text.count("LEFT OUT of the comparison: round 3"), 4);
+    }
+
     void aPhaseOfAVariantTheRunLacksIsRefused()
     {
         Run v = variantRun();

@@ -2,14 +2,17 @@
 // back after the next turn, the normal end, Ctrl-C, a crash and kill -9 of
 // latprobe; a journal left by a guardian killed too is put back by the
 // next start; two runs never change one setting at once; a scheduler that
-// exits or is ejected is seen. This binary is its own latprobe stand-in
-// (--knob-applier) and guardian (--knob-guardian): knobapplier.h.
+// exits or is ejected is seen; no lock file outlives its holder. This
+// binary is its own latprobe stand-in (--knob-applier) and guardian
+// (--knob-guardian): knobapplier.h; and its own lock racer (--lock-racer).
 
 #include "childprocess.h"
 #include "faketree.h"
 #include "knobapplier.h"
 #include "knobguard.h"
 #include "knobjournal.h"
+#include "privatebus.h"
+#include "resourcelock.h"
 #include "statewait.h"
 #include "variant.h"
 
@@ -20,7 +23,10 @@
 #include <QTest>
 
 #include <csignal>
+#include <cstdio>
+#include <fcntl.h>
 #include <memory>
+#include <sched.h>
 #include <unistd.h>
 
 using namespace latprobe;
@@ -44,6 +50,48 @@ QString q(const std::string &s)
 bool gone(pid_t pid)
 {
     return processGone(pid, 0);
+}
+
+// The lock files in the fake machine's state dir.
+QStringList lockFiles(const FakeTree &tree)
+{
+    return QDir(tree.path("run")).entryList({"*.lock"}, QDir::Files);
+}
+
+constexpr const char *kLockRacerFlag = "--lock-racer";
+
+// tst_knobguardian --lock-racer DIR ROUNDS: once DIR/go exists, takes and
+// lets go of the lock "race" until it has held it ROUNDS times. Inside, it
+// makes DIR/inside exclusively: a second holder at once finds it there.
+// Prints "taken T busy B overlaps O".
+int runLockRacer(const char *dir, int rounds)
+{
+    const std::string go = std::string(dir) + "/go", inside = std::string(dir) + "/inside";
+    std::printf("ready\n");
+    std::fflush(stdout);
+    while (access(go.c_str(), F_OK) != 0)
+        sched_yield();
+    int taken = 0, busy = 0, overlaps = 0;
+    while (taken < rounds) {
+        ResourceLocks locks;
+        if (!locks.acquire(dir, {"race"}, getpid()).empty()) {
+            ++busy;
+            sched_yield();
+            continue;
+        }
+        const int fd = open(inside.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            ++overlaps;
+        } else {
+            sched_yield(); // holds it a while, for the other to try
+            close(fd);
+            unlink(inside.c_str());
+        }
+        locks.release();
+        ++taken;
+    }
+    std::printf("taken %d busy %d overlaps %d\n", taken, busy, overlaps);
+    return 0;
 }
 
 // Everything a variant can change on the fake machine at once, each kind
@@ -207,12 +255,12 @@ private slots:
         QTest::addColumn<int>("state");
         QTest::addColumn<QString>("detail");
         QTest::newRow("it exits") << "quit" << int(SchedulerState::Exited)
-                                  << "scx_fake exited with exit status 1: fake scheduler: "
-                                     "quitting on request";
+                                  << "scx_fake exited mid-round (state: disabled; exit status 1; "
+                                     "fake scheduler: quitting on request)";
         QTest::newRow("the kernel ejects it")
             << "eject" << int(SchedulerState::Ejected)
-            << "the kernel no longer runs scx_fake (sched_ext state disabled, ops none): fake "
-               "scheduler: in force";
+            << "the kernel ejected scx_fake mid-round (state: disabled, ops: none; fake "
+               "scheduler: in force)";
     }
 
     void aSchedulerThatEndsMidRoundIsSeen()
@@ -234,6 +282,122 @@ private slots:
         QCOMPARE(int(s.state), state);
         QCOMPARE(q(s.detail), detail);
         QVERIFY(guard->finish().failures.empty());
+    }
+
+    void aSchedulerGoesThroughScxLoaderWhereItRuns()
+    {
+        FakeTree tree;
+        PrivateBus bus;
+        QCOMPARE(bus.start(), QString());
+        FakeScxLoader loader;
+        const QString dir = tree.path("sys/kernel/sched_ext");
+        QCOMPARE(loader.start(dir, {"scx_lavd", "scx_fake"}), QString());
+        std::string error;
+        const QString lavd = "lavd:scx=scx_fake " + dir;
+        auto guard = start(tree, {lavd, "eevdf:"}, error);
+        QVERIFY2(guard, error.c_str());
+        TurnResult turn = guard->apply(variant(lavd));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(turn.applied.at(0).launcher, SchedulerLauncher::ScxLoader);
+        QCOMPARE(turn.applied.at(0).pid, 0);
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
+        QCOMPARE(tree.read("sys/kernel/sched_ext/root/ops"), QString("fake"));
+        QVERIFY(guard->scheduler().state == SchedulerState::Running);
+        // The same variant again keeps it; ejected, the next turn switches again.
+        QVERIFY(guard->apply(variant(lavd)).error.empty());
+        QCOMPARE(loader.calls().size(), 1);
+        tree.write("sys/kernel/sched_ext/state", "disabled\n");
+        const SchedulerStatus left = guard->scheduler();
+        QCOMPARE(int(left.state), int(SchedulerState::Exited));
+        QCOMPARE(
+            q(left.detail),
+            QString("scx_fake, run by scx_loader, left mid-round (state: disabled, ops: fake)"));
+        QVERIFY(guard->apply(variant(lavd)).error.empty());
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
+        turn = guard->apply(variant("eevdf:"));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("disabled"));
+        QVERIFY(guard->finish().failures.empty());
+        QCOMPARE(loader.calls(),
+                 (QStringList{"SwitchSchedulerWithArgs scx_fake " + dir,
+                              "SwitchSchedulerWithArgs scx_fake " + dir, "StopScheduler"}));
+    }
+
+    void aSchedulerIsAChildWhereScxLoaderCannotRunIt_data()
+    {
+        QTest::addColumn<QStringList>("supported"); // {"-"}: no service on the bus
+        QTest::addColumn<QString>("program");
+        QTest::newRow("no service on the bus") << QStringList{"-"} << "scx_fake";
+        QTest::newRow("a scheduler it does not list") << QStringList{"scx_lavd"} << "scx_fake";
+        QTest::newRow("a path: the user's own build")
+            << QStringList{"scx_fake"} << KNOBS_FAKEBIN "/scx_fake";
+    }
+
+    void aSchedulerIsAChildWhereScxLoaderCannotRunIt()
+    {
+        QFETCH(QStringList, supported);
+        QFETCH(QString, program);
+        FakeTree tree;
+        PrivateBus bus;
+        QCOMPARE(bus.start(), QString());
+        FakeScxLoader loader;
+        const QString dir = tree.path("sys/kernel/sched_ext");
+        if (supported != QStringList{"-"})
+            QCOMPARE(loader.start(dir, supported), QString());
+        std::string error;
+        const QString lavd = "lavd:scx=" + program + " " + dir;
+        auto guard = start(tree, {lavd}, error);
+        QVERIFY2(guard, error.c_str());
+        const TurnResult turn = guard->apply(variant(lavd));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(turn.applied.at(0).launcher, SchedulerLauncher::Guardian);
+        QVERIFY(turn.applied.at(0).pid > 0);
+        QVERIFY(guard->finish().failures.empty());
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("disabled"));
+        QCOMPARE(loader.calls(), QStringList());
+    }
+
+    void scxLoadersSchedulerIsStoppedAfterKillMinusNine_data()
+    {
+        QTest::addColumn<bool>("guardianToo");
+        QTest::newRow("by the guardian") << false;
+        QTest::newRow("by the next start, the guardian killed too") << true;
+    }
+
+    void scxLoadersSchedulerIsStoppedAfterKillMinusNine()
+    {
+        // The service outlives latprobe and its guardian: only the journal
+        // says whose scheduler it runs.
+        QFETCH(bool, guardianToo);
+        FakeTree tree;
+        PrivateBus bus;
+        QCOMPARE(bus.start(), QString());
+        FakeScxLoader loader;
+        const QString dir = tree.path("sys/kernel/sched_ext");
+        QCOMPARE(loader.start(dir, {"scx_fake"}), QString());
+        Applier applier;
+        QVERIFY(applier.start(tree, "wait", "lavd:autogroup=0,scx=scx_fake " + dir));
+        m_guardians.push_back(applier.guardian);
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
+        if (guardianToo) {
+            kill(applier.guardian, SIGKILL);
+            QTRY_VERIFY_WITH_TIMEOUT(gone(applier.guardian), kStateWaitMs);
+        }
+        applier.process.kill();
+        QVERIFY(applier.process.waitForFinished(kStateWaitMs));
+        if (guardianToo) {
+            QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
+            const Recovery r = recoverStaleJournals(tree.stdPath("run"), tree.env());
+            QVERIFY(r.failures.empty());
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(tree.read("sys/kernel/sched_ext/state"), QString("disabled"),
+                                  kStateWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(tree.read("proc/sys/kernel/sched_autogroup_enabled"),
+                                  QString("1"), kStateWaitMs);
+        QCOMPARE(loader.calls(),
+                 (QStringList{"SwitchSchedulerWithArgs scx_fake " + dir, "StopScheduler"}));
+        QTRY_VERIFY_WITH_TIMEOUT(gone(applier.guardian), kStateWaitMs);
+        QCOMPARE(lockFiles(tree), QStringList());
     }
 
     void aSchedulerNeverInForceIsStopped()
@@ -329,6 +493,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(gone(applier.guardian), kStateWaitMs);
         QVERIFY(!QDir(applier.journal).exists());
         QCOMPARE(tree.read("sys/kernel/sched_ext/root/ops"), QString(""));
+        QCOMPARE(lockFiles(tree), QStringList());
     }
 
     void aJournalOfKilledRunsIsPutBackNextTime_data()
@@ -374,6 +539,9 @@ private slots:
         QCOMPARE(int(recovered.size()), 4);
         for (const ChangeRecord &r : recovered)
             QCOMPARE(r.state, ChangeState::Restored);
+        // The dead guardian's lock files went with its journal (and the new
+        // guardian's own with its end).
+        QCOMPARE(lockFiles(tree), QStringList());
     }
 
     void twoRunsNeverChangeOneSettingAtOnce()
@@ -404,6 +572,51 @@ private slots:
         auto third = start(tree, {"c:autogroup=1"}, error);
         QVERIFY2(third, error.c_str());
         QCOMPARE(tree.read("proc/sys/kernel/sched_autogroup_enabled"), QString("1"));
+    }
+
+    void aLockFileLivesWhileItIsHeld()
+    {
+        FakeTree tree;
+        std::string error;
+        auto guard = start(tree, {"a:autogroup=0,sysctl=vm.swappiness=10"}, error);
+        QVERIFY2(guard, error.c_str());
+        QCOMPARE(lockFiles(tree),
+                 (QStringList{"kernel.sched_autogroup_enabled.lock", "vm.swappiness.lock"}));
+        QVERIFY(guard->apply(variant("a:autogroup=0,sysctl=vm.swappiness=10")).error.empty());
+        QVERIFY(guard->finish().failures.empty());
+        QTRY_VERIFY_WITH_TIMEOUT(gone(guard->guardianPid()), kStateWaitMs);
+        QCOMPARE(lockFiles(tree), QStringList());
+    }
+
+    void twoTakersOfOneLockExcludeEachOther()
+    {
+        // Each holder unlinks the file as it lets go: a taker that opened the
+        // file before then and locks it after must see that and take again,
+        // or two would hold "the" lock at once (without that check, a few of
+        // 4000 rounds overlap here on a 2-vCPU VM).
+        FakeTree tree;
+        const QString dir = tree.path("run");
+        const int rounds = 4000;
+        QProcess racers[2];
+        for (QProcess &racer : racers) {
+            racer.start(QCoreApplication::applicationFilePath(),
+                        {kLockRacerFlag, dir, QString::number(rounds)});
+            QVERIFY(racer.waitForReadyRead(kStateWaitMs));
+            QCOMPARE(racer.readLine().trimmed(), QByteArray("ready"));
+        }
+        tree.write("run/go", "");
+        int busy = 0;
+        for (QProcess &racer : racers) {
+            QVERIFY(racer.waitForFinished(kStateWaitMs));
+            const QStringList words = QString::fromUtf8(racer.readAll()).trimmed().split(' ');
+            QCOMPARE(words.size(), 6);
+            QCOMPARE(words[1].toInt(), rounds);
+            QCOMPARE(words[5].toInt(), 0); // never two inside at once
+            busy += words[3].toInt();
+        }
+        QVERIFY2(busy > 0, "the two never contended: the race proved nothing");
+        QVERIFY(!QFile::exists(dir + "/inside"));
+        QCOMPARE(lockFiles(tree), QStringList());
     }
 
     void aGuardianThatDiesIsTakenOverByLatprobe()
@@ -465,6 +678,8 @@ int main(int argc, char **argv)
 {
     if (const int status = dispatchKnobHelpers(argc, argv); status >= 0)
         return status;
+    if (argc == 4 && std::string_view(argv[1]) == kLockRacerFlag)
+        return runLockRacer(argv[2], std::atoi(argv[3]));
     QCoreApplication app(argc, argv);
     TestKnobGuardian test;
     QTEST_SET_MAIN_SOURCE_PATH

@@ -10,6 +10,8 @@
 
 #include <QTest>
 
+#include <utility>
+
 using namespace latprobe;
 
 namespace {
@@ -68,6 +70,21 @@ public:
             return "cannot apply " + variant.name;
         log.push_back("variant " + variant.name);
         return {};
+    }
+    // Said once at the next look, as a scheduler that exits is seen once
+    // per turn: the next turn starts it again.
+    std::string trouble;
+    std::string variantTrouble() override { return std::exchange(trouble, std::string()); }
+    struct LeftOut
+    {
+        int64_t from, to;
+        std::string why;
+    };
+    std::vector<LeftOut> leftOut;
+    void leaveOut(int64_t from, int64_t to, const std::string &why) override
+    {
+        log.push_back("leave out");
+        leftOut.push_back({from, to, why});
     }
     std::vector<PhaseResult> phases(int64_t) override { return measured; }
     void wakeAt(int64_t at) override { wake = at; }
@@ -390,6 +407,87 @@ private slots:
             stage.toStepEnd(player);
         QCOMPARE(player.lastOutcome()->end, RunEnd::SettingFailed);
         QCOMPARE(player.lastOutcome()->error, std::string("cannot apply b"));
+    }
+
+    void aRoundWhoseVariantLeftIsLeftOutAndTheRunGoesOn()
+    {
+        FakeStage stage;
+        Scenario s = twoSteps(3);
+        s.variants = {{"eevdf", {}}, {"lavd", {{"scx", "scx_fake"}}}};
+        s.settleS = 1;
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(s, {true, true}, {}, kAudio, true), std::string());
+        player.begin();
+        // Round 2 plays lavd first (turns rotate): its scheduler exits 5 s
+        // into its first step.
+        std::vector<int64_t> phaseStarts;
+        int64_t troubleAt = 0, round2From = 0;
+        while (player.active()) {
+            const size_t opened = stage.places.size();
+            stage.toStepEnd(player);
+            if (stage.places.size() > opened)
+                phaseStarts.push_back(stage.clock);
+            const PhasePlace &last = stage.places.back();
+            if (!troubleAt && last.round == 2 && last.variant == "lavd" && last.step == 0) {
+                round2From = stage.clock;
+                stage.clock += 5 * kS;
+                stage.trouble = "scx_fake exited mid-round (state: disabled)";
+                troubleAt = stage.clock;
+                player.tick(stage.clock);
+            }
+        }
+        QVERIFY(troubleAt > 0);
+        QCOMPARE(player.lastOutcome()->end, RunEnd::Completed);
+        QVERIFY(player.lastOutcome()->error.empty());
+        // The rest of lavd's turn was not played; eevdf's turn of round 2 was.
+        std::vector<std::string> turns;
+        for (const PhasePlace &place : stage.places)
+            turns.push_back(std::to_string(place.round) + place.variant +
+                            std::to_string(place.step));
+        QCOMPARE(turns, (std::vector<std::string>{"1eevdf0", "1eevdf1", "1lavd0", "1lavd1",
+                                                  "2lavd0", "2eevdf0", "2eevdf1", "3eevdf0",
+                                                  "3eevdf1", "3lavd0", "3lavd1"}));
+        // lavd applied again in round 3, after the round it left.
+        std::vector<std::string> switches;
+        for (const std::string &l : stage.log)
+            if (l.rfind("variant ", 0) == 0)
+                switches.push_back(l.substr(8));
+        QCOMPARE(switches,
+                 (std::vector<std::string>{"eevdf", "lavd", "lavd", "eevdf", "eevdf", "lavd"}));
+        // Round 2, all of it and only it, is left out, once, saying why.
+        QCOMPARE(stage.leftOut.size(), size_t{1});
+        const FakeStage::LeftOut &out = stage.leftOut[0];
+        QCOMPARE(out.why, std::string("round 2: scx_fake exited mid-round (state: disabled); "
+                                      "round left out"));
+        QVERIFY(out.from < round2From && out.to > troubleAt);
+        for (size_t i = 0; i < stage.places.size(); ++i) {
+            const bool inSpan = phaseStarts[i] >= out.from && phaseStarts[i] < out.to;
+            QCOMPARE(inSpan, stage.places[i].round == 2);
+        }
+        // The turn cut short counts as played: at the last step's start, only
+        // it is left.
+        QCOMPARE(stage.progress.back().leftS, 20.0);
+    }
+
+    void aVariantThatLeavesTwoTurnsRunningEndsTheRun()
+    {
+        FakeStage stage;
+        Scenario s = twoSteps(3);
+        s.variants = {{"eevdf", {}}, {"lavd", {{"scx", "scx_fake"}}}};
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(s, {true, true}, {}, kAudio, true), std::string());
+        player.begin();
+        while (player.active()) {
+            if (stage.places.size() && stage.places.back().variant == "lavd")
+                stage.trouble = "scx_fake exited mid-round (state: disabled)";
+            stage.toStepEnd(player);
+        }
+        QCOMPARE(player.lastOutcome()->end, RunEnd::SettingFailed);
+        QCOMPARE(player.lastOutcome()->error,
+                 std::string("variant lavd: scx_fake exited mid-round (state: disabled), in its "
+                             "last turn too: it does not stay in force"));
+        // The round under way when it ended is left out too.
+        QCOMPARE(stage.leftOut.size(), size_t{2});
     }
 
     void variantsAreTwoOrMoreWithoutAStopCondition_data()
