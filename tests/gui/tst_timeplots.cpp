@@ -10,6 +10,9 @@
 
 #include <QTest>
 
+#include <utility>
+#include <vector>
+
 using namespace latprobe;
 
 namespace {
@@ -34,6 +37,40 @@ void drawQueued()
         QCoreApplication::processEvents();
 }
 
+// A plot on screen, fed by a collector of its own on the fake clock, as the
+// window's ticks feed it: samples in, a poll, a refresh, the queued draw.
+template <typename Plot> struct ShownPlot
+{
+    std::vector<ConsumerConfig> configs;
+    Collector collector;
+    LiveData data;
+    Plot plot;
+
+    ShownPlot(std::vector<ConsumerConfig> consumers, int width)
+        : configs(std::move(consumers)), collector(configs, kStart), data(collector), plot(configs)
+    {
+        plot.resize(width, 300);
+        plot.show();
+    }
+    // The window's tick at `nowMs` into the run.
+    void tick(int64_t nowMs)
+    {
+        data.pollFine(kStart + nowMs * kMs);
+        plot.refresh(data);
+        drawQueued();
+    }
+    // On screen, with 70 s of samples 0.5 ms late drawn.
+    bool shownWith70s()
+    {
+        if (!QTest::qWaitForWindowExposed(&plot))
+            return false;
+        for (int t = 0; t < 70'000; t += 100)
+            collector.add(0, sample(t, 0.5));
+        tick(70'050);
+        return plot.replotCount() > 0;
+    }
+};
+
 } // namespace
 
 class TestTimePlots : public QObject
@@ -48,89 +85,50 @@ private slots:
 
 void TestTimePlots::idleMissesPlotRedrawsOnceASecond()
 {
-    const std::vector<ConsumerConfig> configs{audioConsumer()};
-    Collector collector(configs, kStart);
-    LiveData data(collector);
-    MissesPlot plot(configs);
-    plot.resize(500, 300);
-    plot.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&plot));
-    for (int t = 0; t < 70'000; t += 100)
-        collector.add(0, sample(t, 0.5));
-    data.pollFine(kStart + 70'050 * kMs);
-    plot.refresh(data);
-    drawQueued();
-    const int first = plot.replotCount();
-    QVERIFY(first > 0);
+    ShownPlot<MissesPlot> shown({audioConsumer()}, 500);
+    QVERIFY(shown.shownWith70s());
+    const int first = shown.plot.replotCount();
     // Four more ticks of the same second, no miss: nothing to redraw.
     for (int t = 70'100; t < 70'900; t += 200) {
-        collector.add(0, sample(t, 0.5));
-        data.pollFine(kStart + (t + 50) * kMs);
-        plot.refresh(data);
-        drawQueued();
+        shown.collector.add(0, sample(t, 0.5));
+        shown.tick(t + 50);
     }
-    QCOMPARE(plot.replotCount(), first);
+    QCOMPARE(shown.plot.replotCount(), first);
     // The next second moves the window.
-    collector.add(0, sample(71'000, 0.5));
-    data.pollFine(kStart + 71'050 * kMs);
-    plot.refresh(data);
-    drawQueued();
-    QCOMPARE(plot.replotCount(), first + 1);
+    shown.collector.add(0, sample(71'000, 0.5));
+    shown.tick(71'050);
+    QCOMPARE(shown.plot.replotCount(), first + 1);
 }
 
 void TestTimePlots::aMissRedrawsTheMissesPlotAtOnce()
 {
-    const std::vector<ConsumerConfig> configs{audioConsumer()};
-    Collector collector(configs, kStart);
-    LiveData data(collector);
-    MissesPlot plot(configs);
-    plot.resize(500, 300);
-    plot.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&plot));
-    for (int t = 0; t < 70'000; t += 100)
-        collector.add(0, sample(t, 0.5));
-    data.pollFine(kStart + 70'050 * kMs);
-    plot.refresh(data);
-    drawQueued();
-    const int before = plot.replotCount();
+    ShownPlot<MissesPlot> shown({audioConsumer()}, 500);
+    QVERIFY(shown.shownWith70s());
+    const int before = shown.plot.replotCount();
     // A skip within the same second: its bar shows on this tick.
-    collector.add(0, sample(70'100, 30, true));
-    collector.add(0, sample(70'200, 0.5));
-    data.pollFine(kStart + 70'250 * kMs);
-    plot.refresh(data);
-    drawQueued();
-    QCOMPARE(plot.replotCount(), before + 1);
+    shown.collector.add(0, sample(70'100, 30, true));
+    shown.collector.add(0, sample(70'200, 0.5));
+    shown.tick(70'250);
+    QCOMPARE(shown.plot.replotCount(), before + 1);
 }
 
 void TestTimePlots::latencyPlotMovesWithEveryNewBucket()
 {
-    const std::vector<ConsumerConfig> configs{audioConsumer(), wakeupConsumer()};
-    Collector collector(configs, kStart);
-    LiveData data(collector);
-    LatencyPlot plot(configs);
-    plot.resize(800, 300);
-    plot.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&plot));
-    for (int t = 0; t < 70'000; t += 100)
-        collector.add(0, sample(t, 0.5));
-    data.pollFine(kStart + 70'050 * kMs);
-    plot.refresh(data);
-    drawQueued();
-    int replots = plot.replotCount();
+    ShownPlot<LatencyPlot> shown({audioConsumer(), wakeupConsumer()}, 800);
+    QVERIFY(shown.shownWith70s());
+    int replots = shown.plot.replotCount();
     // Every 200 ms tick with new samples slides the plot and draws them.
     for (int t = 70'100; t < 71'100; t += 200) {
-        collector.add(0, sample(t, 0.5));
-        collector.add(0, sample(t + 100, 0.7));
-        data.pollFine(kStart + (t + 150) * kMs);
-        plot.refresh(data);
-        drawQueued();
-        QCOMPARE(plot.replotCount(), ++replots);
+        shown.collector.add(0, sample(t, 0.5));
+        shown.collector.add(0, sample(t + 100, 0.7));
+        shown.tick(t + 150);
+        QCOMPARE(shown.plot.replotCount(), ++replots);
     }
-    QVERIFY(plot.pointCount(0) <= 620); // never more points than pixels
+    QVERIFY(shown.plot.pointCount(0) <= 620); // never more points than pixels
     // The same moment again (a screenshot's poll): nothing new to draw.
-    plot.refresh(data);
+    shown.plot.refresh(shown.data);
     drawQueued();
-    QCOMPARE(plot.replotCount(), replots);
+    QCOMPARE(shown.plot.replotCount(), replots);
 }
 
 QTEST_MAIN(TestTimePlots)

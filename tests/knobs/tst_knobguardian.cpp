@@ -15,6 +15,7 @@
 #include "resourcelock.h"
 #include "statewait.h"
 #include "variant.h"
+#include "varianttext.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -30,17 +31,9 @@
 #include <unistd.h>
 
 using namespace latprobe;
+using latprobe::test::variant;
 
 namespace {
-
-Variant variant(const QString &text)
-{
-    Variant v;
-    std::string error;
-    if (!parseVariant(text.toStdString(), v, error))
-        qFatal("%s", error.c_str());
-    return v;
-}
 
 QString q(const std::string &s)
 {

@@ -11,6 +11,7 @@
 #include "report.h"
 #include "session.h"
 #include "variantcompare.h"
+#include "varianttext.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -21,17 +22,9 @@
 #include <mutex>
 
 using namespace latprobe;
+using latprobe::test::variant;
 
 namespace {
-
-Variant variant(const QString &text)
-{
-    Variant v;
-    std::string error;
-    if (!parseVariant(text.toStdString(), v, error))
-        qFatal("%s", error.c_str());
-    return v;
-}
 
 SessionOptions onFake(const FakeTree &tree)
 {
