@@ -344,12 +344,9 @@ std::string enableEvents(tracefs_instance *instance, std::vector<std::string> &e
 
 // A reader of each recorded CPU's raw pipe (every CPU's when `cpus` is
 // empty) into `readers`: what failed, or "" (errno says why).
-std::string openReaders(tracefs_instance *instance, tep_handle *tep, const std::vector<int> &cpus,
+std::string openReaders(tracefs_instance *instance, size_t pageSize, const std::vector<int> &cpus,
                         int cpuCount, std::vector<CpuPageReader> &readers)
 {
-    const int subBuffer = tep_get_sub_buffer_size(tep);
-    const auto pageSize =
-        static_cast<size_t>(subBuffer > 0 ? subBuffer : static_cast<int>(sysconf(_SC_PAGESIZE)));
     std::vector<int> recorded = cpus;
     if (recorded.empty())
         for (int c = 0; c < cpuCount; ++c)
@@ -453,13 +450,14 @@ std::unique_ptr<KernelTraceBuffer> KernelTraceBuffer::open(const std::vector<int
     if (!r->m_tep)
         return fail("reading the events' formats");
     r->m_parsers = std::make_unique<Parsers>(Parsers{parsersFor(r->m_tep)});
-    if (const std::string failed =
-            openReaders(r->m_instance, r->m_tep, cpus, r->m_cpuCount, r->m_readers);
-        !failed.empty())
-        return fail(failed);
+    // The ring buffer's (sub-)page: what a read of trace_pipe_raw returns.
     const int subBuffer = tep_get_sub_buffer_size(r->m_tep);
     r->m_pageSize =
         static_cast<size_t>(subBuffer > 0 ? subBuffer : static_cast<int>(sysconf(_SC_PAGESIZE)));
+    if (const std::string failed =
+            openReaders(r->m_instance, r->m_pageSize, cpus, r->m_cpuCount, r->m_readers);
+        !failed.empty())
+        return fail(failed);
     // Missing, misses are not marked; everything else works.
     r->m_markerFd = tracefs_instance_file_open(r->m_instance, "trace_marker", O_WRONLY | O_CLOEXEC);
     if (tracefs_trace_on(r->m_instance) < 0)
