@@ -7,6 +7,7 @@
 #include "livedata.h"
 #include "missesplot.h"
 #include "presets.h"
+#include "steadytext.h"
 
 #include <QTest>
 
@@ -81,6 +82,7 @@ private slots:
     void idleMissesPlotRedrawsOnceASecond();
     void aMissRedrawsTheMissesPlotAtOnce();
     void latencyPlotMovesWithEveryNewBucket();
+    void titleAndLegendAreMeasuredOnlyWhenTheyChange();
 };
 
 void TestTimePlots::idleMissesPlotRedrawsOnceASecond()
@@ -129,6 +131,43 @@ void TestTimePlots::latencyPlotMovesWithEveryNewBucket()
     shown.plot.refresh(shown.data);
     drawQueued();
     QCOMPARE(shown.plot.replotCount(), replots);
+}
+
+void TestTimePlots::titleAndLegendAreMeasuredOnlyWhenTheyChange()
+{
+    ShownPlot<LatencyPlot> shown({audioConsumer(), wakeupConsumer()}, 800);
+    QVERIFY(shown.shownWith70s());
+    QCustomPlot *p = shown.plot.plot();
+    auto *title = dynamic_cast<SteadyTitle *>(p->plotLayout()->element(0, 0));
+    QVERIFY(title);
+    std::vector<SteadyLegendItem *> entries;
+    for (int i = 0; i < p->legend->itemCount(); ++i)
+        if (auto *e = dynamic_cast<SteadyLegendItem *>(p->legend->item(i)))
+            entries.push_back(e);
+    QCOMPARE(static_cast<int>(entries.size()), p->legend->itemCount());
+    QCOMPARE(entries.size(), size_t{2});
+    QCOMPARE(entries[0]->plottable()->name(), QStringLiteral("audio")); // the order kept
+    const int titleMeasured = title->measurements();
+    const int entryMeasured = entries[1]->measurements();
+    QVERIFY(titleMeasured >= 1 && entryMeasured >= 1);
+    const int replots = shown.plot.replotCount();
+    for (int t = 70'100; t < 71'100; t += 200) {
+        shown.collector.add(0, sample(t, 0.5));
+        shown.tick(t + 150);
+    }
+    QCOMPARE(shown.plot.replotCount(), replots + 5);
+    QCOMPARE(title->measurements(), titleMeasured);
+    QCOMPARE(entries[1]->measurements(), entryMeasured);
+    // A new name and a new title are measured anew, and laid out at their size.
+    const QCPLayoutElement *entry = entries[1];
+    const int narrow = entry->minimumOuterSizeHint().width();
+    entries[1]->plottable()->setName(QStringLiteral("wakeup, a much longer name"));
+    shown.plot.setTitle(shown.plot.title() + QStringLiteral(" with more words"));
+    shown.plot.requestReplot();
+    drawQueued();
+    QVERIFY(entries[1]->measurements() > entryMeasured);
+    QVERIFY(title->measurements() > titleMeasured);
+    QVERIFY(entry->minimumOuterSizeHint().width() > narrow);
 }
 
 QTEST_MAIN(TestTimePlots)

@@ -1,5 +1,7 @@
 #include "plotpanel.h"
 
+#include "steadytext.h"
+
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -39,7 +41,7 @@ PlotPanel::PlotPanel(const QString &title, QWidget *parent)
     m_plot->setAttribute(Qt::WA_OpaquePaintEvent);
 
     m_plot->plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(m_plot, title);
+    m_title = new SteadyTitle(m_plot, title);
     QFont f = font();
     f.setBold(true);
     m_title->setFont(f);
@@ -91,6 +93,7 @@ void PlotPanel::fitLegend()
     if (!m_legendOutside)
         return;
     QCPLegend *legend = m_plot->legend;
+    makeLegendSteady(legend);
     // Measuring the entries lays out their text: only when it or the width
     // changed, not at every replot.
     QString fitted = QString::number(width());

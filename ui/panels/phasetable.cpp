@@ -3,7 +3,9 @@
 #include "consumertable.h"
 #include "latencytext.h"
 
+#include <QEvent>
 #include <QHeaderView>
+#include <QStyle>
 
 #include <algorithm>
 
@@ -49,8 +51,7 @@ PhaseTable::PhaseTable(QWidget *parent) : QTreeWidget(parent)
     setFocusPolicy(Qt::TabFocus);
     header()->setStretchLastSection(false);
     header()->setSectionResizeMode(Name, QHeaderView::Stretch);
-    for (int c = Duration; c < Columns; ++c)
-        header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    fitAllColumns();
     setToolTip(tr("Per phase, what the report will show. Copy report for every figure."));
 }
 
@@ -67,9 +68,12 @@ void PhaseTable::setPhases(const std::vector<PhaseResult> &phases, double resetS
             for (int c = Duration; c < Columns; ++c)
                 item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
         }
-        auto set = [item](int column, const QString &text) {
-            if (item->text(column) != text)
-                item->setText(column, text);
+        auto set = [this, item](int column, const QString &text) {
+            if (item->text(column) == text)
+                return;
+            item->setText(column, text);
+            if (column != Name)
+                fitColumn(column, text);
         };
         auto misses = [&p](ConsumerRole role) {
             const ConsumerStats *c = findConsumer(p, role);
@@ -95,10 +99,13 @@ void PhaseTable::setPhases(const std::vector<PhaseResult> &phases, double resetS
             changed = true;
         }
     }
+    bool removed = false;
     while (topLevelItemCount() > static_cast<int>(phases.size())) {
         delete takeTopLevelItem(topLevelItemCount() - 1);
-        changed = true;
+        removed = changed = true;
     }
+    if (removed)
+        fitAllColumns(); // the widest figure may have gone with its row
     if (changed && topLevelItemCount() > 0) {
         scrollToItem(topLevelItem(topLevelItemCount() - 1));
         viewport()->update();
@@ -108,8 +115,40 @@ void PhaseTable::setPhases(const std::vector<PhaseResult> &phases, double resetS
 int PhaseTable::neededHeight() const
 {
     const int rows = std::max(topLevelItemCount(), 1);
-    const int rowHeight = topLevelItemCount() > 0 ? sizeHintForRow(0) : fontMetrics().height() + 4;
+    // Rows are uniform and one line each: measured once per font, not at
+    // each of the window's load ticks.
+    if (m_rowHeight <= 0 && topLevelItemCount() > 0)
+        m_rowHeight = sizeHintForRow(0);
+    const int rowHeight = m_rowHeight > 0 ? m_rowHeight : fontMetrics().height() + 4;
     return header()->sizeHint().height() + rows * rowHeight + 2 * frameWidth() + 2;
+}
+
+void PhaseTable::fitColumn(int column, const QString &text)
+{
+    // The item delegate's margins: a focus frame's each side, and one.
+    const int margin = 2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, this) + 1);
+    const int needed = fontMetrics().horizontalAdvance(text) + margin;
+    if (needed > header()->sectionSize(column))
+        header()->resizeSection(column, needed);
+}
+
+void PhaseTable::fitAllColumns()
+{
+    for (int c = Duration; c < Columns; ++c) {
+        header()->setSectionResizeMode(c, QHeaderView::Interactive);
+        header()->resizeSection(c, header()->sectionSizeHint(c));
+        for (int row = 0; row < topLevelItemCount(); ++row)
+            fitColumn(c, topLevelItem(row)->text(c));
+    }
+}
+
+void PhaseTable::changeEvent(QEvent *event)
+{
+    QTreeWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
+        m_rowHeight = 0;
+        fitAllColumns();
+    }
 }
 
 } // namespace latprobe
