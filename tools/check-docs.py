@@ -75,8 +75,10 @@ CODE_COMMENT = {
 
 def tracked_files():
     try:
+        git = os.environ.get("CHECK_DOCS_GIT", "git")
         out = subprocess.run(
-            [os.environ.get("CHECK_DOCS_GIT", "git"), "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=False
+            [git, "ls-files", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT, capture_output=True, text=True, check=False,
         )
         if out.returncode == 0 and out.stdout.strip():
             return out.stdout.split("\n")[:-1]
