@@ -6,6 +6,7 @@
 // Every case restores autogroup itself too, failing or not: a test never
 // leaves the machine changed.
 
+#include "cpucgroup.h"
 #include "knobenvironment.h"
 #include "loadspectext.h"
 #include "presets.h"
@@ -164,9 +165,16 @@ void TestVariants::eachSettingHoldsDuringItsOwnTurnsOnly()
     s.settleS = 0.2;
     s.steps = {{"light", 1.0, {spec("massive_intr:2:work_ms=1:sleep_ms=10")}}};
     const std::string other = m_autogroup == "1" ? "0" : "1";
-    s.variants = {variant("base:"),
-                  variant("tuned:autogroup=" + other + ",load_nice=7,load_weight=50")};
-    QCOMPARE(session.playScenario(s, {true, true}), std::string());
+    // load_weight= needs the cpu controller, which a container or a chroot
+    // may not have mounted: the other two settings are tested without it.
+    const CpuController cpu = findCpuController("/sys/fs/cgroup");
+    const bool weighted = cpu.version != 0;
+    if (!weighted)
+        qInfo("load_weight= not tested: %s", cpu.refusal.c_str());
+    s.variants = {variant("base:"), variant("tuned:autogroup=" + other + ",load_nice=7" +
+                                            (weighted ? ",load_weight=50" : ""))};
+    const std::string refused = session.playScenario(s, {true, true});
+    QVERIFY2(refused.empty(), refused.c_str());
     QCOMPARE(session.waitForScenario(), RunEnd::Completed);
     const Run run = session.finish(RunEnd::Completed);
 
@@ -185,7 +193,7 @@ void TestVariants::eachSettingHoldsDuringItsOwnTurnsOnly()
         for (int nice : w.nices)
             QCOMPARE(nice, tuned ? 7 : 0);
         for (const QString &cgroup : w.cgroups)
-            QCOMPARE(cgroup.contains(QStringLiteral("latprobe")), tuned);
+            QCOMPARE(cgroup.contains(QStringLiteral("latprobe")), tuned && weighted);
     }
     QCOMPARE(readFile(kAutogroup), m_autogroup);
     // The run file's record: each phase its variant, each change as it went.
