@@ -37,7 +37,7 @@ bool splitWords(const std::string &text, std::vector<std::string> &words, std::s
         }
     }
     if (quote) {
-        error = std::string("unterminated ") + quote + " quote";
+        error = fmt::format("unterminated {} quote", quote);
         return false;
     }
     if (inWord)

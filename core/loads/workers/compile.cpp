@@ -83,8 +83,10 @@ std::string errorLine(int fd)
     }
     if (line.empty())
         line = first;
-    if (line.size() > 200)
-        line = line.substr(0, 200) + "...";
+    if (line.size() > 200) {
+        line.resize(200);
+        line += "...";
+    }
     return line;
 }
 
