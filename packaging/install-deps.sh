@@ -6,8 +6,9 @@
 # runtimes are in libclang-rt-14-dev (only recommended by clang-14), and
 # llvm-14 has the llvm-symbolizer that puts names in sanitizer reports.
 # clang-format-14 checks the layout (the clang_format test), clang-tidy-14
-# runs the `tidy` target. lld links in half GNU ld's time. libsystemd-dev is sd-bus, for scx_loader's D-Bus
-# service; the knobs tests run a private bus of their own (dbus-daemon).
+# runs the `tidy` target; lld links in half GNU ld's time. libsystemd-dev
+# is sd-bus, for scx_loader's D-Bus service; the knobs tests run a private
+# bus of their own (dbus-daemon).
 set -eu
 
 packages="
