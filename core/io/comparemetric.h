@@ -11,7 +11,7 @@ namespace latprobe {
 
 // What a comparison looks at, per phase and consumer.
 // CpuPct: the CPU a consumer without a deadline asked for and got (gaming).
-enum class CompareMetric { P99, P999, MissesPerMin, MetPct, CpuPct };
+enum class CompareMetric { P99, P999, MissesPerMin, MetPct, CpuPct, P50 };
 
 // Below these a change is "~" however significant: a tenth on a
 // percentile, half again on a miss rate (and half a miss a minute), half a
