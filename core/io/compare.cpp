@@ -78,10 +78,6 @@ std::string samplingOf(const Run &run, const PhaseSide &side, bool byRound)
     return fmt::format("{} block{} of 5 s", blocks, blocks == 1 ? "" : "s");
 }
 
-} // namespace
-
-namespace {
-
 // The change of `b` against `a` by `statistic`; whether it is a ratio.
 Interval changeOf(ChangeStatistic statistic, const std::vector<double> &a,
                   const std::vector<double> &b, bool &asRatio)
