@@ -19,13 +19,6 @@ namespace latprobe {
 
 namespace {
 
-constexpr EnumName<CompareMetric> kMetricNames[] = {
-    {CompareMetric::P99, "p99"},
-    {CompareMetric::P999, "p99.9"},
-    {CompareMetric::MissesPerMin, "misses/min"},
-    {CompareMetric::MetPct, "met%"},
-    {CompareMetric::CpuPct, "cpu%"},
-};
 constexpr EnumName<Verdict> kVerdictNames[] = {
     {Verdict::Better, "better"},
     {Verdict::Worse, "worse"},
@@ -44,27 +37,15 @@ std::string runLabel(const Run &run)
     return sched.empty() || sched == "unknown" ? release : release + " (" + sched + ")";
 }
 
-// One run's samples of one consumer in one phase, a value per round or block.
-struct Samples
+// One run's samples of `row`'s metric of one consumer in one phase, a value
+// per round or block.
+std::vector<double> samplesOf(const CompareMetricRow &row, const Run &run, const PhaseSide &side,
+                              const std::string &consumer, bool byRound)
 {
-    std::vector<double> p99, p999, missesPerMin, met, cpu;
-};
-
-Samples samplesOf(const Run &run, const PhaseSide &side, const std::string &consumer, bool byRound)
-{
-    Samples s;
-    auto add = [&s](uint64_t samples, double p99, double p999, uint64_t misses, double durationS,
-                    double met, double cpu) {
-        // A percentile of fewer samples than it needs is the maximum, not
-        // the percentile: such a block or round is no sample of it.
-        if (samples >= kMinSamplesForP99)
-            s.p99.push_back(p99);
-        if (samples >= kMinSamplesForP999)
-            s.p999.push_back(p999);
-        s.missesPerMin.push_back(durationS > 0 ? 60.0 * static_cast<double>(misses) / durationS
-                                               : 0);
-        s.met.push_back(met);
-        s.cpu.push_back(cpu);
+    std::vector<double> samples;
+    auto add = [&](const BlockStats &b) {
+        if (const std::optional<double> v = row.sample(b))
+            samples.push_back(*v);
     };
     for (size_t index : side.phases) {
         const PhaseResult &p = run.phases[index];
@@ -72,16 +53,14 @@ Samples samplesOf(const Run &run, const PhaseSide &side, const std::string &cons
         if (!c || c->samples == 0)
             continue;
         if (byRound || c->blocks.empty()) {
-            add(c->samples, static_cast<double>(c->p99Us), static_cast<double>(c->p999Us),
-                c->misses, p.durationS, c->deadlinesMetPct, c->desiredCpuPct);
+            add(roundAsBlock(*c, p.durationS));
             continue;
         }
         for (const BlockStats &b : c->blocks)
             if (b.samples > 0)
-                add(b.samples, static_cast<double>(b.p99Us), static_cast<double>(b.p999Us),
-                    b.misses, b.durationS, b.metPct, b.cpuPct);
+                add(b);
     }
-    return s;
+    return samples;
 }
 
 std::string samplingOf(const Run &run, const PhaseSide &side, bool byRound)
@@ -99,13 +78,37 @@ std::string samplingOf(const Run &run, const PhaseSide &side, bool byRound)
     return fmt::format("{} block{} of 5 s", blocks, blocks == 1 ? "" : "s");
 }
 
+// The change of `b` against `a` by `statistic`; whether it is a ratio.
+Interval changeOf(ChangeStatistic statistic, const std::vector<double> &a,
+                  const std::vector<double> &b, bool &asRatio)
+{
+    switch (statistic) {
+    case ChangeStatistic::LogShift: {
+        // On a log scale the Hodges-Lehmann shift is a ratio.
+        std::vector<double> la, lb;
+        for (double x : a)
+            la.push_back(std::log(std::max(1.0, x)));
+        for (double y : b)
+            lb.push_back(std::log(std::max(1.0, y)));
+        const Interval shift = hodgesLehmannShift(la, lb);
+        return {std::exp(shift.estimate), std::exp(shift.low), std::exp(shift.high)};
+    }
+    case ChangeStatistic::RatioOfMedians:
+        if (asRatio)
+            return bootstrapRatioOfMedians(a, b);
+        return hodgesLehmannShift(a, b);
+    case ChangeStatistic::Shift:
+        return hodgesLehmannShift(a, b);
+    }
+    return {};
+}
+
 } // namespace
 
 MetricComparison compareSamples(CompareMetric metric, const std::vector<double> &a,
                                 const std::vector<double> &b, Sampling sampling)
 {
-    const double minLatencyRatio =
-        sampling == Sampling::Blocks ? kMinBlockLatencyRatio : kMinLatencyRatio;
+    const CompareMetricRow &row = metricRow(metric);
     MetricComparison m;
     m.metric = metric;
     // No sample of a side: nothing to show for it, not a zero.
@@ -114,59 +117,28 @@ MetricComparison compareSamples(CompareMetric metric, const std::vector<double> 
     m.value = b.empty() ? nothing : median(b);
     m.baseSamples = a.size();
     m.samples = b.size();
+    // A ratio to a median of 0 is no ratio: the difference stands for it.
+    m.asRatio = row.statistic == ChangeStatistic::LogShift ||
+                (row.statistic == ChangeStatistic::RatioOfMedians && m.base > 0);
     if (a.empty() || b.empty() || smallestPossibleP(a.size(), b.size()) > kSignificance) {
         m.verdict = Verdict::TooFewSamples;
-        m.asRatio = metric == CompareMetric::P99 || metric == CompareMetric::P999 ||
-                    (metric == CompareMetric::MissesPerMin && m.base > 0);
         const double estimate =
             m.asRatio ? (m.base > 0 ? m.value / m.base : nothing) : m.value - m.base;
         m.change = {estimate, nothing, nothing};
         return m;
     }
     m.p = mannWhitneyU(a, b).pTwoSided;
-    bool bigEnough = false;
-    switch (metric) {
-    case CompareMetric::P99:
-    case CompareMetric::P999: {
-        // On a log scale the Hodges-Lehmann shift is a ratio.
-        std::vector<double> la, lb;
-        for (double x : a)
-            la.push_back(std::log(std::max(1.0, x)));
-        for (double y : b)
-            lb.push_back(std::log(std::max(1.0, y)));
-        const Interval shift = hodgesLehmannShift(la, lb);
-        m.change = {std::exp(shift.estimate), std::exp(shift.low), std::exp(shift.high)};
-        bigEnough =
-            m.change.estimate >= minLatencyRatio || m.change.estimate <= 1 / minLatencyRatio;
-        break;
-    }
-    case CompareMetric::MissesPerMin:
-        if (m.base > 0) {
-            m.change = bootstrapRatioOfMedians(a, b);
-            bigEnough =
-                (m.change.estimate >= kMinMissRatio || m.change.estimate <= 1 / kMinMissRatio) &&
-                std::abs(m.value - m.base) >= kMinMissRateChange;
-        } else {
-            m.asRatio = false;
-            m.change = hodgesLehmannShift(a, b);
-            bigEnough = std::abs(m.change.estimate) >= kMinMissRateChange;
-        }
-        break;
-    case CompareMetric::MetPct:
-    case CompareMetric::CpuPct:
-        m.asRatio = false;
-        m.change = hodgesLehmannShift(a, b);
-        bigEnough = std::abs(m.change.estimate) >= kMinMetChange;
-        break;
-    }
+    m.change = changeOf(row.statistic, a, b, m.asRatio);
+    const double minRatio = sampling == Sampling::Blocks ? row.minBlockRatio : row.minRatio;
+    const bool bigEnough =
+        m.asRatio ? (m.change.estimate >= minRatio || m.change.estimate <= 1 / minRatio) &&
+                        std::abs(m.value - m.base) >= row.minChange
+                  : std::abs(m.change.estimate) >= row.minChange;
     const double none = m.asRatio ? 1.0 : 0.0;
     const bool excludesNone = m.change.low > none || m.change.high < none;
     if (m.p < kSignificance && excludesNone && bigEnough) {
         const bool higher = m.change.estimate > none;
-        // More deadlines met or CPU got is better; more latency or misses is worse.
-        const bool moreIsBetter =
-            metric == CompareMetric::MetPct || metric == CompareMetric::CpuPct;
-        m.verdict = moreIsBetter == higher ? Verdict::Better : Verdict::Worse;
+        m.verdict = row.higherIsBetter == higher ? Verdict::Better : Verdict::Worse;
     }
     return m;
 }
@@ -307,11 +279,6 @@ std::string summaryOf(size_t run, const std::vector<ConsumerComparison> &consume
 
 } // namespace
 
-const char *toString(CompareMetric metric)
-{
-    return enumName(kMetricNames, metric);
-}
-
 const char *toString(Verdict verdict)
 {
     return enumName(kVerdictNames, verdict);
@@ -320,22 +287,6 @@ const char *toString(Verdict verdict)
 bool PhaseComparison::inEveryRun() const
 {
     return std::all_of(sides.begin(), sides.end(), [](const PhaseSide &s) { return s.present; });
-}
-
-std::string formatValue(CompareMetric metric, double v)
-{
-    if (!std::isfinite(v))
-        return "-";
-    switch (metric) {
-    case CompareMetric::P99:
-    case CompareMetric::P999:
-        return fmt::format("{:.3f}", v / 1000.0);
-    case CompareMetric::MissesPerMin:
-    case CompareMetric::MetPct:
-    case CompareMetric::CpuPct:
-        return fmt::format("{:.2f}", v);
-    }
-    return "?";
 }
 
 namespace {
@@ -360,7 +311,8 @@ std::string formatChange(const MetricComparison &m)
                             const std::function<std::string(double)> &end) {
         return bounded ? estimate + " " + intervalText(m.change, end) : estimate;
     };
-    if (m.asRatio && m.metric != CompareMetric::MissesPerMin) {
+    const CompareMetricRow &row = metricRow(m.metric);
+    if (m.asRatio && row.ratioText == RatioText::Percent) {
         auto pct = [](double r) { return fmt::format("{:+.0f}", 100 * (r - 1)); };
         if (!std::isfinite(m.change.estimate))
             return "-";
@@ -372,10 +324,8 @@ std::string formatChange(const MetricComparison &m)
         };
         return withInterval("x" + x(m.change.estimate), x);
     }
-    const char *unit =
-        m.metric == CompareMetric::MetPct || m.metric == CompareMetric::CpuPct ? " pt" : "/min";
     auto signed2 = [](double v) { return fmt::format("{:+.2f}", v); };
-    return withInterval(signed2(m.change.estimate) + unit, signed2);
+    return withInterval(signed2(m.change.estimate) + row.changeUnit, signed2);
 }
 
 namespace {
@@ -448,18 +398,14 @@ ConsumerComparison compareConsumer(const std::vector<Run> &runs, const PhaseComp
         cc.refusal = settingsDiffer(runs[0], runs[ri], s.name, ri);
     if (!cc.present || !cc.refusal.empty())
         return cc;
-    const Samples a = samplesOf(runs[0], base, s.name,
-                                byRound || (ri == 0 && base.phases.size() >= kMinRoundsAsSamples));
-    const Samples b = ri == 0 ? a : samplesOf(runs[ri], side, s.name, byRound);
+    const bool baseByRound = byRound || (ri == 0 && base.phases.size() >= kMinRoundsAsSamples);
     const Sampling sampling = byRound ? Sampling::Rounds : Sampling::Blocks;
-    cc.metrics.push_back(compareSamples(CompareMetric::P99, a.p99, b.p99, sampling));
-    cc.metrics.push_back(compareSamples(CompareMetric::P999, a.p999, b.p999, sampling));
-    if (s.hasDeadline) {
-        cc.metrics.push_back(
-            compareSamples(CompareMetric::MissesPerMin, a.missesPerMin, b.missesPerMin));
-        cc.metrics.push_back(compareSamples(CompareMetric::MetPct, a.met, b.met));
-    } else if (s.hasCpuTarget) {
-        cc.metrics.push_back(compareSamples(CompareMetric::CpuPct, a.cpu, b.cpu));
+    for (const CompareMetricRow &row : compareMetrics()) {
+        if (!row.measures(s))
+            continue;
+        const std::vector<double> a = samplesOf(row, runs[0], base, s.name, baseByRound);
+        const std::vector<double> b = ri == 0 ? a : samplesOf(row, runs[ri], side, s.name, byRound);
+        cc.metrics.push_back(compareSamples(row.value, a, b, sampling));
     }
     return cc;
 }
@@ -512,13 +458,6 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
 }
 
 namespace {
-
-std::string metricTitle(CompareMetric metric)
-{
-    return metric == CompareMetric::P99 || metric == CompareMetric::P999
-               ? std::string(toString(metric)) + " ms"
-               : toString(metric);
-}
 
 std::string sidesText(const Comparison &c, const PhaseComparison &p)
 {

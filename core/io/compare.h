@@ -1,5 +1,6 @@
 #pragma once
 
+#include "comparemetric.h"
 #include "run.h"
 #include "significance.h"
 #include "topdelayers.h"
@@ -10,33 +11,11 @@
 
 namespace latprobe {
 
-// What a comparison looks at, per phase and consumer.
-// CpuPct: the CPU a consumer without a deadline asked for and got (gaming).
-enum class CompareMetric { P99, P999, MissesPerMin, MetPct, CpuPct };
-const char *toString(CompareMetric metric); // "p99 ms", "misses/min", ...
-
 // benchstat's answer: better, worse, or "~" (no difference larger than the
 // noise and the smallest effect worth naming).
 enum class Verdict { Better, Worse, NoChange, TooFewSamples };
 const char *toString(Verdict verdict); // "better", "worse", "~", "too few"
 
-// Below these a change is "~" however significant: a tenth on a
-// percentile, half again on a miss rate (and half a miss a minute), half a
-// point of deadlines met.
-inline constexpr double kMinLatencyRatio = 1.10;
-// With 5 s blocks of one run a side as the samples, a percentile must
-// double (or halve): the blocks of a run share its host's state, which moves
-// a VM's idle p99 up to x3 from one run to the next (tests/bench/
-// compare_power.py measures the false alarms). Rounds, interleaved, see
-// that drift and take kMinLatencyRatio.
-inline constexpr double kMinBlockLatencyRatio = 2.0;
-// A block or round is a sample of a percentile only with this many
-// latencies: with fewer, its p99 (p99.9) is its maximum.
-inline constexpr uint64_t kMinSamplesForP99 = 100;
-inline constexpr uint64_t kMinSamplesForP999 = 1000;
-inline constexpr double kMinMissRatio = 1.5;
-inline constexpr double kMinMissRateChange = 0.5;
-inline constexpr double kMinMetChange = 0.5;
 inline constexpr double kSignificance = 0.05;
 // Rounds are the samples when both runs have at least this many of a
 // phase; otherwise its 5 s blocks are.
@@ -108,10 +87,6 @@ enum class Sampling { Rounds, Blocks }; // what one sample is
 MetricComparison compareSamples(CompareMetric metric, const std::vector<double> &base,
                                 const std::vector<double> &value,
                                 Sampling sampling = Sampling::Rounds);
-
-// A metric's value as the table prints it: "1.234" (ms), "12.00", "-"
-// when there is none.
-std::string formatValue(CompareMetric metric, double value);
 
 // "+18 % [+9, +27]", "x3.1 [2.2, 4.5]", "-0.07 pt [-0.12, -0.02]".
 std::string formatChange(const MetricComparison &m);

@@ -101,9 +101,12 @@ private slots:
         // The table: run 2's p99 is twice run 1's in every phase: worse,
         // +100 %, coloured; the metrics that did not change are "~".
         QTableWidget *t = w.table();
-        QCOMPARE(t->rowCount(), 2 * (4 + 2)); // phases × (audio's 4 metrics + wakeup's 2)
-        int worse = 0;
+        QCOMPARE(t->rowCount(), 2 * (5 + 3)); // phases × (audio's 5 metrics + wakeup's 3)
+        int worse = 0, medians = 0;
         for (int row = 0; row < t->rowCount(); ++row) {
+            // A metric is a row of compare's table, shown without a word of its own here.
+            if (t->item(row, 2)->text() == QStringLiteral("p50 ms"))
+                ++medians;
             QCOMPARE(t->item(row, 3)->text(), QStringLiteral("6.18.44-test (lavd)"));
             if (t->item(row, 2)->text() == QStringLiteral("p99 ms")) {
                 QVERIFY2(t->item(row, 6)->text().startsWith(QStringLiteral("+200 % [")),
@@ -115,6 +118,7 @@ private slots:
                 QVERIFY(t->item(row, 7)->foreground() != t->item(0, 7)->foreground());
         }
         QCOMPARE(worse, 4);
+        QCOMPARE(medians, 4);
         QCOMPARE(t->item(0, 0)->text(), QStringLiteral("idle"));
         QVERIFY(w.summaryLabel()->text().contains(QStringLiteral("run 2 worse")));
         QVERIFY(w.ratioPlot()->pointCount() > 0);

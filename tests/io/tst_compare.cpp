@@ -4,6 +4,7 @@
 // both significant and large enough. Hand-made runs with known blocks.
 
 #include "compare.h"
+#include "cyclictestimport.h"
 #include "phasematch.h"
 #include "report.h"
 #include "runfile.h"
@@ -587,6 +588,79 @@ private slots:
         QVERIFY(misses["high"].isNull());
     }
 
+    // The median latency, a metric of one row, on a real run: cyclictest's
+    // idle run (tests/fixtures) as five rounds a side, the second's p50
+    // scaled by `factor` in every round and its p99 left as it was.
+    void theMedianIsComparedOnARealRun_data()
+    {
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<Verdict>("verdict");
+        QTest::addColumn<QString>("row"); // the text table's
+        QTest::newRow("half as long again: worse")
+            << 1.5 << Verdict::Worse
+            << QStringLiteral("p50 ms  0.118  0.177  +50 % [+47, +54]    worse");
+        QTest::newRow("two thirds: better")
+            << 1 / 1.5 << Verdict::Better
+            << QStringLiteral("p50 ms  0.118  0.079  -33 % [-35, -32]   better");
+        // Significant, but under a tenth: not a change worth naming.
+        QTest::newRow("5 %: ~") << 1.05 << Verdict::NoChange
+                                << QStringLiteral("p50 ms  0.118  0.124  +5 % [+3, +8]        ~");
+        QTest::newRow("the same: ~")
+            << 1.0 << Verdict::NoChange
+            << QStringLiteral("p50 ms  0.118  0.118  +0 % [-2, +3]        ~");
+    }
+
+    void theMedianIsComparedOnARealRun()
+    {
+        QFETCH(double, factor);
+        QFETCH(Verdict, verdict);
+        QFETCH(QString, row);
+        const Run real = readAnyRunFile(FIXTURES_DIR "/cyclictest-2.4-idle.json");
+        auto rounds = [&real](double p50Factor) {
+            Run r = real;
+            r.phases.clear();
+            for (int round = 1; round <= 5; ++round) {
+                PhaseResult p = real.phases.at(0);
+                p.round = round;
+                ConsumerStats &w = p.consumers.at(0);
+                w.p50Us = std::lround(static_cast<double>(w.p50Us + round) * p50Factor);
+                w.p99Us += round;
+                r.phases.push_back(p);
+            }
+            return r;
+        };
+        const Comparison c = compareRuns({rounds(1), rounds(factor)}, {"a.json", "b.json"});
+        const std::string phaseName = real.phases.at(0).name;
+        const MetricComparison *p50 = metric(c, phaseName, 1, "wakeup", CompareMetric::P50);
+        QVERIFY(p50);
+        QCOMPARE(p50->samples, size_t{5});
+        QCOMPARE(p50->verdict, verdict);
+        QVERIFY2(std::abs(p50->change.estimate - factor) < 0.05,
+                 qPrintable(QString::number(p50->change.estimate)));
+        QCOMPARE(metric(c, phaseName, 1, "wakeup", CompareMetric::P99)->verdict, Verdict::NoChange);
+
+        const std::string text = formatComparison(c);
+        fitsAnEmail(text);
+        const QStringList rows = linesWith(text, "p50 ms");
+        QCOMPARE(rows.size(), 1);
+        QVERIFY2(rows[0].endsWith(row), text.c_str());
+        if (verdict != Verdict::NoChange)
+            QVERIFY2(text.find("=> run 2 " + std::string(toString(verdict)) + ": wakeup p50 ") !=
+                         std::string::npos,
+                     text.c_str());
+        QVERIFY(QString::fromStdString(formatComparisonMarkdown(c))
+                    .contains(QRegularExpression("\\| 2 \\| wakeup \\| p50 ms \\| [0-9.]+ \\| "
+                                                 "[0-9.]+ \\| [^|]+ \\| " +
+                                                 QRegularExpression::escape(toString(verdict)))));
+        const auto json =
+            QJsonDocument::fromJson(QByteArray::fromStdString(formatComparisonJson(c)));
+        const auto metrics = json["phases"][0]["runs"][1]["consumers"][0]["metrics"].toArray();
+        QVERIFY(std::any_of(metrics.begin(), metrics.end(), [&](const QJsonValue &m) {
+            return m["metric"] == QStringLiteral("p50") &&
+                   m["verdict"] == QString::fromLatin1(toString(verdict));
+        }));
+    }
+
     void markdownHeadsEachValueColumnWithItsRun_data()
     {
         QTest::addColumn<QStringList>("kernels");
@@ -642,7 +716,7 @@ private slots:
             const QStringList rows = md.mid(md.indexOf(head) + head.size())
                                          .section(QStringLiteral("\n\n"), 0, 0)
                                          .split('\n', Qt::SkipEmptyParts);
-            QCOMPARE(rows.size(), 4); // p99, p99.9, misses/min, met%
+            QCOMPARE(rows.size(), 5); // p99, p99.9, misses/min, met%, p50
             for (const QString &row : rows)
                 QVERIFY2(row.startsWith(QStringLiteral("| %1 | audio |").arg(ri + 1)),
                          qPrintable(md));

@@ -395,12 +395,7 @@ void CompareWindow::fillTable()
                 for (const MetricComparison &m : cc.metrics) {
                     const int row = addRow();
                     head(row);
-                    set(row, MetricCol,
-                        QString::fromLatin1(toString(m.metric)) +
-                            (m.metric == CompareMetric::P99 || m.metric == CompareMetric::P999
-                                 ? tr(" ms")
-                                 : QString()),
-                        false);
+                    set(row, MetricCol, QString::fromStdString(metricTitle(m.metric)), false);
                     set(row, BaseCol, valueText(m.metric, m.base));
                     set(row, ValueCol, single ? QString() : valueText(m.metric, m.value));
                     if (single)
