@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lists the functions in latprobe's C++ sources that are over a length.
 
-    tools/long-functions.py                  core/ and app/, over 80 lines
+    tools/long-functions.py                  core/, app/ and ui/, over 80 lines
     tools/long-functions.py --max 60 ui      another length, other folders
 
 A function counts from its signature's first line to its closing brace.
@@ -149,7 +149,7 @@ def functions(path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folders", nargs="*", default=["core", "app"])
+    parser.add_argument("folders", nargs="*", default=["core", "app", "ui"])
     parser.add_argument("--max", type=int, default=80, help="longest allowed (80)")
     args = parser.parse_args()
     root = pathlib.Path(__file__).resolve().parent.parent

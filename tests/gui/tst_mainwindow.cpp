@@ -26,6 +26,7 @@
 #include "statewait.h"
 #include "wakeuphistogram.h"
 #include "whenmodal.h"
+#include "windowparts.h"
 
 #include <QAction>
 #include <QApplication>
@@ -113,6 +114,9 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<LiveSession> m_session;
     std::unique_ptr<MainWindow> m_window;
+    LoadPanel *m_loads = nullptr;
+    CounterPanel *m_counters = nullptr;
+    LatencyPlot *m_latency = nullptr;
 };
 
 void TestMainWindow::initTestCase()
@@ -122,6 +126,9 @@ void TestMainWindow::initTestCase()
     QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe")).clear();
     m_session = std::make_unique<LiveSession>(defaultSessionOptions(RunFrontEnd::Window));
     m_window = std::make_unique<MainWindow>(*m_session);
+    m_loads = windowPart<LoadPanel>(m_window.get(), "load-panel");
+    m_counters = windowPart<CounterPanel>(m_window.get(), "counter-panel");
+    m_latency = windowPart<LatencyPlot>(m_window.get(), "latency-plot");
     m_window->resize(1280, 800);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -150,9 +157,9 @@ void TestMainWindow::opensMeasuring()
     for (size_t c = 0; c < data.consumerCount(); ++c)
         if (data.configs()[c].name != "start") // one sample a second; may not have landed
             QVERIFY2(!data.recent(c).empty(), data.configs()[c].name.c_str());
-    QVERIFY(m_window->latencyPlot()->pointCount(0) > 0);
+    QVERIFY(m_latency->pointCount(0) > 0);
     for (const char *key : {"audio", "video", "gui", "start", "p99", "max"}) {
-        CounterCard *card = m_window->counterPanel()->card(QString::fromLatin1(key));
+        CounterCard *card = m_counters->card(QString::fromLatin1(key));
         QVERIFY2(card, key);
         QVERIFY2(!card->toolTip().isEmpty(), key); // every metric says what it means
     }
@@ -161,7 +168,7 @@ void TestMainWindow::opensMeasuring()
 void TestMainWindow::countersRiseOnInjectedLateWakeup()
 {
     m_window->pollNow();
-    CounterCard *audio = m_window->counterPanel()->card(QStringLiteral("audio"));
+    CounterCard *audio = m_counters->card(QStringLiteral("audio"));
     const uint64_t before = audio->valueText().toULongLong();
     // An audio cycle 50 ms late: its deadline missed and 3 more periods lost.
     const int index = m_session->consumerIndex(ConsumerRole::Audio);
@@ -178,14 +185,14 @@ void TestMainWindow::countersRiseOnInjectedLateWakeup()
     QVERIFY2(after >= before + 4, qPrintable(QString("%1 -> %2").arg(before).arg(after)));
     QVERIFY(audio->windowText().contains(QStringLiteral("last 10 s")));
     QVERIFY(audio->isFlashing());
-    const QString max = m_window->counterPanel()->card(QStringLiteral("max"))->valueText();
+    const QString max = m_counters->card(QStringLiteral("max"))->valueText();
     QVERIFY2(max.endsWith(QStringLiteral(" ms")), qPrintable(max));
 }
 
 void TestMainWindow::blockedEventLoopCountsAsGuiStall()
 {
     m_window->pollNow();
-    CounterCard *gui = m_window->counterPanel()->card(QStringLiteral("gui"));
+    CounterCard *gui = m_counters->card(QStringLiteral("gui"));
     const uint64_t before = gui->valueText().toULongLong();
     QThread::msleep(120); // this is the GUI thread: the event loop stops for 7 frames
     QTest::qWait(400);    // the tick, the collector's 50 ms drain, the next bucket
@@ -196,7 +203,8 @@ void TestMainWindow::blockedEventLoopCountsAsGuiStall()
 
 void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
 {
-    LoadPanel *panel = m_window->loadPanel();
+    LoadPanel *panel = m_loads;
+    QAction *stopAll = windowPart<QAction>(m_window.get(), "stop-all-loads");
     // Two light massive_intr workers: 1 ms of work, 10 ms of sleep.
     LoadChoice choice = panel->choice("massive_intr");
     choice.count = 2;
@@ -207,7 +215,7 @@ void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
     QTest::mouseClick(panel->startButton("massive_intr"), Qt::LeftButton);
 
     // The group is up once the window says so: Stop all becomes available.
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->stopAllAction()->isEnabled(), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(stopAll->isEnabled(), 15000);
     QCOMPARE(m_session->loadStatus().size(), size_t(1));
     std::vector<pid_t> pids;
     QTRY_VERIFY_WITH_TIMEOUT(
@@ -228,12 +236,12 @@ void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
     }
     m_window->pollNow();
     QCOMPARE(panel->groupViewCount(), 1);
-    QVERIFY(m_window->stopAllAction()->isEnabled());
+    QVERIFY(stopAll->isEnabled());
     QCOMPARE(m_session->phaseName(), QStringLiteral("massive_intr x2"));
     QVERIFY(panel->startButton("massive_intr")->isEnabled()); // ready for another
     QTest::qWait(500); // samples in the loaded phase, so it stays a phase of its own
 
-    m_window->stopAllAction()->trigger();
+    stopAll->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(m_session->loadStatus().empty(), 5000);
     for (pid_t pid : pids)
         QTRY_VERIFY_WITH_TIMEOUT(pidGone(pid), 2000);
@@ -241,12 +249,12 @@ void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
     // The run's second idle phase, and named so.
     QTRY_COMPARE(m_session->phaseName(), QStringLiteral("idle 2"));
     // A labelled marker for the start and one for the stop, on each time plot.
-    QVERIFY(m_window->latencyPlot()->markerCount() >= 2);
-    QVERIFY(m_window->missesPlot()->markerCount() >= 2);
+    QVERIFY(m_latency->markerCount() >= 2);
+    QVERIFY(windowPart<MissesPlot>(m_window.get(), "misses-plot")->markerCount() >= 2);
     // The phases the run went through, as the report will show them.
     QTest::qWait(1100);
     m_window->pollNow();
-    PhaseTable *table = m_window->phaseTable();
+    PhaseTable *table = windowPart<PhaseTable>(m_window.get(), "phase-table");
     QVERIFY2(table->topLevelItemCount() >= 3,
              qPrintable(QString::number(table->topLevelItemCount())));
     bool seen = false;
@@ -259,7 +267,7 @@ void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
 
 void TestMainWindow::refusalIsAReadableMessage()
 {
-    LoadPanel *panel = m_window->loadPanel();
+    LoadPanel *panel = m_loads;
     LoadChoice choice = panel->choice("burn");
     choice.count = 4000; // over the 2048-process cap: refused before anything starts
     panel->setChoice(choice);
@@ -277,7 +285,7 @@ void TestMainWindow::refusalIsAReadableMessage()
 
 void TestMainWindow::aTypedCountIsNeverClampedNorRememberedWhenRefused()
 {
-    LoadPanel *panel = m_window->loadPanel();
+    LoadPanel *panel = m_loads;
     QSpinBox *count = panel->countBox("burn");
     count->setFocus();
     count->selectAll();
@@ -315,7 +323,7 @@ void TestMainWindow::preferencesRaiseTheCap()
         dialog->maxLoadProcessesBox()->setValue(3000);
         dialog->accept();
     });
-    m_window->preferencesAction()->trigger();
+    windowPart<QAction>(m_window.get(), "preferences")->trigger();
     QCOMPARE(m_session->maxLoadProcesses(), 3000);
     QCOMPARE(QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe"))
                  .value(QLatin1String(PreferencesDialog::kMaxProcessesKey))
@@ -335,7 +343,7 @@ void TestMainWindow::preferencesRaiseTheCap()
         dialog->saveTracesBox()->setChecked(true);
         dialog->accept();
     });
-    m_window->preferencesAction()->trigger();
+    windowPart<QAction>(m_window.get(), "preferences")->trigger();
     settings.sync();
     QVERIFY(settings.value(traceKey, false).toBool());
     QVERIFY(m_window->statusBar()->currentMessage().contains("next window"));
@@ -346,21 +354,22 @@ void TestMainWindow::aFirstStartSaysWhatToDoOnceAndEveryButtonSaysWhatItIs()
 {
     // The first window this user opens (the settings were cleared) says
     // what to do; the next one does not.
-    QVERIFY(m_window->firstStartHint()->isVisible());
-    const QString hint = m_window->firstStartHint()->text();
+    const MessageBanner *banner = windowPart<MessageBanner>(m_window.get(), "first-start-hint");
+    QVERIFY(banner->isVisible());
+    const QString hint = banner->text();
     QVERIFY2(hint.contains(QStringLiteral("Start a load")) &&
                  hint.contains(QStringLiteral("Scenario ▸ quick")) &&
                  hint.contains(QStringLiteral("Getting started")),
              qPrintable(hint));
     {
         MainWindow second(*m_session);
-        QVERIFY(!second.firstStartHint()->isVisibleTo(&second));
+        QVERIFY(!windowPart<MessageBanner>(&second, "first-start-hint")->isVisibleTo(&second));
     }
     // Every toolbar button and counter card says what it does or counts.
     for (QAction *a : m_window->findChild<QToolBar *>(QStringLiteral("mainToolBar"))->actions())
         if (!a->isSeparator())
             QVERIFY2(a->toolTip().size() > a->text().size() + 10, qPrintable(a->text()));
-    const QList<CounterCard *> cards = m_window->counterPanel()->findChildren<CounterCard *>();
+    const QList<CounterCard *> cards = m_counters->findChildren<CounterCard *>();
     QVERIFY(cards.size() >= 5);
     for (const CounterCard *card : cards)
         QVERIFY2(card->toolTip().size() > 20, qPrintable(card->objectName()));
@@ -407,15 +416,15 @@ void TestMainWindow::resetBeginsANewPhase()
     QTest::qWait(300);
     m_window->pollNow();
     const size_t phasesBefore = m_session->data().phases().size();
-    m_window->resetAction()->trigger();
+    windowPart<QAction>(m_window.get(), "reset-counters")->trigger();
     QCOMPARE(m_session->data().missesSinceReset(m_session->consumerIndex(ConsumerRole::Audio)), 0u);
-    QCOMPARE(m_window->counterPanel()->card(QStringLiteral("audio"))->windowText(),
+    QCOMPARE(m_counters->card(QStringLiteral("audio"))->windowText(),
              QStringLiteral("last 10 s: 0"));
     QTest::qWait(400);
     m_window->pollNow();
     QCOMPARE(m_session->data().phases().size(), phasesBefore + 1);
     // The earlier phases are still in the run, greyed in the table.
-    const PhaseTable *table = m_window->phaseTable();
+    const PhaseTable *table = windowPart<PhaseTable>(m_window.get(), "phase-table");
     QCOMPARE(table->topLevelItemCount(), static_cast<int>(phasesBefore + 1));
     QVERIFY(table->topLevelItem(0)->data(0, Qt::ForegroundRole).isValid());
     QVERIFY(!table->topLevelItem(table->topLevelItemCount() - 1)
@@ -452,14 +461,14 @@ void TestMainWindow::screenshotHasItsCaption()
     QCOMPARE(saved.width(), image.width());
     QVERIFY(qRound(saved.height() / dpr) >= m_window->height() + 20);
     QVERIFY(!QGuiApplication::clipboard()->image().isNull());
-    QCOMPARE(m_window->screenshotAction()->shortcut(),
+    QCOMPARE(windowPart<QAction>(m_window.get(), "screenshot")->shortcut(),
              QKeySequence(QStringLiteral("Ctrl+Shift+S")));
 }
 
 void TestMainWindow::copyReportPutsTheReportOnTheClipboard()
 {
     QGuiApplication::clipboard()->clear();
-    m_window->copyReportAction()->trigger();
+    windowPart<QAction>(m_window.get(), "copy-report")->trigger();
     const QString text = QGuiApplication::clipboard()->text();
     QVERIFY(text.startsWith(QStringLiteral("latprobe ")));
     QVERIFY(text.contains(QStringLiteral("phase 1/")));
@@ -482,7 +491,8 @@ void TestMainWindow::saveRunWritesARunFile()
 
 void TestMainWindow::plotsExportToPngAndPdf()
 {
-    for (PlotPanel *plot : m_window->plots()) {
+    for (const char *name : {"latency-plot", "misses-plot", "wakeup-histogram"}) {
+        PlotPanel *plot = windowPart<PlotPanel>(m_window.get(), name);
         const QString png = m_dir.filePath(plot->exportName() + QStringLiteral(".png"));
         const QString pdf = m_dir.filePath(plot->exportName() + QStringLiteral(".pdf"));
         QVERIFY(plot->exportPng(png));
@@ -498,12 +508,12 @@ void TestMainWindow::plotsFollowThePalette()
 {
     m_window->pollNow();
     QCoreApplication::sendPostedEvents();
-    const double light = meanLightness(m_window->latencyPlot()->grab().toImage());
+    const double light = meanLightness(m_latency->grab().toImage());
     const QPalette original = m_window->palette();
     m_window->setPalette(darkPalette());
     QCoreApplication::sendPostedEvents();
     QCoreApplication::processEvents();
-    const double dark = meanLightness(m_window->latencyPlot()->grab().toImage());
+    const double dark = meanLightness(m_latency->grab().toImage());
     QVERIFY2(light > 180 && dark < 80, qPrintable(QString("%1 %2").arg(light).arg(dark)));
     m_window->setPalette(original);
     QCoreApplication::processEvents();
@@ -513,22 +523,22 @@ void TestMainWindow::plotsKeepAPointPerPixelAtMost()
 {
     // 60 s at 100 ms: 600 points (and one bucket of margin either side).
     for (size_t c = 0; c < 3; ++c)
-        QVERIFY(m_window->latencyPlot()->pointCount(c) <= 620);
-    QVERIFY(m_window->latencyPlot()->replotCount() > 0);
+        QVERIFY(m_latency->pointCount(c) <= 620);
+    QVERIFY(m_latency->replotCount() > 0);
 }
 
 void TestMainWindow::settingsPersist()
 {
-    LoadChoice choice = m_window->loadPanel()->choice("ocbench");
+    LoadChoice choice = m_loads->choice("ocbench");
     choice.count = 7;
     choice.params["run_us"] = 12345;
-    m_window->loadPanel()->setChoice(choice);
+    m_loads->setChoice(choice);
     QSettings settings(QStringLiteral("latprobe"), QStringLiteral("latprobe"));
-    m_window->loadPanel()->saveSettings(settings);
+    m_loads->saveSettings(settings);
     choice.count = 1;
-    m_window->loadPanel()->setChoice(choice);
-    m_window->loadPanel()->loadSettings(settings);
-    const LoadChoice back = m_window->loadPanel()->choice("ocbench");
+    m_loads->setChoice(choice);
+    m_loads->loadSettings(settings);
+    const LoadChoice back = m_loads->choice("ocbench");
     QCOMPARE(back.count, 7);
     QCOMPARE(back.params.at("run_us"), 12345.0);
 }

@@ -12,6 +12,7 @@
 #include "scenariobar.h"
 #include "statewait.h"
 #include "whenmodal.h"
+#include "windowparts.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -209,7 +210,8 @@ private slots:
         QSignalSpy closed(&w.window, &MainWindow::closedForNewRun);
         answerWith(QStringLiteral("Append to this run"));
         QVERIFY(w.window.runScenario(shortScenario()));
-        QTRY_VERIFY_WITH_TIMEOUT(w.window.scenarioBar()->isVisible(), kStateWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(windowPart<ScenarioBar>(&w.window, "scenario-bar")->isVisible(),
+                                 kStateWaitMs);
         QCOMPARE(closed.count(), 0);
         QVERIFY(!w.window.nextRun().has_value());
         QVERIFY(w.session.running());

@@ -17,6 +17,7 @@
 #include "scenariobar.h"
 #include "statewait.h"
 #include "whenmodal.h"
+#include "windowparts.h"
 
 #include <QAction>
 #include <QApplication>
@@ -81,6 +82,8 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<LiveSession> m_session;
     std::unique_ptr<MainWindow> m_window;
+    ScenarioBar *m_bar = nullptr;
+    LoadPanel *m_loads = nullptr;
 };
 
 QString TestScenarioGui::writeScenario(const QString &name, const QByteArray &steps)
@@ -101,6 +104,8 @@ void TestScenarioGui::initTestCase()
     QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe")).clear();
     m_session = std::make_unique<LiveSession>(defaultSessionOptions(RunFrontEnd::Window));
     m_window = std::make_unique<MainWindow>(*m_session);
+    m_bar = windowPart<ScenarioBar>(m_window.get(), "scenario-bar");
+    m_loads = windowPart<LoadPanel>(m_window.get(), "load-panel");
     m_window->resize(1280, 800);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -121,11 +126,11 @@ void TestScenarioGui::cleanupTestCase()
 void TestScenarioGui::menuOffersTheBuiltins()
 {
     QStringList names;
-    for (QAction *a : m_window->scenarioMenu()->actions())
+    for (QAction *a : windowPart<QMenu>(m_window.get(), "scenario-menu")->actions())
         names << a->objectName();
     for (const char *b : {"quick", "ramp", "contest", "interbench"})
         QVERIFY2(names.contains(QStringLiteral("scenario-") + QLatin1String(b)), b);
-    QVERIFY(!m_window->cancelScenarioAction()->isEnabled());
+    QVERIFY(!windowPart<QAction>(m_window.get(), "cancel-scenario")->isEnabled());
 }
 
 void TestScenarioGui::scenarioFilePlaysItsStepsWithProgress()
@@ -137,18 +142,18 @@ void TestScenarioGui::scenarioFilePlaysItsStepsWithProgress()
     const size_t phasesBefore = m_session->liveRun("test").phases.size();
     QVERIFY(m_window->runScenarioFile(path));
     QVERIFY(m_session->scenarioRunning());
-    ScenarioBar *bar = m_window->scenarioBar();
+    ScenarioBar *bar = m_bar;
     QVERIFY(bar->isVisible());
     QVERIFY(bar->cancelButton()->isVisible());
-    QVERIFY(m_window->cancelScenarioAction()->isEnabled());
+    QVERIFY(windowPart<QAction>(m_window.get(), "cancel-scenario")->isEnabled());
 
     // Step 1: its load runs, manual starts are off, the bar says where it is.
     QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loadStatus()).size() == 1, 8000);
     QTRY_VERIFY(bar->text().contains(QStringLiteral("step 1 of 2")));
     QVERIFY2(bar->text().contains(QStringLiteral("one")), qPrintable(bar->text()));
     QVERIFY(bar->progressBar()->format().endsWith(QStringLiteral(" left")));
-    QVERIFY(!m_window->loadPanel()->startButton("burn")->isEnabled());
-    QVERIFY(!m_window->resetAction()->isEnabled());
+    QVERIFY(!m_loads->startButton("burn")->isEnabled());
+    QVERIFY(!windowPart<QAction>(m_window.get(), "reset-counters")->isEnabled());
     QTRY_COMPARE(m_session->phaseName(), QStringLiteral("one"));
 
     // Step 2: the loads change, time left shrinks.
@@ -163,8 +168,8 @@ void TestScenarioGui::scenarioFilePlaysItsStepsWithProgress()
     QTRY_VERIFY_WITH_TIMEOUT(bar->text().contains(QStringLiteral("completed")), kStateWaitMs);
     QVERIFY(!m_session->scenarioRunning());
     QVERIFY(m_session->loadStatus().empty());
-    QVERIFY(m_window->loadPanel()->startButton("burn")->isEnabled());
-    QVERIFY(m_window->resetAction()->isEnabled());
+    QVERIFY(m_loads->startButton("burn")->isEnabled());
+    QVERIFY(windowPart<QAction>(m_window.get(), "reset-counters")->isEnabled());
     QVERIFY2(bar->text().contains(QStringLiteral("completed")), qPrintable(bar->text()));
     QVERIFY(bar->saveButton()->isVisible());
     QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("completed")));
@@ -200,18 +205,17 @@ void TestScenarioGui::cancelStopsLoadsAndMarksPartial()
     QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loadStatus()).size() == 2, 8000);
     const std::vector<pid_t> pids = workerPids(m_session->loadStatus());
     QTest::qWait(300);
-    const QString left = m_window->scenarioBar()->progressBar()->format();
+    const QString left = m_bar->progressBar()->format();
     QVERIFY2(QRegularExpression(QStringLiteral("^(1:00|0:5\\d) left$")).match(left).hasMatch(),
              qPrintable(left));
 
-    QTest::mouseClick(m_window->scenarioBar()->cancelButton(), Qt::LeftButton);
+    QTest::mouseClick(m_bar->cancelButton(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!m_session->scenarioRunning(), 5000);
     QVERIFY(m_session->loadStatus().empty());
     for (pid_t pid : pids)
         QTRY_VERIFY_WITH_TIMEOUT(pidGone(pid), 2000);
     // Ended once the window heard so (the bar says it).
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->scenarioBar()->text().contains(QStringLiteral("cancelled")),
-                             kStateWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(m_bar->text().contains(QStringLiteral("cancelled")), kStateWaitMs);
     const std::optional<Run> run =
         m_session->scenarioOutcome() ? m_session->scenarioOutcome()->run : std::nullopt;
     QVERIFY(run.has_value());
@@ -219,10 +223,10 @@ void TestScenarioGui::cancelStopsLoadsAndMarksPartial()
     QCOMPARE(run->endReason, std::string("interrupted"));
     QCOMPARE(run->phases.size(), size_t(1)); // the step it was in, kept
     QCOMPARE(run->phases[0].name, std::string("massive_intr x2"));
-    const QString text = m_window->scenarioBar()->text();
+    const QString text = m_bar->text();
     QVERIFY2(text.contains(QStringLiteral("cancelled")) && text.contains(QStringLiteral("partial")),
              qPrintable(text));
-    QVERIFY(m_window->loadPanel()->startButton("massive_intr")->isEnabled());
+    QVERIFY(m_loads->startButton("massive_intr")->isEnabled());
 }
 
 void TestScenarioGui::customCommandsNeedConsent()
@@ -257,9 +261,8 @@ void TestScenarioGui::customCommandsNeedConsent()
     QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loadStatus()).size() == 2, 8000);
     QCOMPARE(m_session->loadStatus().front().spec.command,
              (std::vector<std::string>{"sleep", "30"}));
-    m_window->stopAllAction()->trigger(); // cancels the scenario
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->scenarioBar()->text().contains(QStringLiteral("cancelled")),
-                             kStateWaitMs);
+    windowPart<QAction>(m_window.get(), "stop-all-loads")->trigger(); // cancels the scenario
+    QTRY_VERIFY_WITH_TIMEOUT(m_bar->text().contains(QStringLiteral("cancelled")), kStateWaitMs);
     QVERIFY(!m_session->scenarioRunning());
     QVERIFY(m_session->loadStatus().empty());
 }
@@ -302,13 +305,11 @@ void TestScenarioGui::roundsMenuPlaysEveryStepThatManyTimes()
         QStringLiteral("thrice"),
         QByteArray(R"({"name": "a", "duration_s": 0.6}, {"name": "b", "duration_s": 0.6})"));
     QVERIFY(m_window->runScenarioFile(path));
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->scenarioBar()->text().contains(QStringLiteral("of 3")),
-                             kStateWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(m_bar->text().contains(QStringLiteral("of 3")), kStateWaitMs);
     // Finished once the window heard so (the bar says it).
-    QTRY_VERIFY_WITH_TIMEOUT(
-        m_window->scenarioBar()->text().contains(QStringLiteral("thrice")) &&
-            m_window->scenarioBar()->text().contains(QStringLiteral("completed")),
-        kStateWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(m_bar->text().contains(QStringLiteral("thrice")) &&
+                                 m_bar->text().contains(QStringLiteral("completed")),
+                             kStateWaitMs);
     const std::optional<Run> run =
         m_session->scenarioOutcome() ? m_session->scenarioOutcome()->run : std::nullopt;
     QVERIFY(run.has_value());
@@ -347,8 +348,7 @@ void TestScenarioGui::abPlaysTwoVariantsInTurnsAndOpensTheirComparison()
     ab->trigger();
     // 2 rounds of 2 variants of idle and the load, 1 s each, no settling.
     QVERIFY2(cost.endsWith(QStringLiteral("= 8 s")), qPrintable(cost));
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->scenarioBar()->text().contains(QStringLiteral("completed")),
-                             kStateWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(m_bar->text().contains(QStringLiteral("completed")), kStateWaitMs);
     const std::optional<Run> run =
         m_session->scenarioOutcome() ? m_session->scenarioOutcome()->run : std::nullopt;
     QVERIFY(run.has_value());

@@ -71,7 +71,18 @@ CompareWindow::CompareWindow(QWidget *parent)
     for (int size : {16, 32, 48, 64, 128, 256})
         fallback.addFile(QStringLiteral(":/latprobe/icons/latprobe-%1.png").arg(size));
     setWindowIcon(QIcon::fromTheme(QStringLiteral("latprobe"), fallback));
+    buildActions();
+    buildLayout();
+    connect(m_consumerBox, &QComboBox::currentIndexChanged, this, &CompareWindow::updatePlot);
+    connect(m_phaseBox, &QComboBox::currentIndexChanged, this, &CompareWindow::updatePlot);
+    resize(1100, 760);
+    rebuild();
+}
 
+CompareWindow::~CompareWindow() = default;
+
+void CompareWindow::buildActions()
+{
     m_open =
         new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open runs…"), this);
     m_open->setShortcut(QKeySequence::Open);
@@ -112,7 +123,10 @@ CompareWindow::CompareWindow(QWidget *parent)
     bar->addAction(m_open);
     bar->addAction(m_copy);
     bar->addAction(m_screenshot);
+}
 
+void CompareWindow::buildLayout()
+{
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
@@ -128,6 +142,34 @@ CompareWindow::CompareWindow(QWidget *parent)
     m_warnings->setPalette(warn);
     layout->addWidget(m_warnings);
 
+    layout->addLayout(buildChoosers(central));
+
+    auto *split = new QSplitter(Qt::Vertical, central);
+    split->setChildrenCollapsible(false);
+    auto *plots = new QSplitter(Qt::Horizontal, split);
+    plots->setChildrenCollapsible(false);
+    m_plot->setMinimumSize(260, 220);
+    m_ratios->setMinimumSize(220, 220);
+    plots->addWidget(m_plot);
+    plots->addWidget(m_ratios);
+    plots->setStretchFactor(0, 3);
+    plots->setStretchFactor(1, 2);
+    split->addWidget(plots);
+    setUpTable();
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({420, 300}); // the plots first: their size hint is tiny
+    layout->addWidget(split, 1);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setVisible(false);
+    layout->addWidget(m_summary);
+    setCentralWidget(central);
+}
+
+QHBoxLayout *CompareWindow::buildChoosers(QWidget *central)
+{
     auto *choose = new QHBoxLayout;
     auto *consumerLabel = new QLabel(tr("C&onsumer:"), central);
     consumerLabel->setBuddy(m_consumerBox);
@@ -143,19 +185,11 @@ CompareWindow::CompareWindow(QWidget *parent)
     choose->addWidget(phaseLabel);
     choose->addWidget(m_phaseBox);
     choose->addStretch(1);
-    layout->addLayout(choose);
+    return choose;
+}
 
-    auto *split = new QSplitter(Qt::Vertical, central);
-    split->setChildrenCollapsible(false);
-    auto *plots = new QSplitter(Qt::Horizontal, split);
-    plots->setChildrenCollapsible(false);
-    m_plot->setMinimumSize(260, 220);
-    m_ratios->setMinimumSize(220, 220);
-    plots->addWidget(m_plot);
-    plots->addWidget(m_ratios);
-    plots->setStretchFactor(0, 3);
-    plots->setStretchFactor(1, 2);
-    split->addWidget(plots);
+void CompareWindow::setUpTable()
+{
     m_table->setColumnCount(Columns);
     m_table->setHorizontalHeaderLabels({tr("phase"), tr("consumer"), tr("metric"), tr("run"),
                                         tr("run 1"), tr("this run"), tr("change [95 %]"),
@@ -177,24 +211,7 @@ CompareWindow::CompareWindow(QWidget *parent)
     m_table->setShowGrid(false);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(false);
-    split->addWidget(m_table);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({420, 300}); // the plots first: their size hint is tiny
-    layout->addWidget(split, 1);
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_summary->setVisible(false);
-    layout->addWidget(m_summary);
-    setCentralWidget(central);
-
-    connect(m_consumerBox, &QComboBox::currentIndexChanged, this, &CompareWindow::updatePlot);
-    connect(m_phaseBox, &QComboBox::currentIndexChanged, this, &CompareWindow::updatePlot);
-    resize(1100, 760);
-    rebuild();
 }
-
-CompareWindow::~CompareWindow() = default;
 
 int CompareWindow::openFiles(const QStringList &paths)
 {

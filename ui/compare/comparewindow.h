@@ -11,6 +11,7 @@
 
 class QAction;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QTableWidget;
 
@@ -71,6 +72,10 @@ public:
     QAction *screenshotAction() const { return m_screenshot; }
 
 private:
+    void buildActions(); // and the menu and toolbar that hold them
+    void buildLayout();
+    QHBoxLayout *buildChoosers(QWidget *central); // consumer and phase
+    void setUpTable();
     void rebuild();
     void fillTable();
     void updatePlot();

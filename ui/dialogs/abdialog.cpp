@@ -52,6 +52,36 @@ AbDialog::AbDialog(KnobEnvironment env, KnobRun run, QWidget *parent)
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
+    layout->addLayout(buildPlayForm());
+
+    auto *variants = new QHBoxLayout;
+    variants->addWidget(makeVariantBox(tr("Variant A"), QStringLiteral("a"), m_a));
+    variants->addWidget(makeVariantBox(tr("Variant B"), QStringLiteral("b"), m_b));
+    layout->addLayout(variants);
+
+    layout->addLayout(buildTurnsForm());
+
+    m_problemLabel = new QLabel;
+    m_problemLabel->setObjectName(QStringLiteral("ab-problem"));
+    m_problemLabel->setWordWrap(true);
+    layout->addWidget(m_problemLabel);
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Start A/B"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(m_buttons);
+
+    connect(m_play, &QComboBox::currentIndexChanged, this, &AbDialog::refresh);
+    connect(m_load, &QLineEdit::textChanged, this, &AbDialog::refresh);
+    connect(m_stepS, &QSpinBox::valueChanged, this, &AbDialog::refresh);
+    connect(m_rounds, &QSpinBox::valueChanged, this, &AbDialog::refresh);
+    connect(m_settle, &QDoubleSpinBox::valueChanged, this, &AbDialog::refresh);
+    refresh();
+}
+
+QFormLayout *AbDialog::buildPlayForm()
+{
     auto *form = new QFormLayout;
     m_play = new QComboBox;
     m_play->setObjectName(QStringLiteral("ab-play"));
@@ -75,13 +105,11 @@ AbDialog::AbDialog(KnobEnvironment env, KnobRun run, QWidget *parent)
     m_stepS->setValue(20);
     m_stepS->setSuffix(tr(" s"));
     form->addRow(tr("Each step"), m_stepS);
-    layout->addLayout(form);
+    return form;
+}
 
-    auto *variants = new QHBoxLayout;
-    variants->addWidget(makeVariantBox(tr("Variant A"), QStringLiteral("a"), m_a));
-    variants->addWidget(makeVariantBox(tr("Variant B"), QStringLiteral("b"), m_b));
-    layout->addLayout(variants);
-
+QFormLayout *AbDialog::buildTurnsForm()
+{
     auto *turns = new QFormLayout;
     m_rounds = new QSpinBox;
     m_rounds->setObjectName(QStringLiteral("ab-rounds"));
@@ -103,25 +131,7 @@ AbDialog::AbDialog(KnobEnvironment env, KnobRun run, QWidget *parent)
     m_cost = new QLabel;
     m_cost->setObjectName(QStringLiteral("ab-cost"));
     turns->addRow(tr("Takes"), m_cost);
-    layout->addLayout(turns);
-
-    m_problemLabel = new QLabel;
-    m_problemLabel->setObjectName(QStringLiteral("ab-problem"));
-    m_problemLabel->setWordWrap(true);
-    layout->addWidget(m_problemLabel);
-
-    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Start A/B"));
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    layout->addWidget(m_buttons);
-
-    connect(m_play, &QComboBox::currentIndexChanged, this, &AbDialog::refresh);
-    connect(m_load, &QLineEdit::textChanged, this, &AbDialog::refresh);
-    connect(m_stepS, &QSpinBox::valueChanged, this, &AbDialog::refresh);
-    connect(m_rounds, &QSpinBox::valueChanged, this, &AbDialog::refresh);
-    connect(m_settle, &QDoubleSpinBox::valueChanged, this, &AbDialog::refresh);
-    refresh();
+    return turns;
 }
 
 QGroupBox *AbDialog::makeVariantBox(const QString &title, const QString &name, VariantBox &box)

@@ -12,6 +12,7 @@ class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -53,6 +54,8 @@ private:
         std::vector<SettingRow> rows;
     };
 
+    QFormLayout *buildPlayForm();  // what plays, each step's length
+    QFormLayout *buildTurnsForm(); // rounds, settling, what it takes
     QGroupBox *makeVariantBox(const QString &title, const QString &name, VariantBox &box);
     Variant variantOf(const VariantBox &box) const;
     Scenario played() const;

@@ -30,7 +30,15 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_banner);
+    layout->addWidget(buildStartBox());
+    // Stop all is the toolbar's (Ctrl+Shift+X): a second button here took
+    // the height the window needs at 1024x730.
+    layout->addWidget(buildRunningBox(), 1);
+    connectSession();
+}
 
+QGroupBox *LoadPanel::buildStartBox()
+{
     auto *startBox = new QGroupBox(tr("Start a load"), this);
     m_startBox = startBox;
     auto *grid = new QGridLayout(startBox);
@@ -55,74 +63,88 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
         r.kind = &kinds[i];
         r.choice = LoadChoice::defaults(kinds[i]);
         r.remembered = r.choice;
-        const int line = static_cast<int>(i) + 1;
-        const QString name = QString::fromStdString(kinds[i].name);
-        auto *label = new QLabel(name, startBox);
-        label->setToolTip(QStringLiteral("%1\n%2: %3")
-                              .arg(QString::fromStdString(kinds[i].description),
-                                   tr("progress counted in"),
-                                   QString::fromStdString(kinds[i].unit)));
-        grid->addWidget(label, line, 0);
-
-        r.count = new QSpinBox(startBox);
-        // Up to what a load spec takes: a typed count is kept as typed, and
-        // one over a cap is refused by name when started, never clamped.
-        r.count->setRange(1, 1000000);
-        r.count->setMaximumWidth(70);
-        r.count->setAccessibleName(tr("%1 workers").arg(name));
-        r.count->setToolTip(tr("How many %1 workers to start").arg(name));
-        label->setBuddy(r.count);
-        grid->addWidget(r.count, line, 1);
-
-        r.nice = new QSpinBox(startBox);
-        r.nice->setRange(-20, 19);
-        r.nice->setMaximumWidth(60);
-        r.nice->setAccessibleName(tr("%1 nice").arg(name));
-        r.nice->setToolTip(tr("Nice value of the %1 workers").arg(name));
-        grid->addWidget(r.nice, line, 2);
-
-        if (kinds[i].runsCommand) {
-            r.command = new QLineEdit(startBox);
-            r.command->setPlaceholderText(tr("command…"));
-            r.command->setToolTip(tr("The program and its arguments, run without a shell"));
-            r.command->setAccessibleName(tr("%1 command").arg(name));
-            grid->addWidget(r.command, line, 3);
-        } else if (!kinds[i].params.empty()) {
-            const LoadParam &p = kinds[i].params.front();
-            r.param = makeParamSpinBox(p, startBox);
-            r.param->setPrefix(QString::fromStdString(p.key) + QLatin1Char(' '));
-            r.param->setMinimumWidth(r.param->fontMetrics().horizontalAdvance(
-                                         r.param->prefix() + QStringLiteral("2500000")) +
-                                     28);
-            grid->addWidget(r.param, line, 3);
-        }
-
-        r.more = new QToolButton(startBox);
-        r.more->setText(QStringLiteral("⋯"));
-        r.more->setAccessibleName(tr("More %1 settings").arg(name));
-        grid->addWidget(r.more, line, 4);
-
-        r.start = new QPushButton(tr("Start"), startBox);
-        r.start->setAccessibleName(tr("Start %1").arg(name));
-        r.start->setToolTip(tr("Start a group of %1 workers").arg(name));
-        grid->addWidget(r.start, line, 5);
-
-        r.stop = new QToolButton(startBox);
-        r.stop->setText(QStringLiteral("■"));
-        r.stop->setAccessibleName(tr("Stop %1").arg(name));
-        r.stop->setToolTip(tr("Stop every running %1 group").arg(name));
-        r.stop->setEnabled(false);
-        grid->addWidget(r.stop, line, 6);
-
-        const std::string kind = kinds[i].name;
-        connect(r.more, &QToolButton::clicked, this, [this, kind] { editRow(*row(kind)); });
-        connect(r.start, &QPushButton::clicked, this, [this, kind] { startKind(kind); });
-        connect(r.stop, &QToolButton::clicked, this, [this, kind] { stopKind(kind); });
+        addRowWidgets(r, grid, static_cast<int>(i) + 1);
         showRow(r);
     }
     grid->setColumnStretch(3, 1);
-    layout->addWidget(startBox);
+    return startBox;
+}
 
+void LoadPanel::addRowWidgets(Row &r, QGridLayout *grid, int line)
+{
+    QWidget *startBox = grid->parentWidget();
+    const LoadKind &kind = *r.kind;
+    const QString name = QString::fromStdString(kind.name);
+    auto *label = new QLabel(name, startBox);
+    label->setToolTip(QStringLiteral("%1\n%2: %3")
+                          .arg(QString::fromStdString(kind.description), tr("progress counted in"),
+                               QString::fromStdString(kind.unit)));
+    grid->addWidget(label, line, 0);
+
+    r.count = new QSpinBox(startBox);
+    // Up to what a load spec takes: a typed count is kept as typed, and
+    // one over a cap is refused by name when started, never clamped.
+    r.count->setRange(1, 1000000);
+    r.count->setMaximumWidth(70);
+    r.count->setAccessibleName(tr("%1 workers").arg(name));
+    r.count->setToolTip(tr("How many %1 workers to start").arg(name));
+    label->setBuddy(r.count);
+    grid->addWidget(r.count, line, 1);
+
+    r.nice = new QSpinBox(startBox);
+    r.nice->setRange(-20, 19);
+    r.nice->setMaximumWidth(60);
+    r.nice->setAccessibleName(tr("%1 nice").arg(name));
+    r.nice->setToolTip(tr("Nice value of the %1 workers").arg(name));
+    grid->addWidget(r.nice, line, 2);
+
+    if (kind.runsCommand) {
+        r.command = new QLineEdit(startBox);
+        r.command->setPlaceholderText(tr("command…"));
+        r.command->setToolTip(tr("The program and its arguments, run without a shell"));
+        r.command->setAccessibleName(tr("%1 command").arg(name));
+        grid->addWidget(r.command, line, 3);
+    } else if (!kind.params.empty()) {
+        const LoadParam &p = kind.params.front();
+        r.param = makeParamSpinBox(p, startBox);
+        r.param->setPrefix(QString::fromStdString(p.key) + QLatin1Char(' '));
+        r.param->setMinimumWidth(r.param->fontMetrics().horizontalAdvance(
+                                     r.param->prefix() + QStringLiteral("2500000")) +
+                                 28);
+        grid->addWidget(r.param, line, 3);
+    }
+    addRowButtons(r, grid, line);
+}
+
+void LoadPanel::addRowButtons(Row &r, QGridLayout *grid, int line)
+{
+    QWidget *startBox = grid->parentWidget();
+    const QString name = QString::fromStdString(r.kind->name);
+    r.more = new QToolButton(startBox);
+    r.more->setText(QStringLiteral("⋯"));
+    r.more->setAccessibleName(tr("More %1 settings").arg(name));
+    grid->addWidget(r.more, line, 4);
+
+    r.start = new QPushButton(tr("Start"), startBox);
+    r.start->setAccessibleName(tr("Start %1").arg(name));
+    r.start->setToolTip(tr("Start a group of %1 workers").arg(name));
+    grid->addWidget(r.start, line, 5);
+
+    r.stop = new QToolButton(startBox);
+    r.stop->setText(QStringLiteral("■"));
+    r.stop->setAccessibleName(tr("Stop %1").arg(name));
+    r.stop->setToolTip(tr("Stop every running %1 group").arg(name));
+    r.stop->setEnabled(false);
+    grid->addWidget(r.stop, line, 6);
+
+    const std::string kind = r.kind->name;
+    connect(r.more, &QToolButton::clicked, this, [this, kind] { editRow(*row(kind)); });
+    connect(r.start, &QPushButton::clicked, this, [this, kind] { startKind(kind); });
+    connect(r.stop, &QToolButton::clicked, this, [this, kind] { stopKind(kind); });
+}
+
+QGroupBox *LoadPanel::buildRunningBox()
+{
     auto *runningBox = new QGroupBox(tr("Running"), this);
     auto *runningLayout = new QVBoxLayout(runningBox);
     runningLayout->setContentsMargins(6, 4, 6, 4);
@@ -142,35 +164,42 @@ LoadPanel::LoadPanel(LiveSession &session, QWidget *parent)
     m_groupsLayout->addStretch();
     scroll->setWidget(list);
     runningLayout->addWidget(scroll);
-    // Stop all is the toolbar's (Ctrl+Shift+X): a second button here took
-    // the height the window needs at 1024x730.
-    layout->addWidget(runningBox, 1);
+    return runningBox;
+}
+
+void LoadPanel::connectSession()
+{
     connect(&m_session, &LiveSession::loadsChanged, this, &LoadPanel::onLoadsChanged);
     connect(&m_session, &LiveSession::loadStarted, this,
             [this](int, const QString &kind, const QString &) {
-                if (Row *r = row(kind.toStdString()); r && !r->pending.empty()) {
-                    r->remembered = r->pending.front();
-                    r->pending.pop_front();
-                }
-                if (Row *r = row(kind.toStdString()); r && r->starting > 0 && --r->starting == 0) {
-                    r->start->setEnabled(!m_scenarioActive);
-                    r->start->setText(tr("Start"));
-                }
+                if (std::optional<LoadChoice> asked = startAnswered(kind.toStdString()))
+                    row(kind.toStdString())->remembered = *asked;
                 if (m_banner->kind() == MessageBanner::Error)
                     m_banner->hide();
             });
     connect(&m_session, &LiveSession::loadRefused, this,
             [this](const QString &kind, const QString &error) {
-                if (Row *r = row(kind.toStdString()); r && !r->pending.empty()) {
-                    r->refused = r->pending.front();
-                    r->pending.pop_front();
-                }
-                if (Row *r = row(kind.toStdString()); r && r->starting > 0 && --r->starting == 0) {
-                    r->start->setEnabled(!m_scenarioActive);
-                    r->start->setText(tr("Start"));
-                }
+                if (std::optional<LoadChoice> asked = startAnswered(kind.toStdString()))
+                    row(kind.toStdString())->refused = *asked;
                 m_banner->showMessage(tr("%1 was not started: %2").arg(kind, error));
             });
+}
+
+std::optional<LoadChoice> LoadPanel::startAnswered(const std::string &kind)
+{
+    Row *r = row(kind);
+    if (!r)
+        return std::nullopt;
+    std::optional<LoadChoice> asked;
+    if (!r->pending.empty()) {
+        asked = r->pending.front();
+        r->pending.pop_front();
+    }
+    if (r->starting > 0 && --r->starting == 0) {
+        r->start->setEnabled(!m_scenarioActive);
+        r->start->setText(tr("Start"));
+    }
+    return asked;
 }
 
 LoadPanel::Row *LoadPanel::row(const std::string &kind)

@@ -10,6 +10,7 @@
 #include <vector>
 
 class QDoubleSpinBox;
+class QGridLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -80,6 +81,14 @@ private:
         std::deque<LoadChoice> pending; // starts in flight, oldest first
     };
 
+    QGroupBox *buildStartBox();
+    void addRowWidgets(Row &row, QGridLayout *grid, int line);
+    void addRowButtons(Row &row, QGridLayout *grid, int line);
+    QGroupBox *buildRunningBox();
+    void connectSession();
+    // A start of `kind` was answered, begun or refused: the choice it was
+    // asked with, oldest first, if it was the panel's.
+    std::optional<LoadChoice> startAnswered(const std::string &kind);
     Row *row(const std::string &kind);
     const Row *row(const std::string &kind) const;
     void syncRow(Row &row); // widgets -> choice

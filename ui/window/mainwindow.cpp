@@ -78,6 +78,7 @@ MainWindow::MainWindow(LiveSession &session, QWidget *parent)
         fallback.addFile(QStringLiteral(":/latprobe/icons/latprobe-%1.png").arg(size));
     setWindowIcon(QIcon::fromTheme(QStringLiteral("latprobe"), fallback));
     buildActions();
+    buildMenus();
     buildLayout();
     buildStatusBar();
     m_scenarios = new ScenarioFlow(m_session, this, menuBar(),
@@ -187,6 +188,7 @@ void MainWindow::buildActions()
 {
     m_screenshot =
         new QAction(style()->standardIcon(QStyle::SP_DesktopIcon), tr("Sc&reenshot"), this);
+    m_screenshot->setObjectName(QStringLiteral("screenshot"));
     m_screenshot->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
     m_screenshot->setToolTip(tr("Save a PNG of this window with a caption (version, kernel, CPUs, "
                                 "scheduler, loads, time) and copy it to the clipboard "
@@ -195,6 +197,7 @@ void MainWindow::buildActions()
 
     m_copyReport = new QAction(style()->standardIcon(QStyle::SP_FileDialogDetailedView),
                                tr("&Copy report"), this);
+    m_copyReport->setObjectName(QStringLiteral("copy-report"));
     m_copyReport->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
     m_copyReport->setToolTip(tr("Put the plain-text report of the run so far on the clipboard, "
                                 "72 columns for a mailing-list post (Ctrl+Shift+C)"));
@@ -202,6 +205,7 @@ void MainWindow::buildActions()
 
     m_saveRun =
         new QAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save run…"), this);
+    m_saveRun->setObjectName(QStringLiteral("save-run"));
     m_saveRun->setShortcut(QKeySequence::Save);
     m_saveRun->setToolTip(tr("Write the run so far to a JSON run file, for 'latprobe report' "
                              "and 'latprobe compare' (Ctrl+S)"));
@@ -209,6 +213,7 @@ void MainWindow::buildActions()
 
     m_reset =
         new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reset counters"), this);
+    m_reset->setObjectName(QStringLiteral("reset-counters"));
     m_reset->setShortcut(QKeySequence(tr("Ctrl+R")));
     m_reset->setToolTip(tr("Count from zero: begins a new phase; earlier phases stay in the "
                            "report (Ctrl+R)"));
@@ -216,6 +221,7 @@ void MainWindow::buildActions()
 
     m_stopAll =
         new QAction(style()->standardIcon(QStyle::SP_BrowserStop), tr("S&top all loads"), this);
+    m_stopAll->setObjectName(QStringLiteral("stop-all-loads"));
     m_stopAll->setShortcut(QKeySequence(tr("Ctrl+Shift+X")));
     m_stopAll->setShortcutContext(Qt::ApplicationShortcut);
     m_stopAll->setToolTip(tr("Kill every load worker at once (Ctrl+Shift+X)"));
@@ -226,6 +232,7 @@ void MainWindow::buildActions()
     });
 
     m_capture = new QAction(tr("&Capture system state"), this);
+    m_capture->setObjectName(QStringLiteral("capture-state"));
     m_capture->setShortcut(QKeySequence(tr("Ctrl+Shift+D")));
     m_capture->setToolTip(tr("Record the scheduler's debug file, schedstat, loadavg and the "
                              "busiest processes into the run now (also done automatically at "
@@ -233,26 +240,33 @@ void MainWindow::buildActions()
     connect(m_capture, &QAction::triggered, this, [this] { m_session.captureNow(); });
 
     m_compare = new QAction(tr("Co&mpare runs…"), this);
+    m_compare->setObjectName(QStringLiteral("compare-runs"));
     m_compare->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
     m_compare->setToolTip(tr("Open saved runs (or cyclictest JSON) side by side: overlaid "
                              "latency distributions and the table of 'latprobe compare'"));
     connect(m_compare, &QAction::triggered, this, &MainWindow::openCompareInteractively);
 
     m_runLibrary = new QAction(tr("Run &library…"), this);
+    m_runLibrary->setObjectName(QStringLiteral("run-library"));
     m_runLibrary->setShortcut(QKeySequence(tr("Ctrl+L")));
     m_runLibrary->setToolTip(tr("Every run latprobe kept (this window's too, autosaved as it "
                                 "measures): reports, comparisons, deleting (Ctrl+L)"));
     connect(m_runLibrary, &QAction::triggered, this, &MainWindow::openRunLibrary);
 
     m_preferences = new QAction(tr("&Preferences…"), this);
+    m_preferences->setObjectName(QStringLiteral("preferences"));
     m_preferences->setShortcut(QKeySequence(tr("Ctrl+,")));
     m_preferences->setToolTip(tr("The cap on load processes at once, kept for next time"));
     connect(m_preferences, &QAction::triggered, this, &MainWindow::openPreferences);
 
     m_quit = new QAction(tr("&Quit"), this);
+    m_quit->setObjectName(QStringLiteral("quit"));
     m_quit->setShortcut(QKeySequence::Quit);
     connect(m_quit, &QAction::triggered, this, &QWidget::close);
+}
 
+void MainWindow::buildMenus()
+{
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_saveRun);
     file->addAction(m_copyReport);
@@ -321,9 +335,11 @@ void MainWindow::buildLayout()
     m_hint->hide();
     layout->addWidget(m_hint);
     m_counters = new CounterPanel(consumers, central);
+    m_counters->setObjectName(QStringLiteral("counter-panel"));
     connect(m_counters, &CounterPanel::resetRequested, this, &MainWindow::onReset);
     layout->addWidget(m_counters);
     m_scenarioBar = new ScenarioBar(central);
+    m_scenarioBar->setObjectName(QStringLiteral("scenario-bar"));
     layout->addWidget(m_scenarioBar);
 
     m_mainSplitter = new QSplitter(Qt::Horizontal, central);
@@ -331,7 +347,9 @@ void MainWindow::buildLayout()
     m_leftSplitter = new QSplitter(Qt::Vertical, m_mainSplitter);
     m_leftSplitter->setObjectName(QStringLiteral("leftSplitter"));
     m_loadPanel = new LoadPanel(m_session, m_leftSplitter);
+    m_loadPanel->setObjectName(QStringLiteral("load-panel"));
     m_phases = new PhaseTable(m_leftSplitter);
+    m_phases->setObjectName(QStringLiteral("phase-table"));
     // Room beyond the load table and one running group goes to the phases
     // as much as to the running groups: a ramp has a dozen phases.
     m_leftSplitter->setStretchFactor(0, 1);
@@ -340,11 +358,14 @@ void MainWindow::buildLayout()
     m_plotSplitter = new QSplitter(Qt::Vertical, m_mainSplitter);
     m_plotSplitter->setObjectName(QStringLiteral("plotSplitter"));
     m_latency = new LatencyPlot(consumers, m_plotSplitter);
+    m_latency->setObjectName(QStringLiteral("latency-plot"));
     m_bottomSplitter = new QSplitter(Qt::Horizontal, m_plotSplitter);
     m_bottomSplitter->setObjectName(QStringLiteral("bottomSplitter"));
     m_misses = new MissesPlot(consumers, m_bottomSplitter);
+    m_misses->setObjectName(QStringLiteral("misses-plot"));
     connect(m_misses, &MissesPlot::clickedAt, this, &MainWindow::explainMissesAt);
     m_histogram = new WakeupHistogram(m_bottomSplitter);
+    m_histogram->setObjectName(QStringLiteral("wakeup-histogram"));
     m_bottomSplitter->setStretchFactor(0, 1);
     m_bottomSplitter->setStretchFactor(1, 1);
     m_plotSplitter->setStretchFactor(0, 3);
@@ -392,16 +413,6 @@ void MainWindow::buildStatusBar()
     statusBar()->addWidget(m_probeLabel);
     statusBar()->addWidget(m_warningLabel, 1);
     statusBar()->addPermanentWidget(m_phaseLabel);
-}
-
-QString MainWindow::statusWarning() const
-{
-    return m_warningLabel->isVisible() ? m_warningLabel->text() : QString();
-}
-
-std::vector<PlotPanel *> MainWindow::plots() const
-{
-    return {m_latency, m_misses, m_histogram};
 }
 
 void MainWindow::onFineTick()
@@ -744,16 +755,6 @@ void MainWindow::closeEvent(QCloseEvent *event)
     // while hundreds of workers still spin would look like a hang.
     m_session.shutdown();
     event->accept();
-}
-
-QAction *MainWindow::cancelScenarioAction() const
-{
-    return m_scenarios->cancelAction();
-}
-
-QMenu *MainWindow::scenarioMenu() const
-{
-    return m_scenarios->menu();
 }
 
 bool MainWindow::runScenario(const Scenario &scenario, bool fromRunStart)

@@ -9,7 +9,6 @@
 
 class QAction;
 class QLabel;
-class QMenu;
 class QSplitter;
 class QTimer;
 
@@ -25,7 +24,6 @@ class LoadPanel;
 class MissesPlot;
 class WhoDelayedDialog;
 class PhaseTable;
-class PlotPanel;
 class ScenarioBar;
 class ScenarioFlow;
 class WakeupHistogram;
@@ -38,6 +36,9 @@ class WakeupHistogram;
 // from LiveData: the measuring threads never wait for it, and a hidden plot,
 // or one whose window and data did not change (an idle misses plot between
 // two seconds), is not redrawn.
+//
+// Its actions and panels carry object names ("load-panel", "stop-all-loads"):
+// tests find them by those (tests/gui/windowparts.h).
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -47,14 +48,9 @@ public:
 
     // The window with its caption strip, as Screenshot saves it.
     QImage screenshotImage(int *captionHeight = nullptr);
-    // Its caption: the machine and loads, and who delayed the misses of the
-    // phase on screen when the flight recorder explained some.
-    QString screenshotCaptionText() const;
     // Saves a screenshot into `dir` (default: the last one used, else
     // Pictures), copies it to the clipboard; returns the file or "".
     QString saveScreenshot(const QString &dir = {});
-    QString reportText() const;
-    void copyReport();
     bool saveRun(const QString &path, QString *error = nullptr);
 
     // One pass of every timer, for tests and before a screenshot.
@@ -64,43 +60,13 @@ public:
     bool runScenario(const Scenario &scenario, bool fromRunStart = false);
     bool runScenarioFile(const QString &path);
     bool saveScenarioRun(const QString &path, QString *error = nullptr);
-    // A Compare window (File ▸ Compare runs…) with these runs in it.
-    CompareWindow *openCompare(const QStringList &files);
-    // File ▸ Run library…: every run kept, to report, compare or delete.
-    RunsWindow *openRunLibrary();
     // Closes without asking, the run kept in the library (SIGTERM, SIGINT).
     void closeKeepingRun();
     // The scenario to play in a new run once this window has closed (the
     // user chose "New run"), or none.
     const std::optional<Scenario> &nextRun() const { return m_nextRun; }
-    // Edit ▸ Preferences…; applies and saves what was accepted.
-    void openPreferences();
+    // What Edit ▸ Preferences… applies and saves once accepted.
     void applyPreferences(int maxLoadProcesses);
-
-    QAction *screenshotAction() const { return m_screenshot; }
-    QAction *copyReportAction() const { return m_copyReport; }
-    QAction *resetAction() const { return m_reset; }
-    QAction *stopAllAction() const { return m_stopAll; }
-    QAction *compareAction() const { return m_compare; }
-    QAction *preferencesAction() const { return m_preferences; }
-    QAction *cancelScenarioAction() const;
-    QMenu *scenarioMenu() const;
-    ScenarioBar *scenarioBar() const { return m_scenarioBar; }
-    LoadPanel *loadPanel() const { return m_loadPanel; }
-    CounterPanel *counterPanel() const { return m_counters; }
-    MessageBanner *firstStartHint() const { return m_hint; }
-    LatencyPlot *latencyPlot() const { return m_latency; }
-    MissesPlot *missesPlot() const { return m_misses; }
-    PhaseTable *phaseTable() const { return m_phases; }
-    std::vector<PlotPanel *> plots() const;
-    QString statusWarning() const;
-    // Who delayed the misses near `timeS` (a click on the misses plot).
-    void explainMissesAt(double timeS);
-    // Its "Explain the next misses": so many more of each consumer, this phase.
-    static constexpr size_t kExplainMoreMisses = 8;
-    void explainMoreMisses();
-    // Marks the misses explained so far on the misses plot (once a second).
-    void markExplainedMisses();
 
 signals:
     // Closed for a new run (nextRun()): main() opens its window, even while
@@ -109,12 +75,30 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+
+private:
+    // Its caption: the machine and loads, and who delayed the misses of the
+    // phase on screen when the flight recorder explained some.
+    QString screenshotCaptionText() const;
+    QString reportText() const;
+    void copyReport();
+    // A Compare window (File ▸ Compare runs…) with these runs in it.
+    CompareWindow *openCompare(const QStringList &files);
+    // File ▸ Run library…: every run kept, to report, compare or delete.
+    RunsWindow *openRunLibrary();
+    void openPreferences(); // Edit ▸ Preferences…
+    // Who delayed the misses near `timeS` (a click on the misses plot).
+    void explainMissesAt(double timeS);
+    // Its "Explain the next misses": so many more of each consumer, this phase.
+    static constexpr size_t kExplainMoreMisses = 8;
+    void explainMoreMisses();
+    // Marks the misses explained so far on the misses plot (once a second).
+    void markExplainedMisses();
     // With a live run kept in the library: keep it, discard it, or go on
     // measuring (false).
     bool askToKeepRun();
-
-private:
     void buildActions();
+    void buildMenus();
     void closeForNewRun(const Scenario &scenario);
     void buildHelpMenu();
     void buildLayout();

@@ -29,6 +29,7 @@ ScenarioFlow::ScenarioFlow(LiveSession &session, QWidget *window, QMenuBar *menu
     : QObject(window), m_session(session), m_window(window), m_controls(controls)
 {
     m_menu = menuBar->addMenu(tr("S&cenario"));
+    m_menu->setObjectName(QStringLiteral("scenario-menu"));
     m_menu->setToolTipsVisible(true);
     for (const std::string &name : builtinScenarioNames()) {
         const std::optional<Scenario> scenario = builtinScenario(name);
@@ -59,6 +60,7 @@ ScenarioFlow::ScenarioFlow(LiveSession &session, QWidget *window, QMenuBar *menu
     m_menu->addSeparator();
     m_cancel =
         m_menu->addAction(tr("&Cancel scenario"), this, [this] { m_session.cancelScenario(); });
+    m_cancel->setObjectName(QStringLiteral("cancel-scenario"));
     m_cancel->setEnabled(false);
 
     connect(m_controls.bar, &ScenarioBar::cancelRequested, this,

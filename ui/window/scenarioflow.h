@@ -48,9 +48,6 @@ public:
     bool runScenarioFile(const QString &path);
     bool saveScenarioRun(const QString &path, QString *error = nullptr);
 
-    QMenu *menu() const { return m_menu; }
-    QAction *cancelAction() const { return m_cancel; }
-
 signals:
     // The user chose to play `scenario` in a run of its own: the window
     // keeps this run in the library and a new one plays it from its start.
