@@ -354,10 +354,44 @@ void CompareWindow::updateRunsLabel()
     m_runsLabel->setVisible(!lines.isEmpty());
 }
 
+QTableWidgetItem *CompareWindow::setCell(int row, int column, const QString &text, bool number)
+{
+    auto *item = new QTableWidgetItem(text);
+    if (number)
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_table->setItem(row, column, item);
+    return item;
+}
+
+void CompareWindow::fillMetricRow(int row, const MetricComparison &m, bool single)
+{
+    setCell(row, MetricCol, QString::fromStdString(metricTitle(m.metric)), false);
+    setCell(row, BaseCol, valueText(m.metric, m.base));
+    setCell(row, ValueCol, single ? QString() : valueText(m.metric, m.value));
+    if (single)
+        return;
+    QTableWidgetItem *change = setCell(row, ChangeCol, QString::fromStdString(formatChange(m)));
+    QTableWidgetItem *verdict =
+        setCell(row, VerdictCol, QString::fromLatin1(toString(m.verdict)), false);
+    verdict->setToolTip(
+        tr("p = %1, %2 against %3 samples").arg(m.p, 0, 'g', 3).arg(m.samples).arg(m.baseSamples));
+    // Only what is significant gets a colour.
+    if (m.verdict == Verdict::Better || m.verdict == Verdict::Worse) {
+        const QColor c =
+            m.verdict == Verdict::Worse ? QColor(0xc0, 0x30, 0x20) : QColor(0x00, 0x80, 0x40);
+        change->setForeground(c);
+        verdict->setForeground(c);
+        QFont bold = verdict->font();
+        bold.setBold(true);
+        verdict->setFont(bold);
+    } else {
+        change->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+    }
+}
+
 void CompareWindow::fillTable()
 {
     m_table->setRowCount(0);
-    const QColor worse = QColor(0xc0, 0x30, 0x20), better = QColor(0x00, 0x80, 0x40);
     const QColor dim = palette().color(QPalette::Disabled, QPalette::Text);
     const bool single = m_runs.size() == 1;
     auto addRow = [this]() {
@@ -366,11 +400,7 @@ void CompareWindow::fillTable()
         return row;
     };
     auto set = [this](int row, int column, const QString &text, bool number = true) {
-        auto *item = new QTableWidgetItem(text);
-        if (number)
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_table->setItem(row, column, item);
-        return item;
+        return setCell(row, column, text, number);
     };
     QStringList summaries;
     for (const PhaseComparison &ph : m_comparison.phases) {
@@ -412,30 +442,7 @@ void CompareWindow::fillTable()
                 for (const MetricComparison &m : cc.metrics) {
                     const int row = addRow();
                     head(row);
-                    set(row, MetricCol, QString::fromStdString(metricTitle(m.metric)), false);
-                    set(row, BaseCol, valueText(m.metric, m.base));
-                    set(row, ValueCol, single ? QString() : valueText(m.metric, m.value));
-                    if (single)
-                        continue;
-                    QTableWidgetItem *change =
-                        set(row, ChangeCol, QString::fromStdString(formatChange(m)));
-                    QTableWidgetItem *verdict =
-                        set(row, VerdictCol, QString::fromLatin1(toString(m.verdict)), false);
-                    verdict->setToolTip(tr("p = %1, %2 against %3 samples")
-                                            .arg(m.p, 0, 'g', 3)
-                                            .arg(m.samples)
-                                            .arg(m.baseSamples));
-                    // Only what is significant gets a colour.
-                    if (m.verdict == Verdict::Better || m.verdict == Verdict::Worse) {
-                        const QColor c = m.verdict == Verdict::Worse ? worse : better;
-                        change->setForeground(c);
-                        verdict->setForeground(c);
-                        QFont bold = verdict->font();
-                        bold.setBold(true);
-                        verdict->setFont(bold);
-                    } else {
-                        change->setForeground(dim);
-                    }
+                    fillMetricRow(row, m, single);
                 }
             }
             if (ri < ph.summaries.size() && !ph.summaries[ri].empty())

@@ -14,6 +14,7 @@ class QComboBox;
 class QHBoxLayout;
 class QLabel;
 class QTableWidget;
+class QTableWidgetItem;
 
 namespace latprobe {
 
@@ -78,6 +79,9 @@ private:
     void setUpTable();
     void rebuild();
     void fillTable();
+    // One metric of one consumer: its values, change and verdict, coloured when decided.
+    void fillMetricRow(int row, const MetricComparison &m, bool single);
+    QTableWidgetItem *setCell(int row, int column, const QString &text, bool number = true);
     void updatePlot();
     void updateRunsLabel();
 
