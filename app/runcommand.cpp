@@ -1,6 +1,5 @@
 #include "runcommand.h"
 
-#include "collector.h"
 #include "consumertable.h"
 #include "interrupt.h"
 #include "realclock.h"
@@ -17,7 +16,6 @@
 
 #include <atomic>
 #include <cstdio>
-#include <limits>
 #include <optional>
 #include <unistd.h>
 
@@ -37,7 +35,7 @@ class ProgressLine : public SessionObserver
 {
 public:
     explicit ProgressLine(bool enabled) : m_enabled(enabled) {}
-    void attach(Session &session) { m_session = &session; }
+    void attach(const RunView &session) { m_session = &session; }
     void scenarioProgressed(const ScenarioProgress &p) override
     {
         const int64_t now = RealClock::monotonicNow();
@@ -65,11 +63,8 @@ public:
 private:
     std::string counters() const
     {
-        const auto phases = m_session->collector().phases(RealClock::monotonicNow(),
-                                                          std::numeric_limits<size_t>::max(),
-                                                          Collector::Blocks::Leave);
         std::string line;
-        for (const ConsumerStats &c : phases.back().consumers) {
+        for (const ConsumerStats &c : m_session->openPhase(RealClock::monotonicNow()).consumers) {
             if (c.hasDeadline)
                 line +=
                     fmt::format("  {} {} {}", c.name, c.misses, consumerTraits(c.name).missName);
@@ -82,7 +77,7 @@ private:
     }
 
     bool m_enabled;
-    Session *m_session = nullptr;
+    const RunView *m_session = nullptr;
     int64_t m_last = 0;
     bool m_shown = false;
 };

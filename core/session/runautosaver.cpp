@@ -1,9 +1,10 @@
 #include "runautosaver.h"
 
+#include "realclock.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <malloc.h>
-#include <pthread.h>
 
 namespace latprobe {
 
@@ -20,7 +21,7 @@ std::chrono::milliseconds autosaveInterval(std::chrono::milliseconds every, uint
 RunAutosaver::RunAutosaver(RunLibrary library, Snapshot snapshot, std::chrono::milliseconds every)
     : m_library(std::move(library)), m_snapshot(std::move(snapshot)), m_every(every)
 {
-    m_thread = std::thread([this] { main(); });
+    scheduleNext();
 }
 
 RunAutosaver::~RunAutosaver()
@@ -34,29 +35,29 @@ void RunAutosaver::stopAutosaving()
         std::lock_guard lock(m_mutex);
         m_quit = true;
     }
-    m_wake.notify_all();
-    if (m_thread.joinable())
-        m_thread.join();
+    m_thread.stop();
 }
 
-void RunAutosaver::main()
+void RunAutosaver::scheduleNext()
 {
-    pthread_setname_np(pthread_self(), "lp-autosave");
-    std::unique_lock lock(m_mutex);
-    while (!m_wake.wait_for(lock, nextWait(), [this] { return m_quit; })) {
-        lock.unlock();
-        std::string error;
-        save(m_snapshot(), false, error);
-        // The snapshot's JSON tree was tens of megabytes in a long run; give
-        // the pages back rather than keep them in this thread's arena (the
-        // window's RSS swung 50 -> 170 MB in an hour without this).
-        malloc_trim(0);
-        lock.lock();
-    }
+    const std::chrono::nanoseconds wait = nextWait();
+    m_thread.runAt(RealClock::monotonicNow() + wait.count(), [this] { autosave(); });
+}
+
+void RunAutosaver::autosave()
+{
+    std::string error;
+    save(m_snapshot(), false, error);
+    // The snapshot's JSON tree was tens of megabytes in a long run; give
+    // the pages back rather than keep them in this thread's arena (the
+    // window's RSS swung 50 -> 170 MB in an hour without this).
+    malloc_trim(0);
+    scheduleNext();
 }
 
 std::chrono::milliseconds RunAutosaver::nextWait() const
 {
+    std::lock_guard lock(m_mutex);
     return autosaveInterval(m_every, m_lastBytes, kWriteBudgetPerMinute);
 }
 

@@ -2,14 +2,13 @@
 
 #include "run.h"
 #include "runlibrary.h"
+#include "taskthread.h"
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <string>
-#include <thread>
 
 namespace latprobe {
 
@@ -19,7 +18,7 @@ std::chrono::milliseconds autosaveInterval(std::chrono::milliseconds every, uint
                                            uint64_t budgetPerMinute);
 
 // Keeps a run in the run library while it is measured: every `every`, on a
-// thread of its own ("lp-autosave"), it takes a snapshot and saves it
+// TaskThread of its own ("lp-autosave"), it takes a snapshot and saves it
 // atomically to one file (compact JSON), so that a crash, a kill -9 or a
 // forgotten close loses at most that much. A run grown past what `every`
 // allows within kWriteBudget is saved less often (autosaveInterval()). The
@@ -59,7 +58,8 @@ public:
     uint64_t bytesWritten() const; // every save's file size, summed
 
 private:
-    void main();
+    void autosave();
+    void scheduleNext(); // the next autosave, on m_thread
     std::chrono::milliseconds nextWait() const;
     bool save(Run run, bool final, std::string &error);
 
@@ -67,14 +67,13 @@ private:
     Snapshot m_snapshot;
     std::chrono::milliseconds m_every;
     mutable std::mutex m_mutex;
-    std::condition_variable m_wake;
     bool m_quit = false;
     std::string m_path, m_lastError;
     int m_saves = 0;
     uint64_t m_bytes = 0;
-    uint64_t m_lastBytes = 0; // the last save's size
-    std::mutex m_saveMutex;   // one save at a time: the thread's or the final one
-    std::thread m_thread;
+    uint64_t m_lastBytes = 0;           // the last save's size
+    std::mutex m_saveMutex;             // one save at a time: the thread's or the final one
+    TaskThread m_thread{"lp-autosave"}; // last: it stops first
 };
 
 } // namespace latprobe

@@ -102,6 +102,12 @@ std::string ScenarioPlayer::accept(const Scenario &scenario, Play play, const Lo
 std::string ScenarioPlayer::playingName() const
 {
     std::lock_guard lock(m_mutex);
+    return m_active ? m_name : std::string();
+}
+
+std::string ScenarioPlayer::name() const
+{
+    std::lock_guard lock(m_mutex);
     return m_name;
 }
 
@@ -420,7 +426,6 @@ void ScenarioPlayer::endScenario(RunEnd end)
     {
         std::lock_guard lock(m_mutex);
         m_outcome = outcome;
-        m_name.clear();
         m_active = false;
     }
     m_ended.notify_all();

@@ -108,6 +108,7 @@ public:
     void cancel() { m_cancel = true; }
     bool active() const { return m_active; }
     std::string playingName() const; // "" when none plays
+    std::string name() const;        // the one playing, else the last played
     ScenarioProgress progress() const;
     std::optional<ScenarioOutcome> lastOutcome() const;
     // Blocks until the scenario taken ends; returns how.

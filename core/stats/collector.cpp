@@ -384,30 +384,40 @@ std::vector<PhaseResult> Collector::phases(int64_t now, size_t histogramsFrom, B
     std::lock_guard lock(m_mutex);
     std::vector<PhaseResult> out;
     out.reserve(m_phases.size());
-    for (const Phase &p : m_phases) {
-        const bool withHistograms = out.size() >= histogramsFrom;
-        const int64_t end = std::max(p.end ? p.end : now, p.start); // now: maybe still settling
-        PhaseResult r;
-        r.name = p.name;
-        r.loads = p.loads;
-        r.step = p.place.step;
-        r.round = p.place.round;
-        r.traced = p.place.traced;
-        r.variant = p.place.variant;
-        r.startS = static_cast<double>(p.start - m_runStart) / 1e9;
-        r.durationS = static_cast<double>(end - p.start) / 1e9;
-        for (size_t i = 0; i < p.stats.size(); ++i) {
-            if (!p.measured[i])
-                continue; // PhaseResult::consumer() says so
-            ConsumerStats s = p.stats[i].result(p.start, end, m_runStart, withHistograms);
-            s.ringOverflows = p.ringOverflows[i];
-            if (blocks == Blocks::Include)
-                s.blocks = blocksOf(p.blocks[i]);
-            r.consumers.push_back(std::move(s));
-        }
-        out.push_back(std::move(r));
-    }
+    for (const Phase &p : m_phases)
+        out.push_back(resultOf(p, now, out.size() >= histogramsFrom, blocks));
     return out;
+}
+
+PhaseResult Collector::openPhase(int64_t now) const
+{
+    std::lock_guard lock(m_mutex);
+    return m_phases.empty() ? PhaseResult() : resultOf(m_phases.back(), now, false, Blocks::Leave);
+}
+
+PhaseResult Collector::resultOf(const Phase &p, int64_t now, bool withHistograms,
+                                Blocks blocks) const
+{
+    const int64_t end = std::max(p.end ? p.end : now, p.start); // now: maybe still settling
+    PhaseResult r;
+    r.name = p.name;
+    r.loads = p.loads;
+    r.step = p.place.step;
+    r.round = p.place.round;
+    r.traced = p.place.traced;
+    r.variant = p.place.variant;
+    r.startS = static_cast<double>(p.start - m_runStart) / 1e9;
+    r.durationS = static_cast<double>(end - p.start) / 1e9;
+    for (size_t i = 0; i < p.stats.size(); ++i) {
+        if (!p.measured[i])
+            continue; // PhaseResult::consumer() says so
+        ConsumerStats s = p.stats[i].result(p.start, end, m_runStart, withHistograms);
+        s.ringOverflows = p.ringOverflows[i];
+        if (blocks == Blocks::Include)
+            s.blocks = blocksOf(p.blocks[i]);
+        r.consumers.push_back(std::move(s));
+    }
+    return r;
 }
 
 std::vector<std::vector<SecondBucket>> Collector::series() const

@@ -88,11 +88,14 @@ public:
     enum class Blocks : bool { Leave, Include };
     std::vector<PhaseResult> phases(int64_t now, size_t histogramsFrom = 0,
                                     Blocks blocks = Blocks::Include) const;
+    // The open (last) phase alone, without histograms or blocks: what a
+    // progress line prints each second, without copying every phase.
+    PhaseResult openPhase(int64_t now) const;
     std::vector<std::vector<SecondBucket>> series() const;
     // 100 ms buckets of one consumer with index >= `fromIndex` (the last
     // kFineKept are kept): what a live plot appends since its last tick.
     std::vector<FineBucket> fineSeries(size_t consumer, int64_t fromIndex) const;
-    static constexpr int64_t kFineNs = 100'000'000;
+    static constexpr int64_t kFineNs = FineBucket::kNs;
     // The first 100 ms bucket boundary at or after `t`: where a phase begun
     // by hand takes effect, so that the live counters and the phase agree.
     int64_t fineBoundary(int64_t t) const
@@ -197,6 +200,7 @@ private:
     void closeBlock(Phase &phase, size_t consumer, int64_t end);
     void closeBlocks(Phase &phase);
     size_t phaseAt(int64_t t) const;
+    PhaseResult resultOf(const Phase &p, int64_t now, bool withHistograms, Blocks blocks) const;
 
     const std::shared_ptr<const std::vector<ConsumerConfig>> m_configsOwned;
     const std::vector<ConsumerConfig> &m_configs = *m_configsOwned;

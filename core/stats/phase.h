@@ -74,6 +74,7 @@ struct SecondBucket
 // A tenth of a second of one consumer: the live plots' resolution.
 struct FineBucket
 {
+    static constexpr int64_t kNs = 100'000'000;
     int64_t index = 0;  // (woke - run start) / 100 ms
     int64_t maxUs = -1; // -1: no sample
     uint32_t misses = 0;

@@ -1,9 +1,11 @@
 // What the GUI counts, on hand-made samples: sparse histogram arithmetic,
 // "since reset" and "last 10 s" from the collector's 100 ms buckets, and the
 // windowed p99 from cumulative histogram snapshots. No probe threads, no
-// widgets but the counter panel: the collector is fed directly.
+// widgets but the counter panel: a collector is fed directly, and read as
+// the session reads its own (RunNumbers).
 
 #include "collector.h"
+#include "collectornumbers.h"
 #include "countercard.h"
 #include "counterpanel.h"
 #include "livedata.h"
@@ -119,7 +121,8 @@ void TestLiveData::countsSinceResetAndLastWindow()
 {
     const std::vector<ConsumerConfig> configs{audioConsumer(), wakeupConsumer()};
     Collector collector(configs, kStart);
-    LiveData data(collector);
+    const CollectorNumbers numbers(collector);
+    LiveData data(numbers);
     // Audio: misses at 1 s (2 lost) and 25 s (1 lost); latencies 0.2 and 12 ms.
     collector.add(0, sample(1000, 0.2));
     collector.add(0, sample(1005, 11.0, 1, true));
@@ -149,7 +152,8 @@ void TestLiveData::countsSinceResetAndLastWindow()
 void TestLiveData::resetStartsAtItsBoundary()
 {
     Collector collector({audioConsumer()}, kStart);
-    LiveData data(collector);
+    const CollectorNumbers numbers(collector);
+    LiveData data(numbers);
     collector.add(0, sample(1000, 11.0, 0, true));
     data.pollFine(kStart + 2'040 * kMs);
     QCOMPARE(data.missesSinceReset(0), 1u);
@@ -175,7 +179,8 @@ void TestLiveData::resetStartsAtItsBoundary()
 void TestLiveData::windowP99ComesFromSnapshots()
 {
     Collector collector({wakeupConsumer()}, kStart);
-    LiveData data(collector);
+    const CollectorNumbers numbers(collector);
+    LiveData data(numbers);
     data.setHistogramConsumer(0);
     // Second by second, as the GUI polls: 100 wakeups a second, 0.1 ms late;
     // in the first 10 s two of each hundred are 5 ms late.
@@ -202,7 +207,8 @@ void TestLiveData::theWindowHoldsTenSecondsNotTheRun()
     // 11,000 buckets, what "last 10 s" holds stays the window's, and both
     // percentiles span the phases.
     Collector collector({wakeupConsumer()}, kStart);
-    LiveData data(collector);
+    const CollectorNumbers numbers(collector);
+    LiveData data(numbers);
     data.setHistogramConsumer(0);
     std::vector<int64_t> all;
     for (int second = 0; second < 600; ++second) {
@@ -235,7 +241,8 @@ void TestLiveData::theWindowHoldsTenSecondsNotTheRun()
 void TestLiveData::onlyNewBucketsAreFetched()
 {
     Collector collector({audioConsumer()}, kStart);
-    LiveData data(collector);
+    const CollectorNumbers numbers(collector);
+    LiveData data(numbers);
     for (int i = 0; i < 100; ++i)
         collector.add(0, sample(i * 100, 0.5));
     data.pollFine(kStart + 10'000 * kMs);
@@ -254,7 +261,8 @@ void TestLiveData::onlyNewBucketsAreFetched()
 void TestLiveData::finishedPhasesAreFoldedOnceAndKeepNoHistogram()
 {
     Collector collector({wakeupConsumer()}, kStart);
-    LiveData data(collector);
+    const CollectorNumbers numbers(collector);
+    LiveData data(numbers);
     data.setHistogramConsumer(0);
     // Ten phases of 1 s, 100 wakeups each: the first 9.5 ms late, each next
     // one a ms less, the last (still open) 0.5 ms.
@@ -297,7 +305,8 @@ Sample burn(int64_t tMs, int64_t lateMs)
 void TestLiveData::gamingCpuSinceResetIsTheShareItGot()
 {
     Collector collector({gamingConsumer()}, kStart);
-    LiveData data(collector);
+    const CollectorNumbers numbers(collector);
+    LiveData data(numbers);
     data.pollPhases(kStart + 50 * kMs);
     QCOMPARE(data.cpuSinceResetPct(0), -1.0);
     // Before the reset: starved, 100 ms burns that took 400 ms.
@@ -330,7 +339,8 @@ void TestLiveData::xAndGamingGetCardsThatSayWhatTheyAre()
     QVERIFY2(gaming->toolTip().contains("interbench's Gaming"), qPrintable(gaming->toolTip()));
 
     Collector collector(consumers, kStart);
-    LiveData data(collector);
+    const CollectorNumbers numbers(collector);
+    LiveData data(numbers);
     collector.add(2, burn(0, 0));
     collector.add(2, burn(100, 100));
     data.pollFine(kStart + 400 * kMs);

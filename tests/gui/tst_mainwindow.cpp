@@ -18,7 +18,6 @@
 #include "missesplot.h"
 #include "phasetable.h"
 #include "preferencesdialog.h"
-#include "probe.h"
 #include "procscan.h"
 #include "realclock.h"
 #include "runfile.h"
@@ -133,14 +132,14 @@ void TestMainWindow::initTestCase()
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     m_session->start();
-    QVERIFY(m_session->running());
+    QVERIFY(m_session->view().running());
 }
 
 void TestMainWindow::cleanupTestCase()
 {
     m_window->close();
-    QVERIFY(!m_session->running());
-    QCOMPARE(m_session->runningProcesses(), 0);
+    QVERIFY(!m_session->view().running());
+    QCOMPARE(m_session->view().runningProcesses(), 0);
     m_window.reset();
     m_session.reset();
 }
@@ -148,7 +147,7 @@ void TestMainWindow::cleanupTestCase()
 void TestMainWindow::opensMeasuring()
 {
     QStringList names;
-    for (const ConsumerConfig &c : m_session->configs())
+    for (const ConsumerConfig &c : m_session->view().configs())
         names << QString::fromStdString(c.name);
     QCOMPARE(names, (QStringList{"audio", "video", "wakeup", "gui", "start"}));
     QTest::qWait(1200);
@@ -171,7 +170,7 @@ void TestMainWindow::countersRiseOnInjectedLateWakeup()
     CounterCard *audio = m_counters->card(QStringLiteral("audio"));
     const uint64_t before = audio->valueText().toULongLong();
     // An audio cycle 50 ms late: its deadline missed and 3 more periods lost.
-    const int index = m_session->consumerIndex(ConsumerRole::Audio);
+    const int index = m_session->view().consumerIndex(ConsumerRole::Audio);
     Sample s;
     s.woke = s.done = RealClock::monotonicNow();
     s.periodStart = s.woke - 50'000'000;
@@ -216,12 +215,12 @@ void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
 
     // The group is up once the window says so: Stop all becomes available.
     QTRY_VERIFY_WITH_TIMEOUT(stopAll->isEnabled(), 15000);
-    QCOMPARE(m_session->loadStatus().size(), size_t(1));
+    QCOMPARE(m_session->view().loadStatus().size(), size_t(1));
     std::vector<pid_t> pids;
     QTRY_VERIFY_WITH_TIMEOUT(
         [&] {
             pids.clear();
-            const std::vector<GroupStatus> groups = m_session->loadStatus();
+            const std::vector<GroupStatus> groups = m_session->view().loadStatus();
             for (const WorkerStatus &w : groups.front().workers)
                 if (w.pid > 0)
                     pids.push_back(w.pid);
@@ -237,17 +236,19 @@ void TestMainWindow::startMakesWorkersAndStopAllRemovesThem()
     m_window->pollNow();
     QCOMPARE(panel->groupViewCount(), 1);
     QVERIFY(stopAll->isEnabled());
-    QCOMPARE(m_session->phaseName(), QStringLiteral("massive_intr x2"));
+    QCOMPARE(QString::fromStdString(m_session->view().currentPhase().name),
+             QStringLiteral("massive_intr x2"));
     QVERIFY(panel->startButton("massive_intr")->isEnabled()); // ready for another
     QTest::qWait(500); // samples in the loaded phase, so it stays a phase of its own
 
     stopAll->trigger();
-    QTRY_VERIFY_WITH_TIMEOUT(m_session->loadStatus().empty(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_session->view().loadStatus().empty(), 5000);
     for (pid_t pid : pids)
         QTRY_VERIFY_WITH_TIMEOUT(pidGone(pid), 2000);
     QTRY_COMPARE_WITH_TIMEOUT(panel->groupViewCount(), 0, 2000);
     // The run's second idle phase, and named so.
-    QTRY_COMPARE(m_session->phaseName(), QStringLiteral("idle 2"));
+    QTRY_COMPARE(QString::fromStdString(m_session->view().currentPhase().name),
+                 QStringLiteral("idle 2"));
     // A labelled marker for the start and one for the stop, on each time plot.
     QVERIFY(m_latency->markerCount() >= 2);
     QVERIFY(windowPart<MissesPlot>(m_window.get(), "misses-plot")->markerCount() >= 2);
@@ -278,7 +279,7 @@ void TestMainWindow::refusalIsAReadableMessage()
              qPrintable(text));
     QVERIFY(!text.contains(QStringLiteral("[error]"))); // a sentence, not a log line
     QTRY_VERIFY(panel->startButton("burn")->isEnabled());
-    QVERIFY(m_session->loadStatus().empty());
+    QVERIFY(m_session->view().loadStatus().empty());
     choice.count = 1;
     panel->setChoice(choice);
 }
@@ -316,7 +317,7 @@ void TestMainWindow::aTypedCountIsNeverClampedNorRememberedWhenRefused()
 
 void TestMainWindow::preferencesRaiseTheCap()
 {
-    QCOMPARE(m_session->maxLoadProcesses(), 2048);
+    QCOMPARE(m_session->view().limits().maxProcesses, 2048);
     whenModal([](QWidget *modal) {
         auto *dialog = qobject_cast<PreferencesDialog *>(modal);
         QVERIFY(dialog);
@@ -324,13 +325,13 @@ void TestMainWindow::preferencesRaiseTheCap()
         dialog->accept();
     });
     windowPart<QAction>(m_window.get(), "preferences")->trigger();
-    QCOMPARE(m_session->maxLoadProcesses(), 3000);
+    QCOMPARE(m_session->view().limits().maxProcesses, 3000);
     QCOMPARE(QSettings(QStringLiteral("latprobe"), QStringLiteral("latprobe"))
                  .value(QLatin1String(PreferencesDialog::kMaxProcessesKey))
                  .toInt(),
              3000);
     m_window->applyPreferences(2048);
-    QCOMPARE(m_session->maxLoadProcesses(), 2048);
+    QCOMPARE(m_session->view().limits().maxProcesses, 2048);
 
     // Saving traces is the next window's: kept in the settings that
     // latprobe-gui reads at its start, off until asked for.
@@ -417,7 +418,9 @@ void TestMainWindow::resetBeginsANewPhase()
     m_window->pollNow();
     const size_t phasesBefore = m_session->data().phases().size();
     windowPart<QAction>(m_window.get(), "reset-counters")->trigger();
-    QCOMPARE(m_session->data().missesSinceReset(m_session->consumerIndex(ConsumerRole::Audio)), 0u);
+    QCOMPARE(
+        m_session->data().missesSinceReset(m_session->view().consumerIndex(ConsumerRole::Audio)),
+        0u);
     QCOMPARE(m_counters->card(QStringLiteral("audio"))->windowText(),
              QStringLiteral("last 10 s: 0"));
     QTest::qWait(400);

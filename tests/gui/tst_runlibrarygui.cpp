@@ -103,7 +103,7 @@ struct MeasuringWindow
     }
     bool hasSamples() const
     {
-        const Run run = session.liveRun("");
+        const Run run = session.view().snapshot("");
         return !run.phases.empty() && run.phases[0].consumers.at(0).samples > 0;
     }
 
@@ -136,14 +136,15 @@ private slots:
         const QString path = m_dir->filePath(libraryFiles(m_dir->path()).front());
         // The file appears (renamed into place) just before the autosaver
         // records where it is.
-        QTRY_COMPARE_WITH_TIMEOUT(session.libraryPath(), path, kStateWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(session.view().keptPath()), path,
+                                  kStateWaitMs);
         QTRY_VERIFY_WITH_TIMEOUT(readRunFile(path.toStdString()).endReason == "autosaved",
                                  kStateWaitMs);
         QTRY_VERIFY_WITH_TIMEOUT(w.hasSamples(), kStateWaitMs);
 
         answerWith(QStringLiteral("Keep in library"));
         QVERIFY(window.close());
-        QVERIFY(!session.running());
+        QVERIFY(!session.view().running());
         QCOMPARE(libraryFiles(m_dir->path()).size(), 1);
         const Run run = readRunFile(path.toStdString());
         QCOMPARE(run.endReason, std::string("completed"));
@@ -159,7 +160,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!libraryFiles(m_dir->path()).isEmpty(), kStateWaitMs);
         answerWith(QStringLiteral("Discard"));
         QVERIFY(window.close());
-        QVERIFY(!session.running());
+        QVERIFY(!session.view().running());
         QVERIFY(libraryFiles(m_dir->path()).isEmpty());
     }
 
@@ -172,10 +173,10 @@ private slots:
         answerWith(QStringLiteral("Go on measuring"));
         QVERIFY(!window.close());
         QVERIFY(window.isVisible());
-        QVERIFY(session.running());
+        QVERIFY(session.view().running());
         // A signal closes without asking, the run kept.
         window.closeKeepingRun();
-        QVERIFY(!session.running());
+        QVERIFY(!session.view().running());
         QTRY_COMPARE_WITH_TIMEOUT(libraryFiles(m_dir->path()).size(), 1, kStateWaitMs);
     }
 
@@ -190,7 +191,7 @@ private slots:
         // new window, and nothing of it played here.
         QCOMPARE(closed.count(), 1);
         QVERIFY(!w.window.isVisible());
-        QVERIFY(!w.session.running());
+        QVERIFY(!w.session.view().running());
         QVERIFY(w.window.nextRun().has_value());
         QCOMPARE(w.window.nextRun()->name, std::string("short"));
         const QStringList files = libraryFiles(m_dir->path());
@@ -214,10 +215,10 @@ private slots:
                                  kStateWaitMs);
         QCOMPARE(closed.count(), 0);
         QVERIFY(!w.window.nextRun().has_value());
-        QVERIFY(w.session.running());
+        QVERIFY(w.session.view().running());
         // Its step follows this run's first phase.
-        QTRY_VERIFY_WITH_TIMEOUT(w.session.liveRun("").phases.size() >= 2, kStateWaitMs);
-        QCOMPARE(w.session.liveRun("").phases.at(1).name, std::string("short step"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.session.view().snapshot("").phases.size() >= 2, kStateWaitMs);
+        QCOMPARE(w.session.view().snapshot("").phases.at(1).name, std::string("short step"));
         w.window.closeKeepingRun();
     }
 
@@ -227,9 +228,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.hasSamples(), kStateWaitMs);
         answerWith(QStringLiteral("Cancel"));
         QVERIFY(!w.window.runScenario(shortScenario()));
-        QVERIFY(!w.session.scenarioRunning());
+        QVERIFY(!w.session.view().scenarioRunning());
         QVERIFY(!w.window.nextRun().has_value());
-        QVERIFY(w.session.running());
+        QVERIFY(w.session.view().running());
         w.window.closeKeepingRun();
     }
 

@@ -110,15 +110,15 @@ void TestScenarioGui::initTestCase()
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     m_session->start();
-    QVERIFY(m_session->running());
+    QVERIFY(m_session->view().running());
     QTest::qWait(300); // an idle phase with samples before any scenario
 }
 
 void TestScenarioGui::cleanupTestCase()
 {
     m_window->close();
-    QVERIFY(!m_session->running());
-    QCOMPARE(m_session->runningProcesses(), 0);
+    QVERIFY(!m_session->view().running());
+    QCOMPARE(m_session->view().runningProcesses(), 0);
     m_window.reset();
     m_session.reset();
 }
@@ -139,46 +139,49 @@ void TestScenarioGui::scenarioFilePlaysItsStepsWithProgress()
         QStringLiteral("twostep"),
         QByteArray(R"({"name": "one", "duration_s": 2.5, "loads": [")") + kLight +
             R"("]}, {"name": "two", "duration_s": 2.5, "loads": [")" + kLight2 + R"("]})");
-    const size_t phasesBefore = m_session->liveRun("test").phases.size();
+    const size_t phasesBefore = m_session->view().snapshot("test").phases.size();
     QVERIFY(m_window->runScenarioFile(path));
-    QVERIFY(m_session->scenarioRunning());
+    QVERIFY(m_session->view().scenarioRunning());
     ScenarioBar *bar = m_bar;
     QVERIFY(bar->isVisible());
     QVERIFY(bar->cancelButton()->isVisible());
     QVERIFY(windowPart<QAction>(m_window.get(), "cancel-scenario")->isEnabled());
 
     // Step 1: its load runs, manual starts are off, the bar says where it is.
-    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loadStatus()).size() == 1, 8000);
+    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->view().loadStatus()).size() == 1, 8000);
     QTRY_VERIFY(bar->text().contains(QStringLiteral("step 1 of 2")));
     QVERIFY2(bar->text().contains(QStringLiteral("one")), qPrintable(bar->text()));
     QVERIFY(bar->progressBar()->format().endsWith(QStringLiteral(" left")));
     QVERIFY(!m_loads->startButton("burn")->isEnabled());
     QVERIFY(!windowPart<QAction>(m_window.get(), "reset-counters")->isEnabled());
-    QTRY_COMPARE(m_session->phaseName(), QStringLiteral("one"));
+    QTRY_COMPARE(QString::fromStdString(m_session->view().currentPhase().name),
+                 QStringLiteral("one"));
 
     // Step 2: the loads change, time left shrinks.
     QTRY_VERIFY_WITH_TIMEOUT(bar->text().contains(QStringLiteral("step 2 of 2")), 8000);
-    QCOMPARE(m_session->phaseName(), QStringLiteral("two")); // the same signal
-    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loadStatus()).size() == 2, 8000);
+    QCOMPARE(QString::fromStdString(m_session->view().currentPhase().name),
+             QStringLiteral("two")); // the same signal
+    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->view().loadStatus()).size() == 2, 8000);
     const int progressed = bar->progressBar()->value();
     QVERIFY2(progressed >= 400, qPrintable(QString::number(progressed)));
 
     // Ended once the window heard so (the bar says it): the session's own
     // flag turns first, on its thread.
     QTRY_VERIFY_WITH_TIMEOUT(bar->text().contains(QStringLiteral("completed")), kStateWaitMs);
-    QVERIFY(!m_session->scenarioRunning());
-    QVERIFY(m_session->loadStatus().empty());
+    QVERIFY(!m_session->view().scenarioRunning());
+    QVERIFY(m_session->view().loadStatus().empty());
     QVERIFY(m_loads->startButton("burn")->isEnabled());
     QVERIFY(windowPart<QAction>(m_window.get(), "reset-counters")->isEnabled());
     QVERIFY2(bar->text().contains(QStringLiteral("completed")), qPrintable(bar->text()));
     QVERIFY(bar->saveButton()->isVisible());
     QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("completed")));
     // An idle phase follows, numbered: the run had one before the scenario.
-    QCOMPARE(m_session->phaseName(), QStringLiteral("idle 2"));
+    QCOMPARE(QString::fromStdString(m_session->view().currentPhase().name),
+             QStringLiteral("idle 2"));
 
     // Its run holds its steps only, as `latprobe run --scenario` writes it.
     const std::optional<Run> run =
-        m_session->scenarioOutcome() ? m_session->scenarioOutcome()->run : std::nullopt;
+        m_session->view().lastScenario() ? m_session->view().lastScenario()->run : std::nullopt;
     QVERIFY(run.has_value());
     QCOMPARE(run->scenario, std::string("twostep"));
     QVERIFY(!run->partial);
@@ -193,7 +196,7 @@ void TestScenarioGui::scenarioFilePlaysItsStepsWithProgress()
     QVERIFY2(m_window->saveScenarioRun(saved, &error), qPrintable(error));
     QCOMPARE(readRunFile(saved.toStdString()).phases.size(), size_t(2));
     // The session's own run goes on: the earlier idle, the steps, idle after.
-    QCOMPARE(m_session->liveRun("test").phases.size(), phasesBefore + 3);
+    QCOMPARE(m_session->view().snapshot("test").phases.size(), phasesBefore + 3);
 }
 
 void TestScenarioGui::cancelStopsLoadsAndMarksPartial()
@@ -202,22 +205,22 @@ void TestScenarioGui::cancelStopsLoadsAndMarksPartial()
         QStringLiteral("long"), QByteArray(R"({"duration_s": 30, "loads": [")") + kLight2 +
                                     R"("]}, {"duration_s": 30, "loads": [")" + kLight + R"("]})");
     QVERIFY(m_window->runScenarioFile(path));
-    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loadStatus()).size() == 2, 8000);
-    const std::vector<pid_t> pids = workerPids(m_session->loadStatus());
+    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->view().loadStatus()).size() == 2, 8000);
+    const std::vector<pid_t> pids = workerPids(m_session->view().loadStatus());
     QTest::qWait(300);
     const QString left = m_bar->progressBar()->format();
     QVERIFY2(QRegularExpression(QStringLiteral("^(1:00|0:5\\d) left$")).match(left).hasMatch(),
              qPrintable(left));
 
     QTest::mouseClick(m_bar->cancelButton(), Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(!m_session->scenarioRunning(), 5000);
-    QVERIFY(m_session->loadStatus().empty());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_session->view().scenarioRunning(), 5000);
+    QVERIFY(m_session->view().loadStatus().empty());
     for (pid_t pid : pids)
         QTRY_VERIFY_WITH_TIMEOUT(pidGone(pid), 2000);
     // Ended once the window heard so (the bar says it).
     QTRY_VERIFY_WITH_TIMEOUT(m_bar->text().contains(QStringLiteral("cancelled")), kStateWaitMs);
     const std::optional<Run> run =
-        m_session->scenarioOutcome() ? m_session->scenarioOutcome()->run : std::nullopt;
+        m_session->view().lastScenario() ? m_session->view().lastScenario()->run : std::nullopt;
     QVERIFY(run.has_value());
     QVERIFY(run->partial);
     QCOMPARE(run->endReason, std::string("interrupted"));
@@ -248,23 +251,23 @@ void TestScenarioGui::customCommandsNeedConsent()
     QVERIFY(!m_window->runScenarioFile(path));
     QVERIFY2(listed.contains(QStringLiteral("2 × sleep 30")), qPrintable(listed));
     QVERIFY(listed.contains(QStringLiteral("step 1")));
-    QVERIFY(!m_session->scenarioRunning());
+    QVERIFY(!m_session->view().scenarioRunning());
     QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("not allowed")));
     QTest::qWait(300);
-    QVERIFY(m_session->loadStatus().empty());
+    QVERIFY(m_session->view().loadStatus().empty());
     QCOMPARE(static_cast<int>(m_session->markers().size()), groupsBefore);
 
     // Allowed: the very command runs, as a load the scenario owns.
     whenModal(
         [](QWidget *modal) { static_cast<CommandConsentDialog *>(modal)->runButton()->click(); });
     QVERIFY(m_window->runScenarioFile(path));
-    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->loadStatus()).size() == 2, 8000);
-    QCOMPARE(m_session->loadStatus().front().spec.command,
+    QTRY_VERIFY_WITH_TIMEOUT(workerPids(m_session->view().loadStatus()).size() == 2, 8000);
+    QCOMPARE(m_session->view().loadStatus().front().spec.command,
              (std::vector<std::string>{"sleep", "30"}));
     windowPart<QAction>(m_window.get(), "stop-all-loads")->trigger(); // cancels the scenario
     QTRY_VERIFY_WITH_TIMEOUT(m_bar->text().contains(QStringLiteral("cancelled")), kStateWaitMs);
-    QVERIFY(!m_session->scenarioRunning());
-    QVERIFY(m_session->loadStatus().empty());
+    QVERIFY(!m_session->view().scenarioRunning());
+    QVERIFY(m_session->view().loadStatus().empty());
 }
 
 void TestScenarioGui::malformedScenarioIsAMessage()
@@ -283,7 +286,7 @@ void TestScenarioGui::malformedScenarioIsAMessage()
     QVERIFY2(message.contains(QStringLiteral("broken.json")) &&
                  message.contains(QStringLiteral("duration_s")),
              qPrintable(message));
-    QVERIFY(!m_session->scenarioRunning());
+    QVERIFY(!m_session->view().scenarioRunning());
 }
 
 void TestScenarioGui::roundsMenuPlaysEveryStepThatManyTimes()
@@ -311,7 +314,7 @@ void TestScenarioGui::roundsMenuPlaysEveryStepThatManyTimes()
                                  m_bar->text().contains(QStringLiteral("completed")),
                              kStateWaitMs);
     const std::optional<Run> run =
-        m_session->scenarioOutcome() ? m_session->scenarioOutcome()->run : std::nullopt;
+        m_session->view().lastScenario() ? m_session->view().lastScenario()->run : std::nullopt;
     QVERIFY(run.has_value());
     std::vector<std::string> names;
     for (const PhaseResult &p : run->phases)
@@ -350,7 +353,7 @@ void TestScenarioGui::abPlaysTwoVariantsInTurnsAndOpensTheirComparison()
     QVERIFY2(cost.endsWith(QStringLiteral("= 8 s")), qPrintable(cost));
     QTRY_VERIFY_WITH_TIMEOUT(m_bar->text().contains(QStringLiteral("completed")), kStateWaitMs);
     const std::optional<Run> run =
-        m_session->scenarioOutcome() ? m_session->scenarioOutcome()->run : std::nullopt;
+        m_session->view().lastScenario() ? m_session->view().lastScenario()->run : std::nullopt;
     QVERIFY(run.has_value());
     std::vector<std::string> variants;
     for (const PhaseResult &p : run->phases)

@@ -3,6 +3,7 @@
 // what it shows changed; an idle misses plot moves with the seconds.
 
 #include "collector.h"
+#include "collectornumbers.h"
 #include "latencyplot.h"
 #include "livedata.h"
 #include "missesplot.h"
@@ -44,11 +45,12 @@ template <typename Plot> struct ShownPlot
 {
     std::vector<ConsumerConfig> configs;
     Collector collector;
+    CollectorNumbers numbers{collector};
     LiveData data;
     Plot plot;
 
     ShownPlot(std::vector<ConsumerConfig> consumers, int width)
-        : configs(std::move(consumers)), collector(configs, kStart), data(collector), plot(configs)
+        : configs(std::move(consumers)), collector(configs, kStart), data(numbers), plot(configs)
     {
         plot.resize(width, 300);
         plot.show();

@@ -5,6 +5,7 @@
 // caption names who delayed the phase's misses.
 
 #include "collector.h"
+#include "collectornumbers.h"
 #include "delaybar.h"
 #include "livedata.h"
 #include "missesplot.h"
@@ -218,7 +219,8 @@ private slots:
         // explained two in second 2 and the one in second 5.
         constexpr int64_t kStart = 1'000'000'000, kMs = 1'000'000;
         Collector collector({audioConsumer()}, kStart);
-        LiveData live(collector);
+        const CollectorNumbers numbers(collector);
+        LiveData live(numbers);
         for (int64_t ms : {2100, 2400, 2700, 5200}) {
             Sample s;
             s.periodStart = kStart + ms * kMs;

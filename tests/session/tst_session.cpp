@@ -7,10 +7,14 @@
 #include "collector.h"
 #include "presets.h"
 #include "realclock.h"
+#include "runfile.h"
 #include "runoptions.h"
 #include "session.h"
 
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <filesystem>
 
 #include <atomic>
 #include <mutex>
@@ -106,7 +110,9 @@ private slots:
     void cancelEndsAScenarioAndCutsItsOwnRun();
     void theInterruptPredicateEndsTheRunAsInterrupted();
     void aMissPastTheStopConditionEndsAtThatStep();
+    void theOpenPhaseReadsAsTheLastPhase();
     void aCaptureOnDemandLandsInTheRun();
+    void theFinishedRunIsKeptOverItsAutosave();
     void finishStopsEverythingAndIsPartialWhenInterrupted();
     void aCapSetJustBeforeAScenarioIsTheOneItMeets();
 };
@@ -306,6 +312,31 @@ void TestSession::theInterruptPredicateEndsTheRunAsInterrupted()
     QCOMPARE(run.phases.size(), size_t(1));
 }
 
+void TestSession::theOpenPhaseReadsAsTheLastPhase()
+{
+    // What `latprobe run`'s progress line prints each second: the open
+    // phase's figures alone, the same as the whole list ends with.
+    SessionOptions o;
+    o.consumers = {audioConsumer()};
+    Session session(std::move(o));
+    session.start();
+    QCOMPARE(session.configs().size(), size_t(1)); // handed to the probe, not lost
+    Sample late;
+    late.periodStart = session.runStart() + 1'000'000;
+    late.woke = late.done = late.periodStart + 50'000'000;
+    late.missedDeadline = 1;
+    session.injectSample(0, late);
+    const int64_t now = RealClock::monotonicNow();
+    const PhaseResult open = session.openPhase(now);
+    const std::vector<PhaseResult> all = session.phases(now, 0);
+    QCOMPARE(open.name, session.currentPhase().name);
+    QCOMPARE(open.name, all.back().name);
+    QCOMPARE(open.consumers.size(), size_t(1));
+    QVERIFY(open.consumers[0].misses >= 1);
+    QVERIFY(all.back().consumers[0].misses >= open.consumers[0].misses); // read just after
+    session.finish(RunEnd::Completed);
+}
+
 void TestSession::aMissPastTheStopConditionEndsAtThatStep()
 {
     SessionOptions o;
@@ -318,7 +349,7 @@ void TestSession::aMissPastTheStopConditionEndsAtThatStep()
     late.periodStart = session.runStart() + 1'000'000;
     late.woke = late.done = late.periodStart + 50'000'000;
     late.missedDeadline = 1;
-    session.collector().add(0, late);
+    session.injectSample(0, late);
     Scenario s;
     s.name = "ramp";
     s.stopWhen = StopCondition{{"audio"}, 0};
@@ -349,6 +380,42 @@ void TestSession::aCaptureOnDemandLandsInTheRun()
     QCOMPARE(run.states.size(), size_t(1));
     QCOMPARE(run.states[0].reason, std::string("on demand"));
     QCOMPARE(run.states[0].phase, std::string("idle"));
+}
+
+void TestSession::theFinishedRunIsKeptOverItsAutosave()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    {
+        Session session(wakeupOnly());
+        QVERIFY(!session.keepsInLibrary());
+        QCOMPARE(session.keepError(),
+                 std::string("the run is not kept in a library (--no-library)"));
+        session.keepInLibrary(RunLibrary(dir.path().toStdString()), std::chrono::milliseconds(50));
+        QVERIFY(session.keepsInLibrary());
+        session.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!session.keptPath().empty(), 60000); // the first autosave
+        const std::string autosaved = session.keptPath();
+        const Run run = session.finish(RunEnd::Completed);
+        QCOMPARE(session.keepError(), std::string());
+        QCOMPARE(session.keptPath(), autosaved); // written over, not beside
+        const Run kept = readRunFile(autosaved);
+        QVERIFY(!kept.partial);
+        QCOMPARE(kept.endReason, run.endReason);
+        QCOMPARE(kept.phases.size(), run.phases.size());
+    }
+    {
+        // Discarded by the user: nothing stays.
+        Session session(wakeupOnly());
+        session.keepInLibrary(RunLibrary(dir.path().toStdString()), std::chrono::milliseconds(50));
+        session.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!session.keptPath().empty(), 60000);
+        const std::string autosaved = session.keptPath();
+        session.discardKept();
+        QVERIFY(!std::filesystem::exists(autosaved));
+        session.finish(RunEnd::Interrupted);
+        QVERIFY(!std::filesystem::exists(autosaved));
+    }
 }
 
 void TestSession::finishStopsEverythingAndIsPartialWhenInterrupted()

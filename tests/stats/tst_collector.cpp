@@ -87,6 +87,28 @@ private slots:
                  c.phases(kStart + 12'400 * kMs)[0].consumers[0].p99Us);
     }
 
+    void theOpenPhaseReadsAloneAsInTheList()
+    {
+        // The progress line's query: the last phase's figures, the same as
+        // the whole list gives for it, without its histogram.
+        Collector c({wakeupConsumer(1000)}, kStart);
+        QCOMPARE(c.openPhase(kStart).name, std::string("idle"));
+        c.add(0, sample(kStart + 1 * kMs, 50000));
+        c.beginPhase("burn x2", {"burn:2"}, kStart + 2 * kMs);
+        c.add(0, sample(kStart + 3 * kMs, 70000));
+        c.add(0, sample(kStart + 4 * kMs, 4000000));
+        const PhaseResult open = c.openPhase(kStart + 5 * kMs);
+        const PhaseResult listed = c.phases(kStart + 5 * kMs).back();
+        QCOMPARE(open.name, std::string("burn x2"));
+        QCOMPARE(open.consumers.size(), size_t{1});
+        QCOMPARE(open.consumers[0].samples, uint64_t{2});
+        QCOMPARE(open.consumers[0].samples, listed.consumers[0].samples);
+        QCOMPARE(open.consumers[0].p99Us, listed.consumers[0].p99Us);
+        QCOMPARE(open.durationS, listed.durationS);
+        QVERIFY(open.consumers[0].histogram.empty());
+        QVERIFY(open.consumers[0].blocks.empty());
+    }
+
     void aPhaseBegunByAScenarioKeepsItsPlace()
     {
         Collector c({wakeupConsumer(1000)}, kStart);

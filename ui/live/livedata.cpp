@@ -1,19 +1,17 @@
 #include "livedata.h"
 
-#include "collector.h"
-
 #include <algorithm>
 
 namespace latprobe {
 
-LiveData::LiveData(Collector &collector, QObject *parent)
-    : QObject(parent), m_collector(collector), m_tracks(collector.configs().size()),
-      m_runStart(collector.runStart()), m_resetAt(m_runStart)
+LiveData::LiveData(const RunNumbers &numbers, QObject *parent)
+    : QObject(parent), m_numbers(numbers), m_tracks(numbers.configs().size()),
+      m_runStart(numbers.runStart()), m_resetAt(m_runStart)
 {}
 
 const std::vector<ConsumerConfig> &LiveData::configs() const
 {
-    return m_collector.configs();
+    return m_numbers.configs();
 }
 
 int LiveData::consumerIndex(const std::string &name) const
@@ -30,7 +28,7 @@ void LiveData::pollFine(int64_t now)
     m_nowS = static_cast<double>(now - m_runStart) / 1e9;
     for (size_t c = 0; c < m_tracks.size(); ++c) {
         Track &t = m_tracks[c];
-        const std::vector<FineBucket> fresh = m_collector.fineSeries(c, t.open);
+        const std::vector<FineBucket> fresh = m_numbers.fineSeries(c, t.open);
         if (fresh.empty())
             continue;
         while (!t.recent.empty() && t.recent.back().index >= t.open)
@@ -54,7 +52,7 @@ void LiveData::pollFine(int64_t now)
 
 int64_t LiveData::resetBoundary(int64_t now) const
 {
-    return m_collector.fineBoundary(now);
+    return m_numbers.fineBoundary(now);
 }
 
 void LiveData::reset(int64_t at)
@@ -154,12 +152,11 @@ void LiveData::pollPhases(int64_t now)
         m_lastPhase = SIZE_MAX;
     }
     // No histogram shown: none is fetched.
-    m_phases = m_collector.phases(now, m_histConsumer >= 0 ? m_folded : SIZE_MAX,
-                                  Collector::Blocks::Leave);
+    m_phases = m_numbers.phases(now, m_histConsumer >= 0 ? m_folded : SIZE_MAX);
     if (m_histConsumer >= 0 && !m_phases.empty()) {
         // By name: a scenario step that measures one consumer leaves the
         // others out of its phase.
-        const std::string &name = m_collector.configs()[static_cast<size_t>(m_histConsumer)].name;
+        const std::string &name = m_numbers.configs()[static_cast<size_t>(m_histConsumer)].name;
         const auto histogramOf = [&](const PhaseResult &p) -> const SparseHistogram * {
             const ConsumerStats *s = p.consumer(name);
             return s ? &s->histogram : nullptr;

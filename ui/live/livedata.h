@@ -1,8 +1,8 @@
 #pragma once
 
-#include "collector.h"
 #include "consumerconfig.h"
 #include "phase.h"
+#include "runnumbers.h"
 #include "sparsehistogram.h"
 
 #include <QObject>
@@ -12,9 +12,9 @@
 
 namespace latprobe {
 
-// The GUI's copy of what the collector knows, pulled on timers so that the
-// measuring side never waits for a widget. Every view reads from here;
-// nothing else in the GUI asks the collector for samples.
+// The GUI's copy of the run's numbers (RunNumbers), pulled on timers so
+// that the measuring side never waits for a widget. Every view reads from
+// here; nothing else in the GUI asks the session for samples.
 //
 // Counts start at a reset: "since reset" is everything from the reset's
 // 100 ms boundary on, "last 10 s" the buckets of the last 10 s after it.
@@ -22,11 +22,11 @@ class LiveData : public QObject
 {
     Q_OBJECT
 public:
-    static constexpr int64_t kBucketNs = Collector::kFineNs;
+    static constexpr int64_t kBucketNs = FineBucket::kNs;
     static constexpr size_t kKeptBuckets = 700;    // the 60 s window and some margin
     static constexpr int64_t kWindowBuckets = 100; // "last 10 s"
 
-    LiveData(Collector &collector, QObject *parent = nullptr);
+    explicit LiveData(const RunNumbers &numbers, QObject *parent = nullptr);
 
     // The 100 ms buckets that arrived since the last call: cheap, ~10 Hz.
     void pollFine(int64_t now);
@@ -34,7 +34,7 @@ public:
     void pollPhases(int64_t now);
 
     // The 100 ms boundary a reset at `now` takes effect at; give the same
-    // time to Collector::beginPhase so the counts and the phase agree.
+    // time to the phase it begins so the counts and the phase agree.
     int64_t resetBoundary(int64_t now) const;
     void reset(int64_t at);
     int64_t resetAt() const { return m_resetAt; }
@@ -97,7 +97,7 @@ private:
 
     bool counts(const FineBucket &b) const { return b.index >= m_resetIndex; }
 
-    Collector &m_collector;
+    const RunNumbers &m_numbers;
     std::vector<Track> m_tracks;
     int64_t m_runStart = 0;
     int64_t m_resetAt = 0;
@@ -111,7 +111,7 @@ private:
     size_t m_lastPhase = SIZE_MAX; // the last phase at the last poll (m_phaseHist its histogram)
     SparseHistogram m_phaseHist, m_windowHist;
     // The finished phases since the reset, summed once: phases before
-    // m_folded are fetched without histograms (Collector::phases()).
+    // m_folded are fetched without histograms (RunNumbers::phases()).
     SparseHistogram m_finishedSinceReset;
     size_t m_folded = 0;
     int64_t m_foldedReset = -1;

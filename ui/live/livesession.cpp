@@ -80,7 +80,6 @@ public:
     void scenarioFinished(const ScenarioOutcome &outcome) override
     {
         queue([o = m_owner, outcome] {
-            o->m_outcome = outcome;
             o->rebuildMarkers();
             emit o->scenarioFinished(outcome.end, isPartial(outcome.end));
         });
@@ -142,7 +141,7 @@ void LiveSession::start()
     if (m_session->running() || m_session->finished())
         return;
     m_session->start();
-    m_data = new LiveData(m_session->collector(), this);
+    m_data = new LiveData(*m_session, this);
     m_data->setHistogramConsumer(m_session->consumerIndex(ConsumerRole::Wakeup));
     const int gui = m_session->consumerIndex(ConsumerRole::Gui);
     if (gui >= 0) {
@@ -218,15 +217,13 @@ QString LiveSession::startScenario(const Scenario &scenario, bool fromRunStart, 
     const std::string refusal = m_session->playScenario(scenario, {fromRunStart, endsRun});
     if (!refusal.empty())
         return QString::fromStdString(refusal);
-    m_scenarioName = QString::fromStdString(scenario.name);
-    m_outcome.reset();
-    emit scenarioStarted(m_scenarioName);
+    emit scenarioStarted(QString::fromStdString(scenario.name));
     return {};
 }
 
 void LiveSession::injectSample(size_t consumer, const Sample &sample)
 {
-    m_session->collector().add(consumer, sample);
+    m_session->injectSample(consumer, sample);
 }
 
 void LiveSession::rebuildMarkers()

@@ -6,6 +6,7 @@
 #include "run.h"
 #include "runautosaver.h"
 #include "runlibrary.h"
+#include "runview.h"
 #include "scenario.h"
 #include "session.h"
 #include "sysinfo.h"
@@ -35,11 +36,12 @@ struct MarkerEvent
 };
 
 // The window's side of a Session: the Qt-free session owns the run (probe,
-// loads, phases, captures, scenarios, the finished run); this adapter turns
-// its callbacks, which come from the session's threads, into Qt signals in
-// the GUI thread, and adds what only a window has: the gui consumer (the
-// event loop's own lateness) and LiveData, the views' copy of the numbers.
-// Widgets talk to this, never to the session's parts.
+// loads, phases, captures, scenarios, the finished run) and the window reads
+// it through view(); this adapter turns its callbacks, which come from the
+// session's threads, into Qt signals in the GUI thread, and adds what only a
+// window has: the gui consumer (the event loop's own lateness), LiveData
+// (the views' copy of the numbers) and the plots' markers. Widgets read
+// view() and send the commands here, never to the session's parts.
 class LiveSession : public QObject
 {
     Q_OBJECT
@@ -50,40 +52,21 @@ public:
     void start();
     // Stops the loads first, then the probe. Idempotent; the destructor calls it.
     void shutdown();
-    bool running() const { return m_session->running(); }
-    bool finished() const { return m_session->finished(); }
-
-    const std::vector<ConsumerConfig> &configs() const { return m_session->configs(); }
-    std::vector<ConsumerSetup> setups() const { return m_session->setups(); }
-    int consumerIndex(ConsumerRole role) const { return m_session->consumerIndex(role); }
+    const RunView &view() const { return *m_session; }
     LiveData &data() { return *m_data; }
-    GuiConsumer *guiConsumer() { return m_gui; }
-    const SystemInfo &system() const { return m_session->system(); }
-    int64_t runStart() const { return m_session->runStart(); }
-    const std::string &binary() const { return m_session->options().workerBinary; }
-    const std::string &preset() const { return m_session->options().preset; }
-    KnobRun knobRun() const { return m_session->knobRun(); }
-    // For tests: a sample as a consumer's thread would push it (a forced
+    // For tests: a sample as a consumer's thread would record it (a forced
     // late wakeup), straight into the numbers every view reads.
     void injectSample(size_t consumer, const Sample &sample);
 
-    void startLoad(const LoadSpec &spec) { startLoads({spec}); }
     // Starts all of them, then begins one phase (as `latprobe run` does).
     void startLoads(const std::vector<LoadSpec> &specs) { m_session->startLoads(specs); }
     void stopLoad(int id) { m_session->stopLoad(id); }
     // Cancels starts not yet begun and kills every group at once.
     void stopAllLoads() { m_session->stopAllLoads(); }
-    std::vector<GroupStatus> loadStatus() const { return m_session->loadStatus(); }
-    std::vector<std::string> activeLabels() const { return m_session->activeLabels(); }
-    int runningProcesses() const { return m_session->runningProcesses(); }
     // The cap on load processes at once (--max-workers, Preferences).
-    int maxLoadProcesses() const { return m_session->limits().maxProcesses; }
     void setMaxLoadProcesses(int processes) { m_session->setMaxLoadProcesses(processes); }
-
     // Begins a new phase with the same loads: counts start from zero.
     void reset();
-    QString phaseName() const { return QString::fromStdString(m_session->currentPhase().name); }
-    int64_t phaseStart() const { return m_session->currentPhase().start; }
     const std::vector<MarkerEvent> &markers() const { return m_markers; }
 
     // Plays a scenario as `latprobe run --scenario` does; manual starts,
@@ -96,26 +79,12 @@ public:
     // Stops its loads and ends it early; the measured phases stay, the
     // scenario's run is marked partial (as Ctrl-C does to `latprobe run`).
     void cancelScenario() { m_session->cancelScenario(); }
-    bool scenarioRunning() const { return m_session->scenarioRunning(); }
-    ScenarioProgress scenarioProgress() const { return m_session->scenarioProgress(); }
-    QString scenarioName() const { return m_scenarioName; }
-    // How the last scenario ended, its error and its own run (empty before
-    // one has ended, and for a run that ended with it).
-    const std::optional<ScenarioOutcome> &scenarioOutcome() const { return m_outcome; }
 
-    // The system's state (sched debug, schedstat, top processes), taken by
-    // the session at each phase's first miss and on demand.
+    // Captures the system's state now (it is also taken at each phase's
+    // first miss), and explains more of the open phase's misses.
     void captureNow() { m_session->requestCapture(); }
-    size_t captureCount() const { return m_session->captureCount(); }
-
-    // Who delayed the misses: see Session.
-    std::vector<MissExplanation> explanations() const { return m_session->explanations(); }
-    size_t explainedCount() const { return m_session->explainedCount(); }
-    TraceSummary traceSummary() const { return m_session->traceSummary(); }
     bool explainMore(size_t count) { return m_session->explainMore(count); }
 
-    // The run so far, loads included, as Copy report and Save run see it.
-    Run liveRun(const std::string &endReason) const { return m_session->snapshot(endReason); }
     // Ends the measurement (loads, then probe) and returns the finished run,
     // also written over its autosave when the run is kept in a library.
     Run finishRun(RunEnd end);
@@ -127,11 +96,8 @@ public:
     // Call before start(); without it nothing is kept.
     void keepInLibrary(RunLibrary library,
                        std::chrono::milliseconds every = RunAutosaver::kDefaultEvery);
-    bool keepsInLibrary() const { return m_session->keepsInLibrary(); }
     // The library it keeps runs in, else the default one (for the Runs window).
     const RunLibrary &library() const { return m_library; }
-    // Where the run is kept ("" before its first autosave).
-    QString libraryPath() const { return QString::fromStdString(m_session->keptPath()); }
     // Ends the measurement and keeps the finished run. False, with `error`,
     // when it could not be written.
     bool finishIntoLibrary(RunEnd end, QString *error = nullptr);
@@ -167,8 +133,6 @@ private:
     LiveData *m_data = nullptr;
     GuiConsumer *m_gui = nullptr;
     std::vector<MarkerEvent> m_markers;
-    QString m_scenarioName;
-    std::optional<ScenarioOutcome> m_outcome;
     RunLibrary m_library;
 };
 

@@ -27,7 +27,7 @@ void UnattendedRun::interrupt()
 {
     if (m_done)
         return;
-    if (!m_session.scenarioRunning()) { // a signal before the probe started
+    if (!m_session.view().scenarioRunning()) { // a signal before the probe started
         m_done = true;
         emit finished(130);
         return;

@@ -285,7 +285,7 @@ void LoadPanel::startKind(const std::string &kind)
     ++r->starting;
     r->start->setEnabled(false);
     r->start->setText(tr("Starting…"));
-    m_session.startLoad(spec);
+    m_session.startLoads({spec});
 }
 
 void LoadPanel::setScenarioActive(bool active, const QString &scenario)
@@ -307,7 +307,7 @@ void LoadPanel::setScenarioActive(bool active, const QString &scenario)
 
 void LoadPanel::stopKind(const std::string &kind)
 {
-    for (const GroupStatus &g : m_session.loadStatus())
+    for (const GroupStatus &g : m_session.view().loadStatus())
         if (g.spec.kind == kind) {
             if (auto it = m_views.find(g.id); it != m_views.end())
                 it->second->setStopping();
@@ -322,7 +322,7 @@ void LoadPanel::onLoadsChanged()
 
 void LoadPanel::refreshStatus()
 {
-    updateRunningState(m_session.loadStatus());
+    updateRunningState(m_session.view().loadStatus());
 }
 
 void LoadPanel::updateRunningState(const std::vector<GroupStatus> &groups)
@@ -390,7 +390,7 @@ void LoadPanel::saveSettings(QSettings &settings) const
         LoadSpec spec;
         std::string error;
         const bool fits = parseLoadSpec(current.specText().toStdString(), spec, error) &&
-                          processesFor(spec) <= m_session.maxLoadProcesses();
+                          processesFor(spec) <= m_session.view().limits().maxProcesses;
         (fits && current != r.refused ? current : r.remembered).save(settings);
     }
 }

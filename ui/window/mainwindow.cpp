@@ -13,7 +13,6 @@
 #include "missesplot.h"
 #include "phasetable.h"
 #include "preferencesdialog.h"
-#include "probe.h"
 #include "realclock.h"
 #include "report.h"
 #include "runfile.h"
@@ -108,7 +107,8 @@ MainWindow::MainWindow(LiveSession &session, QWidget *parent)
                                  4000);
     });
     connect(&m_session, &LiveSession::loadsChanged, this, [this] {
-        m_stopAll->setEnabled(m_session.scenarioRunning() || !m_session.activeLabels().empty());
+        m_stopAll->setEnabled(m_session.view().scenarioRunning() ||
+                              !m_session.view().activeLabels().empty());
     });
     connect(&m_session, &LiveSession::loadRefused, this,
             [this](const QString &kind, const QString &) {
@@ -119,7 +119,7 @@ MainWindow::MainWindow(LiveSession &session, QWidget *parent)
     showFirstStartHint();
     // The window may come up before the probe starts (so that building and
     // first painting it do not land in the idle baseline).
-    if (m_session.running())
+    if (m_session.view().running())
         onSessionStarted();
     else
         connect(&m_session, &LiveSession::started, this, &MainWindow::onSessionStarted);
@@ -143,7 +143,7 @@ void MainWindow::showFirstStartHint()
 void MainWindow::onSessionStarted()
 {
     m_counters->setResetTime(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
-    const std::vector<ConsumerSetup> setups = m_session.setups();
+    const std::vector<ConsumerSetup> setups = m_session.view().setups();
     QStringList warnings, explained; // the status bar's short text, the tooltip's long one
     if (!setups.empty()) {
         const ThreadGrant &g = setups.front().grant;
@@ -164,7 +164,7 @@ void MainWindow::onSessionStarted()
                 break;
             }
     }
-    const std::string binary = m_session.binary();
+    const std::string binary = m_session.view().workerBinary();
     if (binary.size() >= 13 && binary.compare(binary.size() - 13, 13, "/latprobe-gui") == 0) {
         warnings << tr("latprobe not found beside latprobe-gui");
         explained << tr("Load workers and start probes run latprobe-gui itself, because the "
@@ -324,7 +324,7 @@ void MainWindow::buildHelpMenu()
 
 void MainWindow::buildLayout()
 {
-    const std::vector<ConsumerConfig> consumers = m_session.configs();
+    const std::vector<ConsumerConfig> consumers = m_session.view().configs();
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(6, 6, 6, 0);
@@ -382,7 +382,7 @@ void MainWindow::buildLayout()
 
 void MainWindow::buildStatusBar()
 {
-    const SystemInfo &s = m_session.system();
+    const SystemInfo &s = m_session.view().system();
     m_systemLabel = new QLabel(this);
     m_systemLabel->setText(
         tr("Linux %1 · %2 CPUs · %3 · HZ %4")
@@ -417,7 +417,7 @@ void MainWindow::buildStatusBar()
 
 void MainWindow::onFineTick()
 {
-    if (!m_session.running())
+    if (!m_session.view().running())
         return;
     LiveData &live = m_session.data();
     const int64_t now = RealClock::monotonicNow();
@@ -434,8 +434,8 @@ void MainWindow::onFineTick()
     if (tick % (1000 / kFineTickMs) == 0) {
         live.pollPhases(now);
         m_histogram->refresh(live);
-        m_phases->setPhases(live.phases(),
-                            static_cast<double>(live.resetAt() - m_session.runStart()) / 1e9);
+        m_phases->setPhases(
+            live.phases(), static_cast<double>(live.resetAt() - m_session.view().runStart()) / 1e9);
         updatePhaseLabel();
         markExplainedMisses();
     }
@@ -443,19 +443,19 @@ void MainWindow::onFineTick()
 
 void MainWindow::markExplainedMisses()
 {
-    const size_t explained = m_session.explainedCount();
+    const size_t explained = m_session.view().explainedCount();
     if (explained == m_explainedMarked)
         return; // copying the explanations costs; they change rarely
     m_explainedMarked = explained;
     std::vector<double> times;
-    for (const MissExplanation &x : m_session.explanations())
+    for (const MissExplanation &x : m_session.view().explanations())
         times.push_back(x.timeS);
     m_misses->setExplainedTimes(std::move(times));
 }
 
 void MainWindow::onCounterTick()
 {
-    if (m_session.running())
+    if (m_session.view().running())
         m_counters->refresh(m_session.data());
 }
 
@@ -487,7 +487,7 @@ void MainWindow::fitLeftColumn()
 
 void MainWindow::pollNow()
 {
-    if (!m_session.running())
+    if (!m_session.view().running())
         return;
     m_fineTicks = 0;
     onFineTick();
@@ -497,13 +497,14 @@ void MainWindow::pollNow()
 
 void MainWindow::updatePhaseLabel()
 {
-    if (!m_session.running())
+    if (!m_session.view().running())
         return;
     const auto &phases = m_session.data().phases();
-    const int64_t elapsed = (RealClock::monotonicNow() - m_session.phaseStart()) / 1'000'000'000;
+    const int64_t elapsed =
+        (RealClock::monotonicNow() - m_session.view().currentPhase().start) / 1'000'000'000;
     const QString text = tr("phase %1: %2 · %3:%4")
                              .arg(std::max<size_t>(1, phases.size()))
-                             .arg(m_session.phaseName())
+                             .arg(QString::fromStdString(m_session.view().currentPhase().name))
                              .arg(std::max<int64_t>(0, elapsed) / 60)
                              .arg(std::max<int64_t>(0, elapsed) % 60, 2, 10, QLatin1Char('0'));
     if (m_phaseLabel->text() != text)
@@ -512,7 +513,7 @@ void MainWindow::updatePhaseLabel()
 
 void MainWindow::onReset()
 {
-    if (!m_session.running())
+    if (!m_session.view().running())
         return;
     m_session.reset();
     m_counters->setResetTime(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
@@ -532,14 +533,14 @@ QString MainWindow::screenshotCaptionText() const
 {
     std::string delayers;
     if (const auto &phases = m_session.data().phases(); !phases.empty() && phases.back().misses())
-        delayers =
-            delayersLine(m_session.explanations(), phases.back().name, phases.back().misses());
-    QString caption = screenshotCaption(m_session.system(), m_session.activeLabels(),
+        delayers = delayersLine(m_session.view().explanations(), phases.back().name,
+                                phases.back().misses());
+    QString caption = screenshotCaption(m_session.view().system(), m_session.view().activeLabels(),
                                         QDateTime::currentDateTime(), delayers);
     // An A/B names its variants: the one in force, or once it ended, its verdicts.
-    const std::optional<ScenarioOutcome> &outcome = m_session.scenarioOutcome();
-    if (m_session.scenarioRunning()) {
-        const ScenarioProgress p = m_session.scenarioProgress();
+    const std::optional<ScenarioOutcome> &outcome = m_session.view().lastScenario();
+    if (m_session.view().scenarioRunning()) {
+        const ScenarioProgress p = m_session.view().scenarioProgress();
         if (!p.variant.empty())
             caption += tr("\nA/B: round %1 of %2, variant %3")
                            .arg(p.round)
@@ -570,9 +571,10 @@ QString MainWindow::saveScreenshot(const QString &directory)
 
 QString MainWindow::reportText() const
 {
-    if (!m_session.running() && !m_session.finished())
+    if (!m_session.view().running() && !m_session.view().finished())
         return {};
-    return QString::fromStdString(formatTextReport(m_session.liveRun("live, still measuring")));
+    return QString::fromStdString(
+        formatTextReport(m_session.view().snapshot("live, still measuring")));
 }
 
 void MainWindow::copyReport()
@@ -585,21 +587,21 @@ void MainWindow::copyReport()
 
 bool MainWindow::saveRun(const QString &path, QString *error)
 {
-    if (!m_session.running() && !m_session.finished()) {
+    if (!m_session.view().running() && !m_session.view().finished()) {
         if (error)
             *error = tr("the probe has not started yet");
         return false;
     }
-    return writeRunTo(m_session.liveRun("saved while measuring"), path, error);
+    return writeRunTo(m_session.view().snapshot("saved while measuring"), path, error);
 }
 
 void MainWindow::saveRunInteractively()
 {
-    if (!m_session.running() && !m_session.finished())
+    if (!m_session.view().running() && !m_session.view().finished())
         return;
     const QString path = latprobe::saveRunInteractively(
         this, tr("Save run"), QStringLiteral("latprobe-run"),
-        [this] { return m_session.liveRun("saved while measuring"); });
+        [this] { return m_session.view().snapshot("saved while measuring"); });
     if (!path.isEmpty())
         statusBar()->showMessage(tr("Run saved to %1").arg(path), 8000);
 }
@@ -645,7 +647,7 @@ void MainWindow::openPreferences()
 {
     const QString traceKey = QLatin1String(PreferencesDialog::kSaveTracesKey);
     const bool savedTraces = appSettings().value(traceKey, false).toBool();
-    PreferencesDialog dialog(m_session.maxLoadProcesses(), savedTraces, this);
+    PreferencesDialog dialog(m_session.view().limits().maxProcesses, savedTraces, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     applyPreferences(dialog.maxLoadProcesses());
@@ -684,7 +686,7 @@ bool MainWindow::askToKeepRun()
     QMessageBox box(QMessageBox::Question, tr("Keep this run?"),
                     tr("This window has measured for %1. Keep the run in the run library, or "
                        "discard it?")
-                        .arg(ScenarioBar::measured(m_session.liveRun(""))),
+                        .arg(ScenarioBar::measured(m_session.view().snapshot(""))),
                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
     box.setInformativeText(
         tr("The library is %1; File ▸ Run library… opens it.")
@@ -743,7 +745,8 @@ RunsWindow *MainWindow::openRunLibrary()
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     // Closing by mistake must not lose a run: ask, unless told (a signal).
-    if (m_session.running() && m_session.keepsInLibrary() && !m_closeKeeping && !askToKeepRun()) {
+    if (m_session.view().running() && m_session.view().keepsInLibrary() && !m_closeKeeping &&
+        !askToKeepRun()) {
         event->ignore();
         return;
     }
@@ -779,13 +782,13 @@ void MainWindow::explainMissesAt(double timeS)
         connect(m_explanationDialog, &WhoDelayedDialog::explainMoreRequested, this,
                 &MainWindow::explainMoreMisses);
     }
-    const TraceSummary trace = m_session.traceSummary();
+    const TraceSummary trace = m_session.view().traceSummary();
     QString whyNone;
     if (!trace.on)
         whyNone = trace.message.empty()
                       ? tr("The flight recorder is off (--no-trace): no miss is explained.")
                       : QString::fromStdString(trace.message);
-    m_explanationDialog->showNear(m_session.explanations(), timeS, whyNone);
+    m_explanationDialog->showNear(m_session.view().explanations(), timeS, whyNone);
 }
 
 void MainWindow::explainMoreMisses()

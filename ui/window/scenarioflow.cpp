@@ -135,14 +135,15 @@ bool ScenarioFlow::runScenario(const Scenario &asWritten, bool fromRunStart)
 {
     const Scenario scenario = withRounds(asWritten);
     const QString name = QString::fromStdString(scenario.name);
-    if (m_session.scenarioRunning()) {
+    if (m_session.view().scenarioRunning()) {
         m_controls.statusBar->showMessage(
-            tr("Scenario %1 is still running: cancel it first").arg(m_session.scenarioName()),
+            tr("Scenario %1 is still running: cancel it first")
+                .arg(QString::fromStdString(m_session.view().scenarioName())),
             5000);
         return false;
     }
     // Asked first: a new run asks the questions below again, as it opens.
-    if (!fromRunStart && m_session.keepsInLibrary()) {
+    if (!fromRunStart && m_session.view().keepsInLibrary()) {
         switch (askPlacement(name)) {
         case Placement::NewRun:
             emit newRunWanted(asWritten);
@@ -153,14 +154,14 @@ bool ScenarioFlow::runScenario(const Scenario &asWritten, bool fromRunStart)
             break;
         }
     }
-    if (scenario.preset != m_session.preset()) {
+    if (scenario.preset != m_session.view().preset()) {
         const QString wanted = QString::fromStdString(scenario.preset);
         const auto answer = QMessageBox::question(
             m_window, tr("Run %1 with this window's consumers?").arg(name),
             tr("Scenario %1 was written for the \"%2\" consumer preset; this window measures "
                "with \"%3\". Its run will say which it used.\n\nTo measure as the scenario "
                "means to, start latprobe-gui --preset %2, or run 'latprobe run --scenario %1'.")
-                .arg(name, wanted, QString::fromStdString(m_session.preset())),
+                .arg(name, wanted, QString::fromStdString(m_session.view().preset())),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes);
         if (answer != QMessageBox::Yes)
             return false;
@@ -189,7 +190,7 @@ ScenarioFlow::Placement ScenarioFlow::askPlacement(const QString &name)
                     tr("This window has measured for %1. Scenario %2 can start a new run, so "
                        "that its run holds only its own steps; this one is kept in the run "
                        "library first. Or its steps can follow this run's phases.")
-                        .arg(ScenarioBar::measured(m_session.liveRun("")), name),
+                        .arg(ScenarioBar::measured(m_session.view().snapshot("")), name),
                     QMessageBox::NoButton, m_window);
     QPushButton *newRun = box.addButton(tr("&New run"), QMessageBox::AcceptRole);
     QPushButton *append = box.addButton(tr("&Append to this run"), QMessageBox::ActionRole);
@@ -229,7 +230,7 @@ void ScenarioFlow::openInteractively()
 
 void ScenarioFlow::openAbDialog()
 {
-    AbDialog dialog(KnobEnvironment::real(), m_session.knobRun(), m_window);
+    AbDialog dialog(KnobEnvironment::real(), m_session.view().knobRun(), m_window);
     if (dialog.exec() == QDialog::Accepted)
         runScenario(dialog.scenario());
 }
@@ -241,28 +242,28 @@ void ScenarioFlow::onStarted(const QString &name)
     m_controls.stopAll->setEnabled(true);
     for (QAction *a : m_menu->actions())
         a->setEnabled(a == m_cancel);
-    m_controls.bar->showRunning(name, m_session.scenarioProgress(), m_totalS);
+    m_controls.bar->showRunning(name, m_session.view().scenarioProgress(), m_totalS);
     m_controls.statusBar->showMessage(
         tr("Scenario %1 started: %2 left").arg(name, ScenarioBar::minutes(m_totalS)), 5000);
 }
 
 void ScenarioFlow::onProgressed()
 {
-    if (m_session.scenarioRunning())
-        m_controls.bar->showRunning(m_session.scenarioName(), m_session.scenarioProgress(),
-                                    m_totalS);
+    if (m_session.view().scenarioRunning())
+        m_controls.bar->showRunning(QString::fromStdString(m_session.view().scenarioName()),
+                                    m_session.view().scenarioProgress(), m_totalS);
 }
 
 void ScenarioFlow::onFinished(RunEnd end, bool partial)
 {
     m_controls.loadPanel->setScenarioActive(false);
     m_controls.reset->setEnabled(true);
-    m_controls.stopAll->setEnabled(!m_session.activeLabels().empty());
+    m_controls.stopAll->setEnabled(!m_session.view().activeLabels().empty());
     for (QAction *a : m_menu->actions())
         a->setEnabled(a != m_cancel);
-    const QString name = m_session.scenarioName().toHtmlEscaped();
-    const ScenarioProgress p = m_session.scenarioProgress();
-    const std::optional<ScenarioOutcome> &outcome = m_session.scenarioOutcome();
+    const QString name = QString::fromStdString(m_session.view().scenarioName()).toHtmlEscaped();
+    const ScenarioProgress p = m_session.view().scenarioProgress();
+    const std::optional<ScenarioOutcome> &outcome = m_session.view().lastScenario();
     const std::optional<Run> noRun;
     const std::optional<Run> &run = outcome ? outcome->run : noRun;
     const int phases = run ? static_cast<int>(run->phases.size()) : 0;
@@ -303,7 +304,7 @@ void ScenarioFlow::onFinished(RunEnd end, bool partial)
     if (run && !run->variants.empty() && !run->phases.empty()) {
         CompareWindow *compare = openCompareWindow(m_window, {});
         compare->setObjectName(QStringLiteral("ab-compare"));
-        compare->addRun(*run, m_session.scenarioName().toStdString());
+        compare->addRun(*run, m_session.view().scenarioName());
     }
     QString plain = text;
     plain.remove(QStringLiteral("<b>")).remove(QStringLiteral("</b>"));
@@ -313,7 +314,7 @@ void ScenarioFlow::onFinished(RunEnd end, bool partial)
 
 bool ScenarioFlow::saveScenarioRun(const QString &path, QString *error)
 {
-    const std::optional<ScenarioOutcome> &outcome = m_session.scenarioOutcome();
+    const std::optional<ScenarioOutcome> &outcome = m_session.view().lastScenario();
     if (!outcome || !outcome->run) {
         if (error)
             *error = tr("no scenario has ended yet");
@@ -324,11 +325,12 @@ bool ScenarioFlow::saveScenarioRun(const QString &path, QString *error)
 
 void ScenarioFlow::saveInteractively()
 {
-    const std::optional<ScenarioOutcome> &outcome = m_session.scenarioOutcome();
+    const std::optional<ScenarioOutcome> &outcome = m_session.view().lastScenario();
     if (!outcome || !outcome->run)
         return;
     const QString path = saveRunInteractively(
-        m_window, tr("Save scenario run"), QStringLiteral("latprobe-") + m_session.scenarioName(),
+        m_window, tr("Save scenario run"),
+        QStringLiteral("latprobe-") + QString::fromStdString(m_session.view().scenarioName()),
         [&outcome] { return *outcome->run; });
     if (!path.isEmpty())
         m_controls.statusBar->showMessage(tr("Scenario run saved to %1").arg(path), 8000);
