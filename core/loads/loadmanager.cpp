@@ -202,9 +202,9 @@ void LoadManager::setLimits(const LoadLimits &limits)
 
 int LoadManager::start(const LoadSpec &spec, std::string &error)
 {
-    const LoadKind *kind = findLoadKind(spec.kind);
+    const LoadKind *kind = spec.kind;
     if (!kind || !kind->body) {
-        error = fmt::format("unknown load kind \"{}\"", spec.kind);
+        error = fmt::format("unknown load kind \"{}\"", spec.kindName());
         return -1;
     }
     if (kind->precheck) {
@@ -247,7 +247,7 @@ int LoadManager::start(const LoadSpec &spec, std::string &error)
 
 bool LoadManager::launch(Group &g, std::string &error)
 {
-    const LoadKind &kind = *findLoadKind(g.spec.kind);
+    const LoadKind &kind = *g.spec.kind;
     int fd = -1;
     const int helpers = kind.liveHelpers ? kind.liveHelpers(g.spec) : 0;
     g.memory = createGroupShm(g.spec.count, helpers, g.spec.label(), fd, error);
