@@ -89,7 +89,7 @@ std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits,
         // interbench's size is meant to push pages out to swap: free swap
         // is room for it, beside the share of RAM any memory load gets.
         const auto size = spec.params.find(kind->capParam);
-        const double swapFree = size != spec.params.end() && size->second == "interbench"
+        const double swapFree = size != spec.params.end() && size->second == kInterbenchSize
                                     ? static_cast<double>(readMemInfo().swapFreeKb) * 1024
                                     : 0;
         const double cap = limits.memShare * available + swapFree;

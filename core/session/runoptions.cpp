@@ -5,6 +5,7 @@
 #include "phasename.h"
 #include "presets.h"
 #include "probe.h"
+#include "scenario.h"
 #include "scenariocheck.h"
 
 #include <fmt/format.h>
@@ -153,7 +154,7 @@ bool resolveSteps(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, std:
         return true;
     }
     scenario = Scenario{};
-    scenario.name = "run";
+    scenario.name = kPlainRunScenario;
     scenario.preset = o.preset;
     scenario.rounds = std::max(1, o.rounds);
     ScenarioStep idle;
