@@ -49,9 +49,7 @@ void addMeasuredOptions(CLI::App &app, RunOptions &o, bool headless)
     app.add_option("-c,--consumers", o.consumers,
                    "Comma-separated consumers: audio,video,wakeup,start (the default),\n"
                    "x, gaming (interbench's X and Gaming)");
-    app.add_option("-p,--preset", o.preset,
-                   "Consumer preset: default, desktop, pro, interbench; or a built-in\nscenario: "
-                   "quick, ramp, contest");
+    app.add_option("-p,--preset", o.preset, "Consumer preset: default, desktop, pro, interbench");
     app.add_option("--audio-frames", o.audioFrames, "Audio frames per period (default 256)")
         ->check(CLI::Range(16, 65536));
     app.add_option("--audio-rate", o.audioRate, "Audio sample rate in Hz (default 48000)")

@@ -1,6 +1,7 @@
 #include "runscommand.h"
 
 #include "runlibrary.h"
+#include "scenario.h"
 #include "texttable.h"
 
 #include <CLI/CLI.hpp>
@@ -79,7 +80,8 @@ int executeRuns(const RunsOptions &o)
             table.addRow({"?", "?", "?", "", "", "", "unreadable", file});
             continue;
         }
-        table.addRow({e.startTime.substr(0, 16), e.kernel, e.scenario.empty() ? "run" : e.scenario,
+        table.addRow({e.startTime.substr(0, 16), e.kernel,
+                      e.scenario.empty() ? kPlainRunScenario : e.scenario,
                       fmt::format("{:.0f} s", e.durationS), std::to_string(e.audioMisses),
                       std::to_string(e.videoMisses), e.partial ? e.endReason + "*" : e.endReason,
                       file});

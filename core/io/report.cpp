@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include "scenario.h"
 #include "texttable.h"
 #include "textwrap.h"
 #include "topdelayers.h"
@@ -135,7 +136,7 @@ std::string header(const Run &run)
     double total = 0;
     for (const PhaseResult &p : run.phases)
         total += p.durationS;
-    const std::string scenario = run.scenario.empty() ? "run" : run.scenario;
+    const std::string scenario = run.scenario.empty() ? kPlainRunScenario : run.scenario;
     const std::string end = run.endReason + (run.partial ? " (partial)" : "");
     const std::string line =
         fmt::format("run {}  {:.1f} s  {}  {}", run.startTime, total, scenario, end);

@@ -70,7 +70,7 @@ struct Run
     uint64_t missLogDropped = 0;
     std::vector<LoadGroupResult> loads;
     NoiseCheck noise;
-    std::string scenario;   // its name; "run" for a plain --load run
+    std::string scenario;   // its name; kPlainRunScenario for a plain --load run
     int thresholdStep = -1; // the phase that passed the scenario's stop condition
     // Its stop condition's answer ("usable up to massive_intr x20") and the
     // evidence, a line a step (stopjudge.h); empty without one.

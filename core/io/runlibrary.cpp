@@ -1,6 +1,7 @@
 #include "runlibrary.h"
 
 #include "runfile.h"
+#include "scenario.h"
 #include "variantcompare.h"
 
 #include <fmt/format.h>
@@ -132,7 +133,8 @@ std::string RunLibrary::pathFor(const Run &run) const
     std::string stem = kPrefix + namePart(when.empty() ? "undated" : when);
     if (const std::string kernel = namePart(run.system.kernelRelease); !kernel.empty())
         stem += "-" + kernel;
-    if (const std::string scenario = namePart(run.scenario); !scenario.empty() && scenario != "run")
+    if (const std::string scenario = namePart(run.scenario);
+        !scenario.empty() && scenario != kPlainRunScenario)
         stem += "-" + scenario;
     std::string path = m_dir + "/" + stem + kSuffix;
     std::error_code ec;

@@ -85,7 +85,7 @@ std::string describePlay(const Scenario &s)
             names.push_back(v.describe());
         rounds += fmt::format(", under {} in turns", fmt::join(names, " and "));
     }
-    if (s.name == "run") {
+    if (s.name == kPlainRunScenario) {
         // A plain run's steps are its --idle and --load: name them.
         std::vector<std::string> steps;
         for (const ScenarioStep &step : s.steps)

@@ -97,6 +97,10 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The name of the scenario a plain run (--idle, --load) plays, and of
+// what its run file records as the scenario.
+inline constexpr const char *kPlainRunScenario = "run";
+
 inline constexpr int kScenarioVersion = 1;
 inline constexpr int kMaxRounds = 1000;
 

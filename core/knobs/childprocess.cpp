@@ -1,6 +1,7 @@
 #include "childprocess.h"
 
 #include "programsearch.h"
+#include "spawnchild.h"
 #include "wordsplit.h"
 
 #include <cerrno>
@@ -11,38 +12,11 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <fstream>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
 namespace latprobe {
-
-namespace {
-
-// In the child, before exec: only async-signal-safe calls.
-[[noreturn]] void execLogged(char *const *argv, int logFd, pid_t parent, bool dieWithParent)
-{
-    if (dieWithParent) {
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (getppid() != parent)
-            _exit(127);
-    }
-    const int null = open("/dev/null", O_RDONLY);
-    dup2(null, 0);
-    dup2(logFd, 1);
-    dup2(logFd, 2);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, nullptr);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE})
-        signal(sig, SIG_DFL);
-    execv(argv[0], argv);
-    dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
-}
-
-} // namespace
 
 pid_t spawnLogged(const std::vector<std::string> &argv, const std::string &logPath,
                   bool dieWithParent, std::string &error)
@@ -52,18 +26,14 @@ pid_t spawnLogged(const std::vector<std::string> &argv, const std::string &logPa
         error = fmt::format("cannot open the log {}: {}", logPath, std::strerror(errno));
         return -1;
     }
-    std::vector<char *> args;
-    for (const std::string &a : argv)
-        args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
-    if (pid == 0)
-        execLogged(args.data(), logFd, parent, dieWithParent);
-    const int err = errno;
+    const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    const pid_t pid = spawnChild({.program = argv.front(),
+                                  .argv = argv,
+                                  .fds = {{null, 0}, {logFd, 1}, {logFd, 2}},
+                                  .deathSignal = dieWithParent ? SIGTERM : 0},
+                                 error);
+    close(null);
     close(logFd);
-    if (pid < 0)
-        error = fmt::format("cannot start {}: {}", argv.front(), std::strerror(err));
     return pid;
 }
 

@@ -13,7 +13,8 @@ namespace latprobe {
 
 // Starts `argv` (argv[0] a path) in a child. With `dieWithParent` the child
 // gets SIGTERM when the calling process dies (PR_SET_PDEATHSIG: the caller
-// must be single-threaded, as the guardian is). -1 with `error`.
+// must be single-threaded, as the guardian is). -1 with `error`, also
+// when argv[0] cannot be run.
 pid_t spawnLogged(const std::vector<std::string> &argv, const std::string &logPath,
                   bool dieWithParent, std::string &error);
 

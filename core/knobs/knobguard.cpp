@@ -5,6 +5,7 @@
 #include "knobcheck.h"
 #include "knobguardian.h"
 #include "settingkind.h"
+#include "spawnchild.h"
 #include "variantjson.h"
 
 #include <cerrno>
@@ -12,11 +13,8 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <set>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-extern char **environ;
 
 namespace latprobe {
 
@@ -33,30 +31,13 @@ constexpr int kQuickReplyMs = 30'000;
 // kGuardianFd. -1 with `error`.
 pid_t spawnGuardian(const std::string &program, int fd, std::string &error)
 {
-    posix_spawn_file_actions_t files;
-    posix_spawn_file_actions_init(&files);
-    posix_spawn_file_actions_adddup2(&files, fd, kGuardianFd);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t none, defaults;
-    sigemptyset(&none);
-    sigemptyset(&defaults);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE})
-        sigaddset(&defaults, sig);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setflags(&attr,
-                             POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    char *argv[] = {const_cast<char *>(kKnobGuardianName), const_cast<char *>(kKnobGuardianFlag),
-                    nullptr};
-    pid_t pid = -1;
-    const int rc = posix_spawn(&pid, program.c_str(), &files, &attr, argv, environ);
-    posix_spawnattr_destroy(&attr);
-    posix_spawn_file_actions_destroy(&files);
-    if (rc != 0) {
-        error = fmt::format("cannot start the guardian {}: {}", program, std::strerror(rc));
-        return -1;
-    }
+    const pid_t pid = spawnChild({.program = program,
+                                  .argv = {kKnobGuardianName, kKnobGuardianFlag},
+                                  .fds = {{fd, kGuardianFd}},
+                                  .group = ChildSpec::Group::OwnSession},
+                                 error);
+    if (pid < 0)
+        error = "cannot start the guardian: " + error;
     return pid;
 }
 

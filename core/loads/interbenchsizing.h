@@ -11,6 +11,9 @@ struct LoadSpec;
 // and CPUs: what the words of the load parameters stand for
 // (io_write:1:mb=interbench, memload:1:mb=interbench, burn:1:threads=nproc).
 
+// The word a size parameter takes for interbench's size (mb=interbench).
+inline constexpr const char *kInterbenchSize = "interbench";
+
 struct MemInfo
 {
     uint64_t totalKb = 0, availableKb = 0, swapTotalKb = 0, swapFreeKb = 0;

@@ -65,7 +65,7 @@ const std::vector<LoadKind> &loadKinds()
          .unit = "MiB",
          .params = {{"mb", 64, 1, 65536,
                      "file size per worker, MiB, or interbench: RAM, at most 1000000 kB",
-                     "interbench", interbenchFileMbValue},
+                     kInterbenchSize, interbenchFileMbValue},
                     {"sync_mb", 8, 0, 65536, "fsync after this many MiB (0: only at the end)"},
                     {"sync_end", 1, 0, 1,
                      "1: fsync at the end of each pass; 0: never, the kernel writes back "
@@ -88,7 +88,7 @@ const std::vector<LoadKind> &loadKinds()
          .unit = "MiB",
          .params = {{"mb", 64, 1, 65536,
                      "file size per worker, MiB, or interbench: RAM, at most 1000000 kB",
-                     "interbench", interbenchFileMbValue},
+                     kInterbenchSize, interbenchFileMbValue},
                     {"block_kb", 1024, 4, 16384, "read size, KiB"},
                     {"drop", 1, 0, 1,
                      "1: drop the file from the page cache each pass; 0: keep it there "
@@ -105,7 +105,7 @@ const std::vector<LoadKind> &loadKinds()
          .params = {{"mb", 256, 1, 1048576,
                      "memory per worker, MiB, or interbench: 110 % of RAM, at most 2930 MiB "
                      "(needs swap)",
-                     "interbench", interbenchMemloadMbValue}},
+                     kInterbenchSize, interbenchMemloadMbValue}},
          .body = runMemload,
          .precheck = precheckMemload,
          .cap = SharedCap::MemoryMiB,

@@ -176,7 +176,7 @@ void refuseStart(GroupHeader &header, const std::string &message)
     sigprocmask(SIG_SETMASK, &none, nullptr);
     ThreadGrant grant = applyThreadParams(spec.sched);
     if (!grant.refusal.empty())
-        std::fprintf(stderr, "latprobe:%s: %s\n", spec.kind.c_str(), grant.refusal.c_str());
+        std::fprintf(stderr, "latprobe:%s: %s\n", spec.kindName().c_str(), grant.refusal.c_str());
     // Its CPU time counts from here (WorkerSlot::cpuAtStartNs).
     timespec cpu{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
@@ -285,7 +285,7 @@ int startWorkers(const LoadSpec &spec, const LoadKind &kind, GroupHeader &header
         return 3;
     }
     const pid_t self = getpid();
-    const std::string workerName = ("latprobe:" + spec.kind).substr(0, 15);
+    const std::string workerName = ("latprobe:" + spec.kindName()).substr(0, 15);
     for (int i = 0; i < spec.count && !g_parentDied; ++i) {
         const pid_t pid = fork();
         if (pid == 0) {
@@ -342,8 +342,8 @@ void reapWorkers(int workers, GroupHeader &header, WorkerSlot *slots)
 
 void reportWorkerError(WorkerContext &ctx, const std::string &message)
 {
-    setError(ctx.header, fmt::format("{} worker {}: {}", ctx.spec.kind, ctx.index, message));
-    std::fprintf(stderr, "latprobe:%s: %s\n", ctx.spec.kind.c_str(), message.c_str());
+    setError(ctx.header, fmt::format("{} worker {}: {}", ctx.spec.kindName(), ctx.index, message));
+    std::fprintf(stderr, "latprobe:%s: %s\n", ctx.spec.kindName().c_str(), message.c_str());
 }
 
 int runLoadLeader(int argc, char **argv)
@@ -369,7 +369,7 @@ int runLoadLeader(int argc, char **argv)
     LoadSpec spec;
     std::string error;
     const LoadKind *kind = nullptr;
-    if (!parseLoadSpec(argv[4], spec, error) || !(kind = findLoadKind(spec.kind))) {
+    if (!parseLoadSpec(argv[4], spec, error) || !(kind = spec.kind)) {
         refuseStart(header,
                     error.empty() ? fmt::format("unknown load kind in {}", argv[4]) : error);
         return 2;

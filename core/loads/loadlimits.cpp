@@ -30,7 +30,7 @@ uint64_t memAvailableBytes()
 
 int processesFor(const LoadSpec &spec)
 {
-    const LoadKind *kind = findLoadKind(spec.kind);
+    const LoadKind *kind = spec.kind;
     const int each = kind && kind->processesPerWorker ? kind->processesPerWorker(spec) : 1;
     return spec.count * each;
 }
@@ -43,7 +43,7 @@ constexpr double kMiB = 1024.0 * 1024.0;
 // processes a second.
 double demand(const LoadSpec &spec, SharedCap cap)
 {
-    const LoadKind *kind = findLoadKind(spec.kind);
+    const LoadKind *kind = spec.kind;
     if (!kind || kind->cap != cap)
         return 0;
     const double unit = cap == SharedCap::SpawnRate ? 1 : kMiB;
@@ -74,7 +74,7 @@ std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits,
         return fmt::format("{} would run {} processes, {} with those running; the cap is {} "
                            "(raise it with --max-workers, or in the window's Edit > Preferences)",
                            spec.label(), wanted, processes + wanted, limits.maxProcesses);
-    const LoadKind *kind = findLoadKind(spec.kind);
+    const LoadKind *kind = spec.kind;
     if (!kind)
         return {};
     // Refused here, before anything starts, rather than by mkdtemp later.
@@ -89,7 +89,7 @@ std::string checkLoadLimits(const LoadSpec &spec, const LoadLimits &limits,
         // interbench's size is meant to push pages out to swap: free swap
         // is room for it, beside the share of RAM any memory load gets.
         const auto size = spec.params.find(kind->capParam);
-        const double swapFree = size != spec.params.end() && size->second == "interbench"
+        const double swapFree = size != spec.params.end() && size->second == kInterbenchSize
                                     ? static_cast<double>(readMemInfo().swapFreeKb) * 1024
                                     : 0;
         const double cap = limits.memShare * available + swapFree;

@@ -2,9 +2,11 @@
 
 #include "loadkind.h"
 #include "loadleader.h"
+#include "processalive.h"
 #include "procstat.h"
 #include "realclock.h"
 #include "selfexe.h"
+#include "spawnchild.h"
 #include "tempdir.h"
 
 #include <cerrno>
@@ -131,37 +133,11 @@ std::shared_ptr<GroupMemory> createGroupShm(int workers, int helpers, const std:
     return std::make_shared<GroupMemory>(shm, size);
 }
 
-// The forked child's way to the leader's exec: between fork and exec only
-// async-signal-safe calls are allowed in a threaded process.
-[[noreturn]] void execLeader(bool ownSession, int shmFd, int verdictFd, const char *binary,
-                             const char *const *argv)
-{
-    if (ownSession)
-        setsid();
-    else
-        setpgid(0, 0);
-    // Out of the way of fds 3 and 4 first, then onto them (dup2 clears
-    // close-on-exec).
-    if (shmFd <= kLoadVerdictFd)
-        shmFd = fcntl(shmFd, F_DUPFD, kLoadVerdictFd + 1);
-    if (verdictFd <= kLoadVerdictFd)
-        verdictFd = fcntl(verdictFd, F_DUPFD, kLoadVerdictFd + 1);
-    if (shmFd < 0 || verdictFd < 0 || dup2(shmFd, kLoadShmFd) < 0 ||
-        dup2(verdictFd, kLoadVerdictFd) < 0)
-        _exit(126);
-    close_range(kLoadVerdictFd + 1, ~0U, CLOSE_RANGE_CLOEXEC);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, nullptr);
-    execv(binary, const_cast<char *const *>(argv));
-    _exit(127);
-}
-
 // Why a leader whose verdict `said` (awaitVerdict(), 0 or more) was not
 // "started" failed. A leader that ended without a verdict is reaped first:
 // its exit status says why.
 std::string startFailure(int said, pid_t leader, const GroupHeader &header,
-                         const std::string &label, const std::string &binary)
+                         const std::string &label)
 {
     if (said == kVerdictRefused) // the leader wrote its reason before its verdict
         return header.hasError() ? std::string(header.error)
@@ -172,9 +148,8 @@ std::string startFailure(int said, pid_t leader, const GroupHeader &header,
     int status = 0;
     while (waitpid(leader, &status, 0) < 0 && errno == EINTR) {
     }
-    return header.hasError() ? std::string(header.error)
-           : WIFEXITED(status) && WEXITSTATUS(status) == 127
-               ? fmt::format("cannot run {} for the workers", binary)
+    return header.hasError()
+               ? std::string(header.error)
                : fmt::format("{} failed to start (leader exit status {})", label, status);
 }
 
@@ -227,9 +202,9 @@ void LoadManager::setLimits(const LoadLimits &limits)
 
 int LoadManager::start(const LoadSpec &spec, std::string &error)
 {
-    const LoadKind *kind = findLoadKind(spec.kind);
+    const LoadKind *kind = spec.kind;
     if (!kind || !kind->body) {
-        error = fmt::format("unknown load kind \"{}\"", spec.kind);
+        error = fmt::format("unknown load kind \"{}\"", spec.kindName());
         return -1;
     }
     if (kind->precheck) {
@@ -272,7 +247,7 @@ int LoadManager::start(const LoadSpec &spec, std::string &error)
 
 bool LoadManager::launch(Group &g, std::string &error)
 {
-    const LoadKind &kind = *findLoadKind(g.spec.kind);
+    const LoadKind &kind = *g.spec.kind;
     int fd = -1;
     const int helpers = kind.liveHelpers ? kind.liveHelpers(g.spec) : 0;
     g.memory = createGroupShm(g.spec.count, helpers, g.spec.label(), fd, error);
@@ -280,15 +255,12 @@ bool LoadManager::launch(Group &g, std::string &error)
         return false;
     const GroupHeader &header = g.header();
 
-    // Everything the child needs is built before fork (execLeader()).
-    const std::string argv0 = "latprobe:" + g.spec.kind;
-    const std::string parent = std::to_string(getpid());
-    const std::string temp = kind.needsTempDir ? kLoadLeaderMakesTempDir : "-";
-    const std::string specText = g.spec.toString();
-    const std::string cgroup = g.spec.cgroup.empty() ? "-" : g.spec.cgroup;
-    const char *argv[] = {argv0.c_str(),    kLoadLeaderFlag, parent.c_str(), temp.c_str(),
-                          specText.c_str(), cgroup.c_str(),  nullptr};
-    const bool ownSession = g.spec.ownSession;
+    ChildSpec leader{.program = m_binary,
+                     .argv = {"latprobe:" + kind.name, kLoadLeaderFlag, std::to_string(getpid()),
+                              kind.needsTempDir ? kLoadLeaderMakesTempDir : "-", g.spec.toString(),
+                              g.spec.cgroup.empty() ? "-" : g.spec.cgroup},
+                     .group = g.spec.ownSession ? ChildSpec::Group::OwnSession
+                                                : ChildSpec::Group::OwnGroup};
 
     // The leader's verdict on the start (loadleader.h), as one byte.
     int verdict[2];
@@ -297,19 +269,18 @@ bool LoadManager::launch(Group &g, std::string &error)
         close(fd);
         return false;
     }
-
-    const pid_t pid = fork();
-    if (pid == 0)
-        execLeader(ownSession, fd, verdict[1], m_binary.c_str(), argv);
+    leader.fds = {{fd, kLoadShmFd}, {verdict[1], kLoadVerdictFd}};
+    // Started from lp-spawner, whose end is the leader's PR_SET_PDEATHSIG.
+    std::string spawnError;
+    const pid_t pid = spawnChild(leader, spawnError);
     close(fd);
     close(verdict[1]);
     if (pid < 0) {
-        error = fmt::format("cannot start {}: fork: {}", g.spec.label(), std::strerror(errno));
+        error = fmt::format("cannot start {}: {} (the program for the workers)", g.spec.label(),
+                            spawnError);
         close(verdict[0]);
         return false;
     }
-    if (!ownSession)
-        setpgid(pid, pid); // closes the race with the child's own setpgid
     g.leader = pid;
     g.startedAt = RealClock::monotonicNow();
 
@@ -325,7 +296,7 @@ bool LoadManager::launch(Group &g, std::string &error)
     if (said == kVerdictStarted)
         return true;
     if (said >= 0) // else awaitVerdict() said why
-        error = startFailure(said, pid, header, g.spec.label(), m_binary);
+        error = startFailure(said, pid, header, g.spec.label());
     if (said == 0)
         g.tempDir = header.tempDir; // reaped by startFailure()
     // g.leader stays: the caller still empties its process group.
@@ -350,7 +321,7 @@ void LoadManager::reapGroup(Group &g)
     for (;;) {
         while (waitpid(-pgid, nullptr, WNOHANG) > 0) {
         }
-        if (kill(-pgid, 0) != 0 && errno == ESRCH)
+        if (!processGroupAlive(pgid))
             break;
         if (RealClock::monotonicNow() > deadline) {
             spdlog::error("{}: processes of group {} survive SIGKILL", g.spec.label(), pgid);

@@ -42,7 +42,7 @@ GroupMemory::~GroupMemory()
 
 GroupStatus sampleGroup(const GroupView &group, int64_t now, bool readCpu)
 {
-    const LoadKind *kind = findLoadKind(group.spec.kind);
+    const LoadKind *kind = group.spec.kind;
     GroupStatus s;
     s.id = group.id;
     s.spec = group.spec;

@@ -38,18 +38,23 @@ std::vector<std::string> splitColons(const std::string &text)
 
 bool LoadSpec::runsCommand() const
 {
-    const LoadKind *k = findLoadKind(kind);
-    return k && k->runsCommand;
+    return kind && kind->runsCommand;
+}
+
+const std::string &LoadSpec::kindName() const
+{
+    static const std::string none;
+    return kind ? kind->name : none;
 }
 
 std::string LoadSpec::label() const
 {
-    return fmt::format("{} x{}", kind, count);
+    return fmt::format("{} x{}", kindName(), count);
 }
 
 std::string LoadSpec::toString() const
 {
-    std::string out = fmt::format("{}:{}", kind, count);
+    std::string out = fmt::format("{}:{}", kindName(), count);
     for (const auto &[key, value] : params)
         out += fmt::format(":{}={}", key, value);
     if (sched.nice)
@@ -184,7 +189,7 @@ bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error)
                             fmt::join(names, ", "));
         return false;
     }
-    spec.kind = kind->name;
+    spec.kind = kind;
     double count = 0;
     if (!parseNumber(parts[1], count) || count < 1 || count != std::floor(count) || count > 1e6) {
         error = fmt::format("load \"{}\": the worker count \"{}\" must be a whole number >= 1",
@@ -210,8 +215,8 @@ bool parseLoadSpec(const std::string &text, LoadSpec &spec, std::string &error)
 double loadParam(const LoadSpec &spec, const std::string &key)
 {
     const LoadParam *param = nullptr;
-    if (const LoadKind *kind = findLoadKind(spec.kind))
-        for (const LoadParam &p : kind->params)
+    if (spec.kind)
+        for (const LoadParam &p : spec.kind->params)
             if (p.key == key)
                 param = &p;
     auto it = spec.params.find(key);

@@ -7,10 +7,14 @@
 
 namespace latprobe {
 
+struct LoadKind;
+
 // What the user asked for: `massive_intr:8:nice=5:work_ms=4`.
 struct LoadSpec
 {
-    std::string kind;
+    // Its row in loadKinds(), set by parseLoadSpec: everything a kind
+    // decides is asked of it. Its name is the spec's text form.
+    const LoadKind *kind = nullptr;
     int count = 1;
     std::map<std::string, std::string> params; // kind-specific, validated by LoadKind
     ThreadParams sched;                        // nice, policy (other/batch/idle), cpus
@@ -23,6 +27,8 @@ struct LoadSpec
     // Its kind runs the user's program (LoadKind::runsCommand): it needs
     // their consent.
     bool runsCommand() const;
+    // The kind's name, "" without a kind.
+    const std::string &kindName() const;
     // "massive_intr x8" for phase names and plot markers.
     std::string label() const;
     // The canonical KIND:N:key=value form, which parseLoadSpec reads back.

@@ -1,10 +1,10 @@
 #include "processstarter.h"
 
 #include "realclock.h"
+#include "spawnchild.h"
 
 #include <cerrno>
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,24 +14,22 @@ namespace {
 constexpr int kReportFd = 3;
 }
 
-SelfStarter::SelfStarter(std::string binary) : m_binary(std::move(binary)) {}
+SelfStarter::SelfStarter(std::string binary)
+    : m_child{.program = std::move(binary),
+              .argv = {"latprobe:start", kStartProbeFlag},
+              .inheritEnvironment = false}
+{}
 
 bool SelfStarter::start(int64_t &firstInstruction, int64_t &exited)
 {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         return false;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], kReportFd);
-    char *const argv[] = {const_cast<char *>("latprobe:start"), const_cast<char *>(kStartProbeFlag),
-                          nullptr};
-    char *const envp[] = {nullptr};
-    pid_t pid = 0;
-    const int rc = posix_spawn(&pid, m_binary.c_str(), &actions, nullptr, argv, envp);
-    posix_spawn_file_actions_destroy(&actions);
+    m_child.fds = {{fds[1], kReportFd}};
+    std::string error;
+    const pid_t pid = spawnChild(m_child, error);
     close(fds[1]);
-    if (rc != 0) {
+    if (pid < 0) {
         close(fds[0]);
         return false;
     }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "spawnchild.h"
+
 #include <cstdint>
 #include <string>
 
@@ -25,7 +27,7 @@ public:
     bool start(int64_t &firstInstruction, int64_t &exited) override;
 
 private:
-    std::string m_binary;
+    ChildSpec m_child; // with an empty environment
 };
 
 // The child side: called first thing in main() when argv[1] is the flag.

@@ -5,6 +5,7 @@
 #include "phasename.h"
 #include "presets.h"
 #include "probe.h"
+#include "scenario.h"
 #include "scenariocheck.h"
 
 #include <fmt/format.h>
@@ -120,12 +121,24 @@ bool resolveThreadParams(const RunOptions &o, ThreadParams &params, std::string 
     return true;
 }
 
+// Why `name` is no consumer preset. --preset once also played a built-in
+// scenario: that is --scenario's alone now, and said so.
+std::string presetRefusal(const std::string &name)
+{
+    if (builtinScenario(name))
+        return fmt::format("--preset {0} names a scenario: play it with --scenario {0} (--preset "
+                           "takes a consumer preset)",
+                           name);
+    std::vector<std::string> names;
+    for (const Preset &p : presets())
+        names.push_back(p.name);
+    return fmt::format("unknown preset \"{}\": use one of {}", name, fmt::join(names, ", "));
+}
+
 // The steps: a scenario chosen by name or file, or idle then the loads.
 bool resolveSteps(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, std::string &error)
 {
-    std::string source = o.scenario;
-    if (source.empty() && !findPreset(o.preset) && builtinScenario(o.preset))
-        source = o.preset; // --preset ramp: the built-in scenario
+    const std::string &source = o.scenario;
     Scenario &scenario = plan.scenario;
     if (!source.empty()) {
         if (!o.loads.empty()) {
@@ -153,7 +166,7 @@ bool resolveSteps(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, std:
         return true;
     }
     scenario = Scenario{};
-    scenario.name = "run";
+    scenario.name = kPlainRunScenario;
     scenario.preset = o.preset;
     scenario.rounds = std::max(1, o.rounds);
     ScenarioStep idle;
@@ -221,6 +234,10 @@ bool resolveVariants(const RunOptions &o, RunPlan &plan, std::string &error)
 bool resolveRunPlan(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, std::string &error)
 {
     plan = RunPlan{};
+    if (!findPreset(o.preset)) {
+        error = presetRefusal(o.preset);
+        return false;
+    }
     plan.limits.maxProcesses = o.maxWorkers;
     try {
         if (!resolveSteps(o, frontEnd, plan, error))
@@ -229,19 +246,13 @@ bool resolveRunPlan(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, st
         error = e.what();
         return false;
     }
-    // A scenario names the consumers it was written for: --preset naming a
-    // scenario takes them, and so does `latprobe run --scenario`.
-    const bool scenarioPreset =
-        plan.scenarioChosen &&
-        (!findPreset(o.preset) || (!o.scenario.empty() && frontEnd == RunFrontEnd::Headless));
+    // A scenario names the consumers it was written for: `latprobe run
+    // --scenario` takes them; the window asks first.
+    const bool scenarioPreset = plan.scenarioChosen && frontEnd == RunFrontEnd::Headless;
     plan.preset = scenarioPreset ? plan.scenario.preset : o.preset;
     const Preset *preset = findPreset(plan.preset);
     if (!preset) {
-        std::vector<std::string> names;
-        for (const Preset &p : presets())
-            names.push_back(p.name);
-        error = fmt::format("unknown preset \"{}\": use one of {}", plan.preset,
-                            fmt::join(names, ", "));
+        error = presetRefusal(plan.preset);
         return false;
     }
     RunOptions asked = o;

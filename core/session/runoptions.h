@@ -72,7 +72,7 @@ struct RunPlan
     std::vector<ConsumerConfig> consumers; // audio, video, wakeup, start, as asked
     ThreadParams params;                   // how the probe's threads run
     LoadLimits limits;
-    // --scenario, a --preset naming a built-in scenario, or the idle lead-in
+    // --scenario, or the idle lead-in
     // and the --load groups as a two-step scenario.
     Scenario scenario;
     bool scenarioChosen = false; // the first of those

@@ -1,14 +1,14 @@
 #include "savedtraces.h"
 
 #include "runlibrary.h"
+#include "tempdir.h"
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <signal.h>
 #include <system_error>
 #include <unistd.h>
 
@@ -46,12 +46,11 @@ bool SavedTraces::open(const std::string &dir, std::string &error)
 {
     std::error_code ec;
     fs::create_directories(dir, ec);
-    static std::atomic<int> opened{0};
-    const std::string writing = fmt::format("{}/{}{}-{}", dir, kWritingPrefix, getpid(), opened++);
-    if (ec || !fs::create_directory(writing, ec) || ec) {
+    std::string writing = ownedTempTemplate(dir + "/" + kWritingPrefix);
+    if (ec || !mkdtemp(writing.data())) {
         error = fmt::format("--save-trace: cannot write in {}: {} (give --save-trace=DIR a "
                             "folder you can write to)",
-                            dir, ec ? ec.message() : "it exists");
+                            dir, ec ? ec.message() : std::strerror(errno));
         return false;
     }
     removeStale(dir);
@@ -93,19 +92,10 @@ std::string SavedTraces::pathOf(const std::string &name) const
 
 int SavedTraces::removeStale(const std::string &dir)
 {
-    int removed = 0;
-    std::error_code ec;
-    for (const fs::directory_entry &entry : fs::directory_iterator(dir, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (name.rfind(kWritingPrefix, 0) != 0)
-            continue;
-        const auto pid =
-            static_cast<pid_t>(std::atol(name.c_str() + std::string(kWritingPrefix).size()));
-        const bool gone = pid > 0 && pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH;
-        if (gone && fs::remove_all(entry.path(), ec) > 0)
-            ++removed;
-    }
-    return removed;
+    return removeOrphanedTemps(dir, kWritingPrefix, [&](int, const char *name) {
+        std::error_code ec;
+        return fs::remove_all(fs::path(dir) / name, ec) > 0;
+    });
 }
 
 void rebaseTraceFiles(Run &run, const std::string &fromPath, const std::string &toPath)

@@ -1,5 +1,7 @@
 #include "tempdir.h"
 
+#include "processalive.h"
+
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -7,7 +9,6 @@
 #include <dirent.h>
 #include <fmt/format.h>
 #include <ftw.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,12 +29,6 @@ pid_t ownerPid(const char *rest)
     return pid;
 }
 
-bool processGone(pid_t pid)
-{
-    // EPERM: it lives, as another user.
-    return kill(pid, 0) != 0 && errno != EPERM;
-}
-
 } // namespace
 
 std::string ownedTempTemplate(const std::string &prefix)
@@ -52,7 +47,7 @@ int removeOrphanedTemps(const std::string &dirName, const std::string &prefix,
         if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) != 0)
             continue;
         const pid_t pid = ownerPid(e->d_name + prefix.size());
-        if (pid > 0 && processGone(pid) && remove(dirfd(dir), e->d_name))
+        if (pid > 0 && !processAlive(pid) && remove(dirfd(dir), e->d_name))
             ++removed;
     }
     closedir(dir);

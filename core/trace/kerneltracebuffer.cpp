@@ -1,5 +1,7 @@
 #include "kerneltracebuffer.h"
 
+#include "processalive.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -9,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <signal.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <unordered_map>
@@ -268,7 +269,7 @@ std::string cpuList(const std::vector<int> &cpus)
 // The process a stale instance's name points at is latprobe's while it lives.
 bool latprobeAlive(pid_t pid)
 {
-    if (kill(pid, 0) != 0 && errno == ESRCH)
+    if (!processAlive(pid))
         return false;
     std::ifstream comm(fmt::format("/proc/{}/comm", pid));
     std::string name;

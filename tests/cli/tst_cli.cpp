@@ -149,6 +149,12 @@ void TestCli::badArgumentExits2WithOneLineSayingHowToFixIt_data()
         << QStringList{"--audio-buffer", "--wake timer"};
     QTest::newRow("--preset nope")
         << QStringList{"run", "--preset", "nope"} << QStringList{"\"nope\"", "default, desktop"};
+    QTest::newRow("--preset naming a scenario, as it once could")
+        << QStringList{"run", "--preset", "ramp"}
+        << QStringList{"--preset ramp", "--scenario ramp"};
+    QTest::newRow("--preset nope beside a scenario")
+        << QStringList{"run", "--scenario", "quick", "--preset", "nope"}
+        << QStringList{"\"nope\"", "default, desktop"};
     QTest::newRow("--policy fifo without a priority")
         << QStringList{"run", "--policy", "fifo"} << QStringList{"fifo", "--priority 1..99"};
     QTest::newRow("--priority without a real-time policy")

@@ -7,6 +7,7 @@
 
 #include "runprogram.h"
 
+#include "presets.h"
 #include "settingkind.h"
 
 #include <QFile>
@@ -120,6 +121,15 @@ Names completionSettings(const QString &script)
     return keys;
 }
 
+// The completion's words for a list (`local presets="default ..."`).
+Names completionWords(const QString &script, const QString &list)
+{
+    const QRegularExpression words(QStringLiteral("local %1=\"([^\"]*)\"").arg(list));
+    const QString found = words.match(script).captured(1);
+    const QStringList split = found.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    return {split.begin(), split.end()};
+}
+
 Names tableSettings()
 {
     Names keys;
@@ -141,6 +151,7 @@ private slots:
     void everySubcommandInTheManPage();
     void variantSettingsAsTheTableHasThem_data();
     void variantSettingsAsTheTableHasThem();
+    void presetsAsTheTableHasThem();
 
 private:
     QString help(const QStringList &args);
@@ -232,6 +243,19 @@ void TestOptionDocs::variantSettingsAsTheTableHasThem()
              qUtf8Printable(QStringLiteral("%1 gives the variant settings %2; the table "
                                            "(settingKinds()): %3")
                                 .arg(where, describe(documented), describe(table))));
+}
+
+// --preset takes a consumer preset and nothing else (a scenario is
+// --scenario's): the completion offers exactly presets().
+void TestOptionDocs::presetsAsTheTableHasThem()
+{
+    Names table;
+    for (const Preset &p : presets())
+        table.insert(QString::fromStdString(p.name));
+    const Names offered = completionWords(m_completion, QStringLiteral("presets"));
+    QVERIFY2(offered == table, qUtf8Printable(QStringLiteral("the completion offers --preset %1; "
+                                                             "the table (presets()): %2")
+                                                  .arg(describe(offered), describe(table))));
 }
 
 QTEST_GUILESS_MAIN(TestOptionDocs)

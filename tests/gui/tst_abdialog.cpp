@@ -70,7 +70,7 @@ private slots:
         QCOMPARE(s.variants[0].toString(), std::string("base:"));
         QCOMPARE(s.variants[1].toString(), std::string("off:autogroup=0"));
         QCOMPARE(s.steps.size(), size_t(2));
-        QCOMPARE(s.steps[1].loads.at(0).kind, std::string("burn"));
+        QCOMPARE(s.steps[1].loads.at(0).kindName(), std::string("burn"));
         // 6 rounds x 2 variants x (20 s idle + 20 s burn + 2 s settling).
         QCOMPARE(s.totalS(), 6 * 2 * 42.0);
         QVERIFY2(d.cost().endsWith(QStringLiteral("= 8 min 24 s")), qPrintable(d.cost()));

@@ -51,7 +51,7 @@ private slots:
         for (const ScenarioStep &step : ramp.steps) {
             if (step.loads.empty())
                 continue;
-            QCOMPARE(step.loads.front().kind, std::string("massive_intr"));
+            QCOMPARE(step.loads.front().kindName(), std::string("massive_intr"));
             QCOMPARE(step.loads.front().count, expected);
             QCOMPARE(step.durationS, 30.0);
             expected += 10;
@@ -99,7 +99,7 @@ private slots:
             QVERIFY2(loadsOf[consumer].insert(load).second, step.name.c_str());
             for (const LoadSpec &spec : step.loads) {
                 QVERIFY2(!spec.ownSession, step.name.c_str());
-                if (spec.kind == "burn" || spec.kind == "ring")
+                if (spec.kindName() == "burn" || spec.kindName() == "ring")
                     QCOMPARE(spec.params.at("threads"), std::string("nproc"));
             }
             if (load == "Compile")

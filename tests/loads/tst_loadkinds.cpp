@@ -228,7 +228,7 @@ void TestLoadKinds::workersRunAndStop()
     QFETCH(int, perWorker);
     QFETCH(bool, progress);
     const LoadSpec s = spec(text);
-    if (s.kind == "compile" && !precheckCompileOk())
+    if (s.kindName() == "compile" && !precheckCompileOk())
         QSKIP("no C compiler here");
 
     LoadManager manager(LoadLimits{}, m_binary);
@@ -282,7 +282,7 @@ void TestLoadKinds::workersRunAndStop()
     QCOMPARE(now.cpuFairness.workers, s.count);
     for (const WorkerStatus &w : now.workers) {
         QVERIFY(w.cpuNs >= 0);
-        if (s.kind == "massive_intr")
+        if (s.kindName() == "massive_intr")
             QVERIFY2(w.cpuNs >= static_cast<int64_t>(w.progress) * 2000000,
                      qPrintable(QString("%1 loops of 2 ms in %2 ms of CPU")
                                     .arg(w.progress)
@@ -332,7 +332,7 @@ void TestLoadKinds::stopAllEmptiesEveryGroup()
     auto allCounted = [&] {
         for (const GroupStatus &g : manager.status())
             for (const WorkerStatus &w : g.workers)
-                if (g.spec.kind != "custom" && w.progress == 0)
+                if (g.spec.kindName() != "custom" && w.progress == 0)
                     return false;
         return true;
     };
@@ -556,7 +556,7 @@ void TestLoadKinds::threadedLoadsAreThreadsOfOneProcess()
     QTRY_VERIFY_WITH_TIMEOUT(manager.status()[0].workers[0].progress > before + 2 * threads,
                              kStateWaitMs);
     QCOMPARE(manager.status()[0].error, std::string());
-    QCOMPARE(groupProcesses(group.leader, "latprobe:" + spec(text).kind, group.leader),
+    QCOMPARE(groupProcesses(group.leader, "latprobe:" + spec(text).kindName(), group.leader),
              std::set<pid_t>{worker});
     QVERIFY(manager.stop(id));
     QVERIFY(pidGone(worker));

@@ -42,8 +42,8 @@ public:
     void stopLoads() override { log.push_back("stop loads"); }
     std::string startLoad(const LoadSpec &spec) override
     {
-        if (spec.kind == failLoad)
-            return spec.kind + " cannot start";
+        if (spec.kindName() == failLoad)
+            return spec.kindName() + " cannot start";
         log.push_back("start " + spec.label());
         return {};
     }

@@ -3,6 +3,7 @@
 #include "comparewindow.h"
 #include "report.h"
 #include "runfile.h"
+#include "scenario.h"
 
 #include <QAction>
 #include <QDesktopServices>
@@ -148,7 +149,7 @@ void RunsWindow::refresh()
         m_table->setItem(row, ColScheduler, new QTableWidgetItem(text(e.scheduler)));
         m_table->setItem(
             row, ColScenario,
-            new QTableWidgetItem(e.scenario.empty() ? QStringLiteral("run") : text(e.scenario)));
+            new QTableWidgetItem(text(e.scenario.empty() ? kPlainRunScenario : e.scenario)));
         m_table->setItem(row, ColLength, new NumberItem(lengthText(e.durationS), e.durationS));
         m_table->setItem(
             row, ColSkips,

@@ -20,14 +20,14 @@ public:
 
     void loadStarted(int id, const LoadSpec &spec) override
     {
-        queue([o = m_owner, id, kind = QString::fromStdString(spec.kind),
+        queue([o = m_owner, id, kind = QString::fromStdString(spec.kindName()),
                label = QString::fromStdString(spec.label())] {
             emit o->loadStarted(id, kind, label);
         });
     }
     void loadRefused(const LoadSpec &spec, const std::string &error) override
     {
-        queue([o = m_owner, kind = QString::fromStdString(spec.kind),
+        queue([o = m_owner, kind = QString::fromStdString(spec.kindName()),
                text = QString::fromStdString(error)] { emit o->loadRefused(kind, text); });
     }
     void loadStopped(int id) override

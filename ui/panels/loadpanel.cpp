@@ -308,7 +308,7 @@ void LoadPanel::setScenarioActive(bool active, const QString &scenario)
 void LoadPanel::stopKind(const std::string &kind)
 {
     for (const GroupStatus &g : m_session.view().loadStatus())
-        if (g.spec.kind == kind) {
+        if (g.spec.kindName() == kind) {
             if (auto it = m_views.find(g.id); it != m_views.end())
                 it->second->setStopping();
             m_session.stopLoad(g.id);
@@ -331,7 +331,7 @@ void LoadPanel::updateRunningState(const std::vector<GroupStatus> &groups)
     std::set<std::string> kinds;
     for (const GroupStatus &g : groups) {
         alive.insert(g.id);
-        kinds.insert(g.spec.kind);
+        kinds.insert(g.spec.kindName());
         auto it = m_views.find(g.id);
         if (it == m_views.end()) {
             auto *view = new LoadGroupView(g, m_groupsLayout->parentWidget());

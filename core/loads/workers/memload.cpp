@@ -17,7 +17,7 @@ namespace latprobe {
 std::string precheckMemload(const LoadSpec &spec)
 {
     const auto it = spec.params.find("mb");
-    return it != spec.params.end() && it->second == "interbench"
+    return it != spec.params.end() && it->second == kInterbenchSize
                ? interbenchMemloadRefusal(readMemInfo())
                : std::string();
 }
