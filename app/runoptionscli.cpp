@@ -1,11 +1,13 @@
 #include "runoptionscli.h"
 
 #include "loadkind.h"
+#include "presets.h"
 #include "settingkind.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace latprobe {
@@ -37,6 +39,24 @@ std::string variantOptionHelp()
     return text;
 }
 
+std::string consumersOptionHelp()
+{
+    const Preset *defaults = findPreset("default");
+    std::vector<std::string> named;
+    for (const ConsumerConfig &c : defaults->consumers)
+        named.push_back(c.name);
+    std::string text =
+        fmt::format("Comma-separated consumers: {} (the default)", fmt::join(named, ","));
+    // The others, with the preset that measures each (man latprobe, CONSUMERS).
+    for (const Preset &p : presets())
+        for (const ConsumerConfig &c : p.consumers)
+            if (std::find(named.begin(), named.end(), c.name) == named.end()) {
+                named.push_back(c.name);
+                text += fmt::format(",\n{} (the {} preset's)", c.name, p.name);
+            }
+    return text;
+}
+
 namespace {
 
 // In --help's order, a group each, as the man page's RUN OPTIONS has them.
@@ -46,9 +66,7 @@ void addMeasuredOptions(CLI::App &app, RunOptions &o, bool headless)
     if (headless)
         app.add_option("-d,--duration", o.durationS, "Seconds to measure (default 30)")
             ->check(CLI::Range(0.1, 7 * 24 * 3600.0));
-    app.add_option("-c,--consumers", o.consumers,
-                   "Comma-separated consumers: audio,video,wakeup,start (the default),\n"
-                   "x, gaming (interbench's X and Gaming)");
+    app.add_option("-c,--consumers", o.consumers, consumersOptionHelp());
     app.add_option("-p,--preset", o.preset, "Consumer preset: default, desktop, pro, interbench");
     app.add_option("--audio-frames", o.audioFrames, "Audio frames per period (default 256)")
         ->check(CLI::Range(16, 65536));

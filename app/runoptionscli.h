@@ -16,6 +16,8 @@ void addRunOptions(CLI::App &app, RunOptions &options, RunFrontEnd frontEnd);
 // The --load help: every kind of the load kinds' table with its own keys,
 // so a new kind is listed without anyone remembering to.
 std::string loadOptionHelp();
+// --consumers' help: the default preset's consumers, then every other preset's.
+std::string consumersOptionHelp();
 // --variant's help: the form, then a line per setting of the table.
 std::string variantOptionHelp();
 

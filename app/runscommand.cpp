@@ -8,7 +8,42 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
+
 namespace latprobe {
+
+namespace {
+
+// "audio_misses", "wakeup_p99_us": a consumer column's key in --format json.
+std::string summaryKey(const ConsumerSummary &c)
+{
+    return fmt::format("{}_{}", c.traits->name,
+                       c.traits->summary == SummaryFigure::P99 ? "p99_us" : "misses");
+}
+
+std::string lowercase(std::string_view text)
+{
+    std::string out(text);
+    for (char &ch : out)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return out;
+}
+
+// The consumer columns that some listed run measured, as indexes into every
+// entry's `consumers`: a library of headless runs has no "stalls" column.
+std::vector<size_t> measuredColumns(const std::vector<RunLibrary::Entry> &entries, size_t columns)
+{
+    std::vector<size_t> shown;
+    for (size_t c = 0; c < columns; ++c)
+        if (std::any_of(entries.begin(), entries.end(), [c](const RunLibrary::Entry &e) {
+                return c < e.consumers.size() && e.consumers[c].measured;
+            }))
+            shown.push_back(c);
+    return shown;
+}
+
+} // namespace
 
 CLI::App *addRunsCommand(CLI::App &app, RunsOptions &o)
 {
@@ -44,7 +79,7 @@ int executeRuns(const RunsOptions &o)
     const std::vector<RunLibrary::Entry> entries = library.list();
     if (o.format == "json") {
         nlohmann::json out = nlohmann::json::array();
-        for (const RunLibrary::Entry &e : entries)
+        for (const RunLibrary::Entry &e : entries) {
             out.push_back({{"path", e.path},
                            {"start_time", e.startTime},
                            {"kernel", e.kernel},
@@ -54,13 +89,16 @@ int executeRuns(const RunsOptions &o)
                            {"partial", e.partial},
                            {"duration_s", e.durationS},
                            {"phases", e.phases},
-                           {"audio_misses", e.audioMisses},
-                           {"video_misses", e.videoMisses},
-                           {"wakeup_p99_us", e.wakeupP99Us},
                            {"bytes", e.bytes},
                            {"traces", e.traces},
                            {"headlines", e.headlines},
                            {"error", e.error}});
+            // A key per consumer column: "audio_misses", "wakeup_p99_us".
+            for (const ConsumerSummary &c : e.consumers)
+                out.back()[summaryKey(c)] = c.traits->summary == SummaryFigure::P99
+                                                ? nlohmann::json(c.p99Us)
+                                                : nlohmann::json(c.misses);
+        }
         fmt::print("{}\n", out.dump(1));
         return 0;
     }
@@ -69,22 +107,34 @@ int executeRuns(const RunsOptions &o)
                    library.dir());
         return 0;
     }
-    TextTable table({"started", "kernel", "scenario", "length", "skips", "drops", "end", "file"});
+    const std::vector<ConsumerSummary> columns = summarizeConsumers(std::vector<PhaseResult>{});
+    const std::vector<size_t> shown = measuredColumns(entries, columns.size());
+    std::vector<std::string> head = {"started", "kernel", "scenario", "length"};
+    for (size_t c : shown)
+        head.push_back(lowercase(columns[c].traits->column));
+    head.insert(head.end(), {"end", "file"});
+    TextTable table(head);
     uint64_t bytes = 0;
     bool partial = false;
     for (const RunLibrary::Entry &e : entries) {
         bytes += e.bytes;
         partial = partial || (e.partial && e.error.empty());
         const std::string file = e.path.substr(e.path.rfind('/') + 1);
+        std::vector<std::string> row;
         if (!e.error.empty()) {
-            table.addRow({"?", "?", "?", "", "", "", "unreadable", file});
+            row = {"?", "?", "?", ""};
+            row.resize(row.size() + shown.size());
+            row.insert(row.end(), {"unreadable", file});
+            table.addRow(row);
             continue;
         }
-        table.addRow({e.startTime.substr(0, 16), e.kernel,
-                      e.scenario.empty() ? kPlainRunScenario : e.scenario,
-                      fmt::format("{:.0f} s", e.durationS), std::to_string(e.audioMisses),
-                      std::to_string(e.videoMisses), e.partial ? e.endReason + "*" : e.endReason,
-                      file});
+        row = {e.startTime.substr(0, 16), e.kernel,
+               e.scenario.empty() ? kPlainRunScenario : e.scenario,
+               fmt::format("{:.0f} s", e.durationS)};
+        for (size_t c : shown)
+            row.push_back(e.consumers[c].text());
+        row.insert(row.end(), {e.partial ? e.endReason + "*" : e.endReason, file});
+        table.addRow(row);
     }
     fmt::print("{}", table.render());
     // A variant run's verdict is its point: under the table, one line each.

@@ -189,18 +189,9 @@ std::vector<RunLibrary::Entry> RunLibrary::list() const
             e.endReason = run.endReason;
             e.partial = run.partial;
             e.phases = run.phases.size();
-            for (const PhaseResult &p : run.phases) {
+            for (const PhaseResult &p : run.phases)
                 e.durationS += p.durationS;
-                for (const ConsumerStats &c : p.consumers) {
-                    const ConsumerRole role = consumerRole(c.name);
-                    if (role == ConsumerRole::Audio)
-                        e.audioMisses += c.misses;
-                    else if (role == ConsumerRole::Video)
-                        e.videoMisses += c.misses;
-                    else if (role == ConsumerRole::Wakeup && c.samples > 0)
-                        e.wakeupP99Us = std::max(e.wakeupP99Us, c.p99Us);
-                }
-            }
+            e.consumers = summarizeConsumers(run.phases);
             if (hasVariants(run))
                 e.headlines = variantHeadlines(run, compareVariants(run));
         } catch (const std::exception &err) {

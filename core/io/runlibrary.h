@@ -1,5 +1,6 @@
 #pragma once
 
+#include "consumersummary.h"
 #include "run.h"
 #include "runfile.h"
 
@@ -50,10 +51,9 @@ public:
         bool partial = false;
         double durationS = 0;
         size_t phases = 0;
-        uint64_t audioMisses = 0, videoMisses = 0; // every phase
-        int64_t wakeupP99Us = -1;                  // the worst phase's; -1 unmeasured
-        uint64_t bytes = 0;                        // its file and its traces
-        size_t traces = 0;                         // trace.dat files saved with it
+        std::vector<ConsumerSummary> consumers; // every phase's, a column each
+        uint64_t bytes = 0;                     // its file and its traces
+        size_t traces = 0;                      // trace.dat files saved with it
         // A run that played variants: one verdict line per variant after
         // the first, as its report ends ("off (autogroup=0) worse than on: ...").
         std::vector<std::string> headlines;

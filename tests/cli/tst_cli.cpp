@@ -359,6 +359,9 @@ void TestCli::everyRunIsKeptInTheLibraryAndListed()
     QVERIFY2(o.finished && o.exitCode == 0, qPrintable(o.describe()));
     QVERIFY2(o.out.contains(files[0]) && o.out.contains("completed"), qPrintable(o.out));
     QVERIFY2(o.out.contains("1 run, "), qPrintable(o.out));
+    // A column per consumer the listed runs measured, from the consumer table.
+    const QString head = o.out.section('\n', 0, 0);
+    QVERIFY2(head.contains("wakeup p99") && !head.contains("skips"), qPrintable(head));
     // A trace saved with it (--save-trace) is listed with it, and pruned with it.
     const QString trace = QString(files[0]).replace(".json", ".trace-1.dat");
     QFile traceFile(dir.filePath(trace));

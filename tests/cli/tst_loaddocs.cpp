@@ -7,8 +7,10 @@
 
 #include "runprogram.h"
 
+#include "consumertable.h"
 #include "loadkind.h"
 #include "outputformat.h"
+#include "presets.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -144,6 +146,40 @@ template <typename Value> Keys tableFormats(std::span<const OutputFormat<Value>>
     return names;
 }
 
+// The consumers `--consumers` takes: every preset's.
+Keys presetConsumers()
+{
+    Keys names;
+    for (const Preset &p : presets())
+        for (const ConsumerConfig &c : p.consumers)
+            names.insert(QString::fromStdString(c.name));
+    return names;
+}
+
+// The consumers the completion offers after `latprobe run -c`.
+Keys completionConsumers(const QString &script)
+{
+    const QRegularExpression block(QStringLiteral("-c \\| --consumers\\)[^;]*?"
+                                                  "COMPREPLY=\\(\\$\\(compgen -W \"([^\"]*)\""));
+    Keys names;
+    for (const QString &n : block.match(script).captured(1).split(QLatin1Char(' ')))
+        if (!n.isEmpty())
+            names.insert(n);
+    return names;
+}
+
+// The man page's CONSUMERS section: its `.TP` then `.B NAME` entries.
+Keys manPageConsumers(const QString &man)
+{
+    const qsizetype from = man.indexOf(QStringLiteral("\n.SH CONSUMERS\n"));
+    const qsizetype to = man.indexOf(QStringLiteral("\n.SH "), from + 1);
+    Keys names;
+    static const QRegularExpression entry(QStringLiteral("\n\\.TP\n\\.B ([a-z]+)\n"));
+    for (const QRegularExpressionMatch &m : entry.globalMatch(man.mid(from, to - from)))
+        names.insert(m.captured(1));
+    return names;
+}
+
 QString describe(const Keys &keys)
 {
     QStringList out;
@@ -166,11 +202,12 @@ private slots:
     void noKindTheTableLacks();
     void outputFormatsAsTheTableHasThem_data();
     void outputFormatsAsTheTableHasThem();
+    void consumersAsThePresetsHaveThem();
 
 private:
     // Where: "run --help", "man page", "completion".
     std::map<QString, std::map<QString, Keys>> m_documented;
-    QString m_man, m_completion;
+    QString m_man, m_completion, m_runHelp;
 };
 
 void TestLoadDocs::initTestCase()
@@ -188,6 +225,7 @@ void TestLoadDocs::initTestCase()
     m_documented["completion"] = completionKinds(completion);
     m_man = man;
     m_completion = completion;
+    m_runHelp = help.out;
 }
 
 void TestLoadDocs::everyKindWithItsKeys_data()
@@ -249,6 +287,27 @@ void TestLoadDocs::outputFormatsAsTheTableHasThem()
     QVERIFY2(completion == table,
              qUtf8Printable(QStringLiteral("the completion's %1 --format: %2; the table: %3")
                                 .arg(subcommand, describe(completion), describe(table))));
+}
+
+void TestLoadDocs::consumersAsThePresetsHaveThem()
+{
+    const Keys table = presetConsumers();
+    QVERIFY2(table.size() >= 6, qUtf8Printable(describe(table)));
+    const Keys completion = completionConsumers(m_completion);
+    QVERIFY2(completion == table,
+             qUtf8Printable(QStringLiteral("the completion's --consumers: %1; the presets': %2")
+                                .arg(describe(completion), describe(table))));
+    const Keys man = manPageConsumers(m_man);
+    for (const QString &name : table) {
+        QVERIFY2(man.count(name),
+                 qUtf8Printable(QStringLiteral("the man page's CONSUMERS lacks %1 (it has %2)")
+                                    .arg(name, describe(man))));
+        QVERIFY2(consumerTraits(name.toStdString()).role != ConsumerRole::Unknown,
+                 qUtf8Printable(name + " has no row in the consumer table"));
+        const QRegularExpression word(QStringLiteral("\\b%1\\b").arg(name));
+        QVERIFY2(m_runHelp.contains(word),
+                 qUtf8Printable(QStringLiteral("run --help does not name consumer %1").arg(name)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLoadDocs)

@@ -304,12 +304,11 @@ void CompareWindow::rebuild()
                     consumers << QString::fromStdString(cc.consumer);
     m_consumerBox->addItems(consumers);
     const int ci = consumers.indexOf(consumer);
-    // wakeup is what cyclictest measures too: the one every run has.
-    int wakeup = -1;
-    for (int i = 0; i < consumers.size() && wakeup < 0; ++i)
-        if (consumerRole(consumers[i].toStdString()) == ConsumerRole::Wakeup)
-            wakeup = i;
-    m_consumerBox->setCurrentIndex(ci >= 0 ? ci : wakeup >= 0 ? wakeup : 0);
+    int first = -1;
+    for (int i = 0; i < consumers.size() && first < 0; ++i)
+        if (consumerTraits(consumers[i].toStdString()).shownFirst)
+            first = i;
+    m_consumerBox->setCurrentIndex(ci >= 0 ? ci : first >= 0 ? first : 0);
     m_phaseBox->clear();
     m_phaseBox->addItem(tr("every phase"), QString());
     for (const PhaseComparison &ph : m_comparison.phases)

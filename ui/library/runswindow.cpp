@@ -21,25 +21,37 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <set>
 
 namespace latprobe {
 
 namespace {
 
-// Prefixed: the unity build puts this beside latprobe::Scenario.
-enum Column {
-    ColStarted,
-    ColKernel,
-    ColScheduler,
-    ColScenario,
-    ColLength,
-    ColSkips,
-    ColDrops,
-    ColWakeupP99,
-    ColEnd,
-    ColFile
-};
+// Prefixed: the unity build puts this beside latprobe::Scenario. A column
+// per consumer with a summary figure (the consumer table's) follows
+// ColLength, then the run's end and file.
+enum Column { ColStarted, ColKernel, ColScheduler, ColScenario, ColLength, ColConsumers };
+
+// The consumer columns, in the consumer table's order.
+const std::vector<ConsumerSummary> &consumerColumns()
+{
+    static const std::vector<ConsumerSummary> columns =
+        summarizeConsumers(std::vector<PhaseResult>{});
+    return columns;
+}
+const int kColEnd = ColConsumers + static_cast<int>(consumerColumns().size());
+const int kColFile = kColEnd + 1;
+
+QString fromView(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+QString columnTitle(const ConsumerTraits &t)
+{
+    return fromView(t.summary == SummaryFigure::Misses ? t.missTitle : t.column);
+}
 
 // Sorts by a number, shows a text.
 class NumberItem : public QTableWidgetItem
@@ -84,12 +96,20 @@ RunsWindow::RunsWindow(RunLibrary library, QWidget *parent)
     connect(m_filter, &QLineEdit::textChanged, this, &RunsWindow::setFilter);
     layout->addWidget(m_filter);
 
-    m_table = new QTableWidget(0, ColFile + 1, central);
-    m_table->setHorizontalHeaderLabels(
-        {tr("Started (UTC)"), tr("Kernel"), tr("Scheduler"), tr("Scenario"), tr("Length"),
-         tr("Audio skips"), tr("Dropped frames"), tr("Wakeup p99"), tr("End"), tr("File")});
-    m_table->horizontalHeaderItem(ColWakeupP99)
-        ->setToolTip(tr("The worst phase's wakeup p99, in ms"));
+    m_table = new QTableWidget(0, kColFile + 1, central);
+    QStringList labels = {tr("Started (UTC)"), tr("Kernel"), tr("Scheduler"), tr("Scenario"),
+                          tr("Length")};
+    for (const ConsumerSummary &c : consumerColumns())
+        labels << columnTitle(*c.traits);
+    labels << tr("End") << tr("File");
+    m_table->setHorizontalHeaderLabels(labels);
+    for (size_t c = 0; c < consumerColumns().size(); ++c) {
+        const ConsumerTraits &t = *consumerColumns()[c].traits;
+        m_table->horizontalHeaderItem(ColConsumers + static_cast<int>(c))
+            ->setToolTip((t.summary == SummaryFigure::P99 ? tr("%1: the worst phase's")
+                                                          : tr("%1: every phase's"))
+                             .arg(fromView(t.columnTip)));
+    }
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSortingEnabled(true);
@@ -151,20 +171,20 @@ void RunsWindow::refresh()
             row, ColScenario,
             new QTableWidgetItem(text(e.scenario.empty() ? kPlainRunScenario : e.scenario)));
         m_table->setItem(row, ColLength, new NumberItem(lengthText(e.durationS), e.durationS));
-        m_table->setItem(
-            row, ColSkips,
-            new NumberItem(QString::number(e.audioMisses), static_cast<double>(e.audioMisses)));
-        m_table->setItem(
-            row, ColDrops,
-            new NumberItem(QString::number(e.videoMisses), static_cast<double>(e.videoMisses)));
-        m_table->setItem(row, ColWakeupP99,
-                         new NumberItem(e.wakeupP99Us < 0
-                                            ? QStringLiteral("-")
-                                            : QString::number(e.wakeupP99Us / 1000.0, 'f', 3),
-                                        static_cast<double>(e.wakeupP99Us)));
-        m_table->setItem(row, ColEnd, new QTableWidgetItem(end));
-        m_table->setItem(row, ColFile, new QTableWidgetItem(file));
+        for (size_t c = 0; c < e.consumers.size(); ++c)
+            m_table->setItem(row, ColConsumers + static_cast<int>(c),
+                             new NumberItem(QString::fromStdString(e.consumers[c].text()),
+                                            e.consumers[c].value()));
+        m_table->setItem(row, kColEnd, new QTableWidgetItem(end));
+        m_table->setItem(row, kColFile, new QTableWidgetItem(file));
     }
+    // A consumer no listed run measured has no column.
+    for (size_t c = 0; c < consumerColumns().size(); ++c)
+        m_table->setColumnHidden(
+            ColConsumers + static_cast<int>(c),
+            std::none_of(m_entries.begin(), m_entries.end(), [c](const RunLibrary::Entry &e) {
+                return c < e.consumers.size() && e.consumers[c].measured;
+            }));
     m_table->setSortingEnabled(true);
     m_table->resizeColumnsToContents();
     const int count = static_cast<int>(m_entries.size());

@@ -1,6 +1,6 @@
 #include "phasetable.h"
 
-#include "consumertable.h"
+#include "consumersummary.h"
 #include "latencytext.h"
 
 #include <QEvent>
@@ -13,12 +13,16 @@ namespace latprobe {
 
 namespace {
 
-const ConsumerStats *findConsumer(const PhaseResult &p, ConsumerRole role)
+QString fromView(std::string_view text)
 {
-    for (const ConsumerStats &c : p.consumers)
-        if (consumerRole(c.name) == role)
-            return &c;
-    return nullptr;
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+QString summaryText(const ConsumerSummary &s)
+{
+    if (s.traits->summary == SummaryFigure::P99)
+        return s.p99Us < 0 ? QStringLiteral("–") : formatLatencyMs(s.p99Us);
+    return QString::fromStdString(s.text());
 }
 
 QString duration(double s)
@@ -29,20 +33,23 @@ QString duration(double s)
 
 } // namespace
 
-PhaseTable::PhaseTable(QWidget *parent) : QTreeWidget(parent)
+PhaseTable::PhaseTable(QWidget *parent)
+    : QTreeWidget(parent),
+      m_columns(FirstConsumer + static_cast<int>(summarizeConsumers(PhaseResult{}).size()))
 {
-    setColumnCount(Columns);
-    setHeaderLabels({tr("Phase"), tr("Time"), tr("Skips"), tr("Drops"), tr("Stalls"), tr("Slow"),
-                     tr("Wakeup p99")});
+    setColumnCount(m_columns);
+    QStringList labels = {tr("Phase"), tr("Time")};
+    const std::vector<ConsumerSummary> consumers = summarizeConsumers(PhaseResult{});
+    for (const ConsumerSummary &s : consumers)
+        labels << fromView(s.traits->column);
+    setHeaderLabels(labels);
     QTreeWidgetItem *h = headerItem();
     h->setToolTip(Name, tr("A stretch of the run with one set of loads, or since a reset"));
     h->setToolTip(Duration, tr("How long the phase has lasted (min:s)"));
-    h->setToolTip(Skips, tr("Audio periods lost in the phase (skips)"));
-    h->setToolTip(Drops, tr("Video frames lost in the phase (dropped frames)"));
-    h->setToolTip(Stalls, tr("Times this window's event loop was more than a frame late"));
-    h->setToolTip(SlowStarts, tr("Process starts slower than their deadline"));
-    h->setToolTip(WakeupP99, tr("99th percentile of the wakeup consumer's latency in the phase"));
-    for (int c = Duration; c < Columns; ++c)
+    for (size_t i = 0; i < consumers.size(); ++i)
+        h->setToolTip(FirstConsumer + static_cast<int>(i),
+                      tr("%1, in the phase").arg(fromView(consumers[i].traits->columnTip)));
+    for (int c = Duration; c < m_columns; ++c)
         h->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
     setRootIsDecorated(false);
     setUniformRowHeights(true);
@@ -65,7 +72,7 @@ void PhaseTable::setPhases(const std::vector<PhaseResult> &phases, double resetS
         const bool added = !item;
         if (added) {
             item = new QTreeWidgetItem;
-            for (int c = Duration; c < Columns; ++c)
+            for (int c = Duration; c < m_columns; ++c)
                 item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
         }
         auto set = [this, item](int column, const QString &text) {
@@ -75,20 +82,13 @@ void PhaseTable::setPhases(const std::vector<PhaseResult> &phases, double resetS
             if (column != Name)
                 fitColumn(column, text);
         };
-        auto misses = [&p](ConsumerRole role) {
-            const ConsumerStats *c = findConsumer(p, role);
-            return c ? QString::number(c->misses) : QStringLiteral("–");
-        };
         set(Name, QStringLiteral("%1  %2").arg(i + 1).arg(QString::fromStdString(p.name)));
         set(Duration, duration(p.durationS));
-        set(Skips, misses(ConsumerRole::Audio));
-        set(Drops, misses(ConsumerRole::Video));
-        set(Stalls, misses(ConsumerRole::Gui));
-        set(SlowStarts, misses(ConsumerRole::Start));
-        const ConsumerStats *w = findConsumer(p, ConsumerRole::Wakeup);
-        set(WakeupP99, w && w->samples ? formatLatencyMs(w->p99Us) : QStringLiteral("–"));
+        const std::vector<ConsumerSummary> consumers = summarizeConsumers(p);
+        for (size_t c = 0; c < consumers.size(); ++c)
+            set(FirstConsumer + static_cast<int>(c), summaryText(consumers[c]));
         const bool before = p.startS + 1e-6 < resetS;
-        for (int c = 0; c < Columns; ++c)
+        for (int c = 0; c < m_columns; ++c)
             item->setData(c, Qt::ForegroundRole, before ? QVariant(dim) : QVariant());
         item->setToolTip(Name, before ? tr("Before the last reset: not in the counters above")
                                       : QString::fromStdString(p.name));
@@ -134,7 +134,7 @@ void PhaseTable::fitColumn(int column, const QString &text)
 
 void PhaseTable::fitAllColumns()
 {
-    for (int c = Duration; c < Columns; ++c) {
+    for (int c = Duration; c < m_columns; ++c) {
         header()->setSectionResizeMode(c, QHeaderView::Interactive);
         header()->resizeSection(c, header()->sectionSizeHint(c));
         for (int row = 0; row < topLevelItemCount(); ++row)

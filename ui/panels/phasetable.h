@@ -25,7 +25,9 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    enum Column { Name, Duration, Skips, Drops, Stalls, SlowStarts, WakeupP99, Columns };
+    // Then a column per consumer with a summary figure (the consumer table's).
+    enum Column { Name, Duration, FirstConsumer };
+    const int m_columns;
 
     // Widens a figure's column to fit `text`; never narrows it while the
     // rows stand. Qt's ResizeToContents laid out every cell of the table
