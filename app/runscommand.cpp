@@ -61,52 +61,37 @@ CLI::App *addRunsCommand(CLI::App &app, RunsOptions &o)
     return cmd;
 }
 
-int executeRuns(const RunsOptions &o)
+namespace {
+
+void printRunsJson(const std::vector<RunLibrary::Entry> &entries)
 {
-    const RunLibrary library;
-    if (o.dir) {
-        fmt::print("{}\n", library.dir());
-        return 0;
+    nlohmann::json out = nlohmann::json::array();
+    for (const RunLibrary::Entry &e : entries) {
+        out.push_back({{"path", e.path},
+                       {"start_time", e.startTime},
+                       {"kernel", e.kernel},
+                       {"scheduler", e.scheduler},
+                       {"scenario", e.scenario},
+                       {"end_reason", e.endReason},
+                       {"partial", e.partial},
+                       {"duration_s", e.durationS},
+                       {"phases", e.phases},
+                       {"bytes", e.bytes},
+                       {"traces", e.traces},
+                       {"headlines", e.headlines},
+                       {"error", e.error}});
+        // A key per consumer column: "audio_misses", "wakeup_p99_us".
+        for (const ConsumerSummary &c : e.consumers)
+            out.back()[summaryKey(c)] = c.traits->summary == SummaryFigure::P99
+                                            ? nlohmann::json(c.p99Us)
+                                            : nlohmann::json(c.misses);
     }
-    if (o.pruneToMb >= 0) {
-        const auto max = static_cast<uint64_t>(o.pruneToMb * 1024 * 1024);
-        const RunLibrary::Pruned pruned = library.prune(max);
-        fmt::print("pruned {} run{} ({:.1f} MiB) from {}\n", pruned.files,
-                   pruned.files == 1 ? "" : "s", static_cast<double>(pruned.bytes) / (1 << 20),
-                   library.dir());
-        return 0;
-    }
-    const std::vector<RunLibrary::Entry> entries = library.list();
-    if (o.format == "json") {
-        nlohmann::json out = nlohmann::json::array();
-        for (const RunLibrary::Entry &e : entries) {
-            out.push_back({{"path", e.path},
-                           {"start_time", e.startTime},
-                           {"kernel", e.kernel},
-                           {"scheduler", e.scheduler},
-                           {"scenario", e.scenario},
-                           {"end_reason", e.endReason},
-                           {"partial", e.partial},
-                           {"duration_s", e.durationS},
-                           {"phases", e.phases},
-                           {"bytes", e.bytes},
-                           {"traces", e.traces},
-                           {"headlines", e.headlines},
-                           {"error", e.error}});
-            // A key per consumer column: "audio_misses", "wakeup_p99_us".
-            for (const ConsumerSummary &c : e.consumers)
-                out.back()[summaryKey(c)] = c.traits->summary == SummaryFigure::P99
-                                                ? nlohmann::json(c.p99Us)
-                                                : nlohmann::json(c.misses);
-        }
-        fmt::print("{}\n", out.dump(1));
-        return 0;
-    }
-    if (entries.empty()) {
-        fmt::print("no runs in {} yet: every latprobe run and window session is kept there\n",
-                   library.dir());
-        return 0;
-    }
+    fmt::print("{}\n", out.dump(1));
+}
+
+// A line per run, a column per consumer the runs measured.
+std::string runsTable(const std::vector<RunLibrary::Entry> &entries)
+{
     const std::vector<ConsumerSummary> columns = summarizeConsumers(std::vector<PhaseResult>{});
     const std::vector<size_t> shown = measuredColumns(entries, columns.size());
     std::vector<std::string> head = {"started", "kernel", "scenario", "length"};
@@ -114,11 +99,7 @@ int executeRuns(const RunsOptions &o)
         head.push_back(lowercase(columns[c].traits->column));
     head.insert(head.end(), {"end", "file"});
     TextTable table(head);
-    uint64_t bytes = 0;
-    bool partial = false;
     for (const RunLibrary::Entry &e : entries) {
-        bytes += e.bytes;
-        partial = partial || (e.partial && e.error.empty());
         const std::string file = e.path.substr(e.path.rfind('/') + 1);
         std::vector<std::string> row;
         if (!e.error.empty()) {
@@ -136,7 +117,43 @@ int executeRuns(const RunsOptions &o)
         row.insert(row.end(), {e.partial ? e.endReason + "*" : e.endReason, file});
         table.addRow(row);
     }
-    fmt::print("{}", table.render());
+    return table.render();
+}
+
+} // namespace
+
+int executeRuns(const RunsOptions &o)
+{
+    const RunLibrary library;
+    if (o.dir) {
+        fmt::print("{}\n", library.dir());
+        return 0;
+    }
+    if (o.pruneToMb >= 0) {
+        const auto max = static_cast<uint64_t>(o.pruneToMb * 1024 * 1024);
+        const RunLibrary::Pruned pruned = library.prune(max);
+        fmt::print("pruned {} run{} ({:.1f} MiB) from {}\n", pruned.files,
+                   pruned.files == 1 ? "" : "s", static_cast<double>(pruned.bytes) / (1 << 20),
+                   library.dir());
+        return 0;
+    }
+    const std::vector<RunLibrary::Entry> entries = library.list();
+    if (o.format == "json") {
+        printRunsJson(entries);
+        return 0;
+    }
+    if (entries.empty()) {
+        fmt::print("no runs in {} yet: every latprobe run and window session is kept there\n",
+                   library.dir());
+        return 0;
+    }
+    fmt::print("{}", runsTable(entries));
+    uint64_t bytes = 0;
+    bool partial = false;
+    for (const RunLibrary::Entry &e : entries) {
+        bytes += e.bytes;
+        partial = partial || (e.partial && e.error.empty());
+    }
     // A variant run's verdict is its point: under the table, one line each.
     for (const RunLibrary::Entry &e : entries)
         for (const std::string &line : e.headlines)
