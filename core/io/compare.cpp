@@ -105,6 +105,24 @@ Interval changeOf(ChangeStatistic statistic, const std::vector<double> &a,
 
 } // namespace
 
+size_t samplesNeeded()
+{
+    size_t n = 1;
+    while (smallestPossibleP(n, n) > kSignificance)
+        ++n;
+    return n;
+}
+
+std::string notEnoughToTell(size_t have, Sampling sampling)
+{
+    if (sampling == Sampling::Rounds)
+        return fmt::format("not enough rounds to tell ({} of the {} needed)", have,
+                           samplesNeeded());
+    return fmt::format("not enough rounds to tell ({} blocks of 5 s a side of the {} needed: "
+                       "use --rounds or longer phases)",
+                       have, samplesNeeded());
+}
+
 MetricComparison compareSamples(CompareMetric metric, const std::vector<double> &a,
                                 const std::vector<double> &b, Sampling sampling)
 {
@@ -120,23 +138,27 @@ MetricComparison compareSamples(CompareMetric metric, const std::vector<double> 
     // A ratio to a median of 0 is no ratio: the difference stands for it.
     m.asRatio = row.statistic == ChangeStatistic::LogShift ||
                 (row.statistic == ChangeStatistic::RatioOfMedians && m.base > 0);
+    m.sampling = sampling;
+    const double minRatio = sampling == Sampling::Blocks ? row.minBlockRatio : row.minRatio;
+    auto bigEnough = [&] {
+        return m.asRatio ? (m.change.estimate >= minRatio || m.change.estimate <= 1 / minRatio) &&
+                               std::abs(m.value - m.base) >= row.minChange
+                         : std::abs(m.change.estimate) >= row.minChange;
+    };
     if (a.empty() || b.empty() || smallestPossibleP(a.size(), b.size()) > kSignificance) {
         m.verdict = Verdict::TooFewSamples;
         const double estimate =
             m.asRatio ? (m.base > 0 ? m.value / m.base : nothing) : m.value - m.base;
         m.change = {estimate, nothing, nothing};
+        m.large = std::isfinite(estimate) && bigEnough();
         return m;
     }
     m.p = mannWhitneyU(a, b).pTwoSided;
     m.change = changeOf(row.statistic, a, b, m.asRatio);
-    const double minRatio = sampling == Sampling::Blocks ? row.minBlockRatio : row.minRatio;
-    const bool bigEnough =
-        m.asRatio ? (m.change.estimate >= minRatio || m.change.estimate <= 1 / minRatio) &&
-                        std::abs(m.value - m.base) >= row.minChange
-                  : std::abs(m.change.estimate) >= row.minChange;
+    m.large = bigEnough();
     const double none = m.asRatio ? 1.0 : 0.0;
     const bool excludesNone = m.change.low > none || m.change.high < none;
-    if (m.p < kSignificance && excludesNone && bigEnough) {
+    if (m.p < kSignificance && excludesNone && m.large) {
         const bool higher = m.change.estimate > none;
         m.verdict = row.higherIsBetter == higher ? Verdict::Better : Verdict::Worse;
     }
@@ -146,7 +168,8 @@ MetricComparison compareSamples(CompareMetric metric, const std::vector<double> 
 namespace {
 
 // Consumer settings that make two runs' numbers of it incomparable.
-std::string settingsDiffer(const Run &a, const Run &b, const std::string &consumer, size_t run)
+std::string settingsDiffer(const Run &a, const Run &b, const std::string &consumer,
+                           const Comparison &c, size_t run)
 {
     auto find = [&](const Run &r) -> const ConsumerConfig * {
         for (const ConsumerSetup &s : r.consumers)
@@ -170,8 +193,8 @@ std::string settingsDiffer(const Run &a, const Run &b, const std::string &consum
     // A timekeeper-woken consumer is not charged its timekeeper's oversleep.
     differ("wake", toString(x->wake), toString(y->wake));
     return why.empty() ? std::string()
-                       : fmt::format("{}: not compared, run 1 and run {} differ in {}", consumer,
-                                     run + 1, why);
+                       : fmt::format("{}: not compared, {} and {} differ in {}", consumer, c.who(0),
+                                     c.who(run), why);
 }
 
 // Every difference in what the runs ran on, beside the noise checks.
@@ -179,12 +202,14 @@ void describeRuns(const std::vector<Run> &runs, Comparison &c)
 {
     for (size_t i = 0; i < runs.size(); ++i) {
         const NoiseCheck &n = runs[i].noise;
-        c.notes.push_back(fmt::format("run {}: {}  noise check: {}", i + 1, c.runLabels[i],
-                                      n.ran ? n.summary() : "not run"));
+        // A variant's label is its name, already said.
+        const std::string label = c.compared == Compared::Variants ? "" : c.runLabels[i] + "  ";
+        c.notes.push_back(
+            fmt::format("{}: {}noise check: {}", c.who(i), label, n.ran ? n.summary() : "not run"));
         if (n.ran && !n.trustMax())
             c.warnings.push_back(fmt::format(
-                "run {}'s machine was {}: differences may be the host's, not the kernel's", i + 1,
-                n.verdict));
+                "{}'s machine was {}: differences may be the host's, not the {}", c.who(i),
+                n.verdict, c.compared == Compared::Variants ? "setting's" : "kernel's"));
     }
     for (size_t i = 1; i < runs.size(); ++i)
         if (runs[i].scenario != runs[0].scenario)
@@ -227,12 +252,14 @@ void describeRuns(const std::vector<Run> &runs, Comparison &c)
     }
 }
 
-std::string summaryOf(size_t run, const std::vector<ConsumerComparison> &consumers)
+std::string summaryOf(const std::string &who, const std::vector<ConsumerComparison> &consumers)
 {
     std::vector<std::string> better, worse, same;
     // "Not enough" only when nothing could be judged: a p99.9 of short
     // blocks is "too few" in its row while the p99 beside it speaks.
     bool judged = false, any = false;
+    size_t have = 0;
+    Sampling sampling = Sampling::Rounds;
     for (const ConsumerComparison &cc : consumers) {
         if (!cc.present || !cc.refusal.empty())
             continue;
@@ -240,6 +267,8 @@ std::string summaryOf(size_t run, const std::vector<ConsumerComparison> &consume
         for (const MetricComparison &m : cc.metrics) {
             any = true;
             judged = judged || m.verdict != Verdict::TooFewSamples;
+            have = std::max(have, std::min(m.baseSamples, m.samples));
+            sampling = m.sampling;
             const std::string what =
                 fmt::format("{} {} {}", cc.consumer, toString(m.metric), formatChange(m));
             if (m.verdict == Verdict::Better)
@@ -251,11 +280,9 @@ std::string summaryOf(size_t run, const std::vector<ConsumerComparison> &consume
             same.push_back(cc.consumer);
     }
     if (!any)
-        return fmt::format("run {}: nothing to compare", run + 1);
+        return fmt::format("{}: nothing to compare", who);
     if (!judged)
-        return fmt::format("run {}: not enough rounds to tell (4 samples a side are the least; "
-                           "use --rounds or longer phases)",
-                           run + 1);
+        return fmt::format("{}: {}", who, notEnoughToTell(have, sampling));
     auto join = [](const std::vector<std::string> &v, const char *sep) {
         std::string out;
         for (const std::string &s : v)
@@ -263,8 +290,8 @@ std::string summaryOf(size_t run, const std::vector<ConsumerComparison> &consume
         return out;
     };
     if (better.empty() && worse.empty())
-        return fmt::format("run {}: ~ no significant difference", run + 1);
-    std::string line = fmt::format("run {} {}", run + 1,
+        return fmt::format("{}: ~ no significant difference", who);
+    std::string line = fmt::format("{} {}", who,
                                    worse.empty()    ? "better"
                                    : better.empty() ? "worse"
                                                     : "mixed");
@@ -282,6 +309,13 @@ std::string summaryOf(size_t run, const std::vector<ConsumerComparison> &consume
 const char *toString(Verdict verdict)
 {
     return enumName(kVerdictNames, verdict);
+}
+
+std::string Comparison::who(size_t run) const
+{
+    if (compared == Compared::Variants && run < runLabels.size())
+        return runLabels[run];
+    return fmt::format("run {}", run + 1);
 }
 
 bool PhaseComparison::inEveryRun() const
@@ -384,8 +418,9 @@ std::vector<PhaseComparison> matchPhases(const std::vector<Run> &runs)
 
 // Run `ri`'s consumer `s` in phase `p` against run 1's: its metrics, or
 // why it is not compared.
-ConsumerComparison compareConsumer(const std::vector<Run> &runs, const PhaseComparison &p,
-                                   size_t ri, const ConsumerStats &s, bool byRound)
+ConsumerComparison compareConsumer(const std::vector<Run> &runs, const Comparison &c,
+                                   const PhaseComparison &p, size_t ri, const ConsumerStats &s,
+                                   bool byRound)
 {
     const PhaseSide &base = p.sides[0];
     const PhaseSide &side = p.sides[ri];
@@ -395,7 +430,7 @@ ConsumerComparison compareConsumer(const std::vector<Run> &runs, const PhaseComp
     const bool inBase = base.present && runs[0].phases[base.phases.front()].consumer(s.name);
     cc.present = ri == 0 || inBase;
     if (ri > 0 && inBase)
-        cc.refusal = settingsDiffer(runs[0], runs[ri], s.name, ri);
+        cc.refusal = settingsDiffer(runs[0], runs[ri], s.name, c, ri);
     if (!cc.present || !cc.refusal.empty())
         return cc;
     const bool baseByRound = byRound || (ri == 0 && base.phases.size() >= kMinRoundsAsSamples);
@@ -431,25 +466,27 @@ void comparePhase(const std::vector<Run> &runs, PhaseComparison &p, Comparison &
         side.sampling = samplingOf(runs[ri], side, byRound);
         // The consumers of this side, in its first phase's order.
         for (const ConsumerStats &s : runs[ri].phases[side.phases.front()].consumers) {
-            ConsumerComparison cc = compareConsumer(runs, p, ri, s, byRound);
+            ConsumerComparison cc = compareConsumer(runs, c, p, ri, s, byRound);
             if (!cc.refusal.empty() &&
                 std::find(c.warnings.begin(), c.warnings.end(), cc.refusal) == c.warnings.end())
                 c.warnings.push_back(cc.refusal);
             p.runs[ri].push_back(std::move(cc));
         }
         if (ri > 0 && base.present)
-            p.summaries[ri] = summaryOf(ri, p.runs[ri]);
+            p.summaries[ri] = summaryOf(c.who(ri), p.runs[ri]);
     }
 }
 
 } // namespace
 
-Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::string> &fileNames)
+Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::string> &fileNames,
+                       Compared compared)
 {
     Comparison c;
+    c.compared = compared;
     if (runs.empty())
         return c;
-    c.runLabels = labelRuns(runs, fileNames);
+    c.runLabels = compared == Compared::Variants ? fileNames : labelRuns(runs, fileNames);
     describeRuns(runs, c);
     c.phases = matchPhases(runs);
     for (PhaseComparison &p : c.phases)
@@ -465,10 +502,9 @@ std::string sidesText(const Comparison &c, const PhaseComparison &p)
     for (size_t i = 0; i < p.sides.size(); ++i) {
         const PhaseSide &s = p.sides[i];
         sides.push_back(
-            fmt::format("run {} {}", i + 1,
+            fmt::format("{} {}", c.who(i),
                         s.present ? fmt::format("{:.1f} s, {}", s.durationS, s.sampling) : "-"));
     }
-    (void)c;
     return fmt::format("{}", fmt::join(sides, "; "));
 }
 
@@ -476,9 +512,10 @@ std::string sidesText(const Comparison &c, const PhaseComparison &p)
 
 std::string formatComparison(const Comparison &c)
 {
-    std::string out =
-        fmt::format("compare: {} run{}{}\n", c.runLabels.size(), c.runLabels.size() == 1 ? "" : "s",
-                    c.runLabels.size() > 1 ? ", each against run 1" : "");
+    std::string out = fmt::format("compare: {} {}{}{}\n", c.runLabels.size(),
+                                  c.compared == Compared::Variants ? "variant" : "run",
+                                  c.runLabels.size() == 1 ? "" : "s",
+                                  c.runLabels.size() > 1 ? ", each against " + c.who(0) : "");
     auto fit = [](const std::string &line) { return wrapText(line, kReportWidth); };
     for (const std::string &n : c.notes)
         out += fit(n);
@@ -494,11 +531,12 @@ std::string formatComparison(const Comparison &c)
         out += fit("  " + sidesText(c, p));
         for (size_t ri = c.runLabels.size() > 1 ? 1 : 0; ri < p.runs.size(); ++ri) {
             if (c.runLabels.size() > 2)
-                out += fit(fmt::format("run {} against run 1", ri + 1));
+                out += fit(fmt::format("{} against {}", c.who(ri), c.who(0)));
             const bool single = c.runLabels.size() == 1;
-            TextTable t = single ? TextTable({"consumer", "metric", "median"})
-                                 : TextTable({"consumer", "metric", "run 1",
-                                              fmt::format("run {}", ri + 1), "change", "verdict"});
+            TextTable t =
+                single
+                    ? TextTable({"consumer", "metric", "median"})
+                    : TextTable({"consumer", "metric", c.who(0), c.who(ri), "change", "verdict"});
             for (const ConsumerComparison &cc : p.runs[ri]) {
                 if (!cc.refusal.empty()) {
                     t.addRow(single ? std::vector<std::string>{cc.consumer, "not compared", ""}
@@ -531,10 +569,14 @@ std::string formatComparison(const Comparison &c)
         // Who delayed each run's explained misses, side by side.
         if (std::any_of(p.delayers.begin(), p.delayers.end(),
                         [](const std::vector<Delayer> &d) { return !d.empty(); })) {
-            TextTable t({"top delayers", "run", "seen", "total ms", "worst ms"});
+            const bool variants = c.compared == Compared::Variants;
+            TextTable t(
+                {"top delayers", variants ? "variant" : "run", "seen", "total ms", "worst ms"});
             for (size_t ri = 0; ri < p.delayers.size(); ++ri)
                 for (const Delayer &d : p.delayers[ri])
-                    t.addRow({delayerName(d), fmt::format("{}", ri + 1), fmt::format("{}", d.seen),
+                    t.addRow({delayerName(d),
+                              variants ? c.runLabels[ri] : fmt::format("{}", ri + 1),
+                              fmt::format("{}", d.seen),
                               fmt::format("{:.3f}", static_cast<double>(d.totalNs) / 1e6),
                               fmt::format("{:.3f}", static_cast<double>(d.worstNs) / 1e6)});
             out += t.render(kReportWidth);
@@ -543,11 +585,11 @@ std::string formatComparison(const Comparison &c)
     if (!partial.empty()) {
         out += "\nphases only some runs have (not compared):\n";
         for (const PhaseComparison *p : partial) {
-            std::string in;
+            std::vector<std::string> in;
             for (size_t i = 0; i < p->sides.size(); ++i)
                 if (p->sides[i].present)
-                    in += fmt::format("{}{}", in.empty() ? "run " : ", ", i + 1);
-            out += fit(fmt::format("  {} ({})", p->name, in));
+                    in.push_back(c.who(i));
+            out += fit(fmt::format("  {} ({})", p->name, fmt::join(in, ", ")));
         }
     }
     return out;

@@ -23,6 +23,16 @@ inline constexpr size_t kMinRoundsAsSamples = 5;
 // The top delayers of each run shown side by side under a phase.
 inline constexpr size_t kCompareDelayers = 3;
 
+// What a comparison's sides are: runs ("run 2") or one run's variants, each
+// named by its label.
+enum class Compared { Runs, Variants };
+
+// The fewest samples a side whose smallest possible Mann-Whitney p is under
+// kSignificance: below it a metric is "too few" whatever its values.
+size_t samplesNeeded();
+
+enum class Sampling { Rounds, Blocks }; // what one sample is
+
 struct MetricComparison
 {
     CompareMetric metric = CompareMetric::P99;
@@ -32,6 +42,10 @@ struct MetricComparison
     Interval change;     // its estimate and 95 % interval
     double p = 1;        // Mann-Whitney U, two-sided
     Verdict verdict = Verdict::NoChange;
+    Sampling sampling = Sampling::Rounds;
+    // The estimate reaches the metric's minimum effect: a change worth naming
+    // once significant, and shown as undecided while too few.
+    bool large = false;
 };
 
 struct ConsumerComparison
@@ -72,18 +86,25 @@ struct Comparison
     std::vector<std::string> notes;      // each run's noise check; what else differs
     std::vector<std::string> warnings;   // noisy machines, different scenarios, refusals
     std::vector<PhaseComparison> phases; // every phase of every run, matched by what ran
+    Compared compared = Compared::Runs;
+    // "run 2", or a variant's label.
+    std::string who(size_t run) const;
 };
+
+// "not enough rounds to tell (2 of the 4 needed)": why metrics with
+// `have` samples a side (the most any had) could not be judged.
+std::string notEnoughToTell(size_t have, Sampling sampling);
 
 // Lines runs up by what ran in each phase (never by position or name) and
 // compares each run with the first: the medians of each side's samples
 // (rounds, or 5 s blocks), the change with its interval, and a verdict.
-Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::string> &fileNames);
+Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::string> &fileNames,
+                       Compared compared = Compared::Runs);
 
 // One metric of one consumer: `base` and `value` are each side's samples
 // (a value per round or block). The verdict is "worse" or "better" only when
 // the Mann-Whitney U test finds the sides different at kSignificance, the
 // interval excludes no change, and the change reaches the minimum effect.
-enum class Sampling { Rounds, Blocks }; // what one sample is
 MetricComparison compareSamples(CompareMetric metric, const std::vector<double> &base,
                                 const std::vector<double> &value,
                                 Sampling sampling = Sampling::Rounds);

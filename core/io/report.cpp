@@ -191,19 +191,28 @@ std::string traceFileLine(const Run &run, const MissExplanation &x)
     if (!std::filesystem::exists(path, ec))
         return wrapText(fmt::format("  its trace {} is missing (moved or deleted)", path),
                         kReportWidth, "    ");
-    return wrapText(fmt::format("  its trace: {}", path), kReportWidth, "    ") +
-           wrapText(fmt::format("  open it:  trace-cmd report {}", path), kReportWidth, "    ") +
-           wrapText(fmt::format("       or:  kernelshark {}", path), kReportWidth, "    ");
+    return commandLine("  its trace:", path, kReportWidth) +
+           commandLine("  open it: ", "trace-cmd report " + path, kReportWidth) +
+           commandLine("       or: ", "kernelshark " + path, kReportWidth);
+}
+
+// The explanations of the misses in `phase`: by its time span too, since
+// its rounds, and other variants' turns, share its name.
+std::vector<MissExplanation> explanationsIn(const Run &run, const PhaseResult &phase)
+{
+    std::vector<MissExplanation> mine;
+    for (const MissExplanation &x : run.explanations)
+        if (x.phase == phase.name && x.timeS >= phase.startS &&
+            x.timeS < phase.startS + phase.durationS)
+            mine.push_back(x);
+    return mine;
 }
 
 // Who delayed the phase's explained misses, and its worst one in full: what
 // a tester pastes into a bug report.
 std::string delayerTables(const Run &run, const PhaseResult &phase)
 {
-    std::vector<const MissExplanation *> mine;
-    for (const MissExplanation &x : run.explanations)
-        if (x.phase == phase.name)
-            mine.push_back(&x);
+    const std::vector<MissExplanation> mine = explanationsIn(run, phase);
     if (mine.empty() && !phase.traced && phase.misses() > 0)
         return "\n" + wrapText(fmt::format("none of its {} misses explained: the scenario step "
                                            "paused the flight recorder (\"trace\": false)",
@@ -215,7 +224,7 @@ std::string delayerTables(const Run &run, const PhaseResult &phase)
                                              mine.size(), phase.misses()));
     TextTable table({"delayer", "policy", "seen", "total ms", "worst ms"});
     std::string loads;
-    for (const Delayer &d : topDelayers(run.explanations, {phase.name}, 8)) {
+    for (const Delayer &d : topDelayers(mine, {phase.name}, 8)) {
         std::string name = delayerName(d);
         if (name.size() > 30)
             name = name.substr(0, 27) + "...";
@@ -227,12 +236,12 @@ std::string delayerTables(const Run &run, const PhaseResult &phase)
                               kReportWidth, "    ");
     }
     out += table.render(kReportWidth) + loads;
-    const MissExplanation *worst = *std::max_element(
-        mine.begin(), mine.end(), [](const MissExplanation *a, const MissExplanation *b) {
-            return a->delayNs() < b->delayNs();
+    const MissExplanation &worst = *std::max_element(
+        mine.begin(), mine.end(), [](const MissExplanation &a, const MissExplanation &b) {
+            return a.delayNs() < b.delayNs();
         });
-    return out + fit("worst explained miss:") + formatExplanation(*worst, kReportWidth) +
-           traceFileLine(run, *worst);
+    return out + fit("worst explained miss:") + formatExplanation(worst, kReportWidth) +
+           traceFileLine(run, worst);
 }
 
 // The recorder's line in the header: on and what it costs, or why not.
@@ -476,7 +485,7 @@ std::string formatMarkdownReport(const Run &run)
                             c.over1ms, c.over5ms, c.hasDeadline ? fmt::format("{}", c.misses) : "-",
                             c.hasDeadline ? fmt::format("{:.2f}", c.deadlinesMetPct) : "-",
                             c.hasCpuTarget ? fmt::format("{:.1f}", c.desiredCpuPct) : "-");
-        const std::vector<Delayer> delayers = topDelayers(run.explanations, {p.name}, 8);
+        const std::vector<Delayer> delayers = topDelayers(explanationsIn(run, p), {p.name}, 8);
         if (!delayers.empty()) {
             out += "\nTop delayers of the misses explained from the kernel's trace:\n\n"
                    "| delayer | policy | latprobe load | seen | total ms | worst ms |\n"

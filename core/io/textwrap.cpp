@@ -43,4 +43,14 @@ std::string wrapText(const std::string &text, size_t width, const std::string &i
     return out;
 }
 
+std::string commandLine(const std::string &label, const std::string &command, size_t width,
+                        const std::string &indent)
+{
+    if (label.size() + 1 + command.size() <= width)
+        return label + " " + command + "\n";
+    const size_t lead = std::min(label.find_first_not_of(' '), label.size());
+    return label.substr(0, label.find_last_not_of(' ') + 1) + "\n" + std::string(lead, ' ') +
+           indent + command + "\n";
+}
+
 } // namespace latprobe

@@ -40,7 +40,7 @@ Comparison compareVariants(const Run &run)
     std::vector<std::string> names;
     for (const VariantRecord &v : run.variants)
         names.push_back(v.name);
-    return compareRuns(splitByVariant(run), names);
+    return compareRuns(splitByVariant(run), names, Compared::Variants);
 }
 
 namespace {
@@ -50,11 +50,16 @@ struct ConsumerVerdict
 {
     std::string consumer;
     std::vector<std::string> changes; // "misses/min x4.1 [2.8, 6.0]", once per metric
+    std::vector<std::string> large;   // too few to judge, yet past the minimum effect
     std::vector<CompareMetric> metrics;
     bool worse = false, better = false;
+    bool judged = false; // a metric had the samples to be judged
 };
 
-std::vector<ConsumerVerdict> verdictsOf(const Comparison &c, size_t variant)
+// Every consumer's verdict against the first; `have` and `sampling` say how
+// many samples a side the metrics too few to judge had at most.
+std::vector<ConsumerVerdict> verdictsOf(const Comparison &c, size_t variant, size_t &have,
+                                        Sampling &sampling)
 {
     std::vector<ConsumerVerdict> out;
     for (const PhaseComparison &p : c.phases) {
@@ -66,16 +71,31 @@ std::vector<ConsumerVerdict> verdictsOf(const Comparison &c, size_t variant)
             auto it = std::find_if(out.begin(), out.end(), [&](const ConsumerVerdict &v) {
                 return v.consumer == cc.consumer;
             });
-            if (it == out.end())
-                it = out.insert(out.end(), ConsumerVerdict{cc.consumer, {}, {}, false, false});
+            if (it == out.end()) {
+                out.emplace_back().consumer = cc.consumer;
+                it = out.end() - 1;
+            }
             for (const MetricComparison &m : cc.metrics) {
-                if (m.verdict != Verdict::Worse && m.verdict != Verdict::Better)
+                const bool tooFew = m.verdict == Verdict::TooFewSamples;
+                it->judged |= !tooFew;
+                if (tooFew) {
+                    have = std::max(have, std::min(m.baseSamples, m.samples));
+                    sampling = m.sampling;
+                }
+                const bool named = m.verdict == Verdict::Worse || m.verdict == Verdict::Better;
+                if (!named && !(tooFew && m.large))
                     continue;
                 if (std::find(it->metrics.begin(), it->metrics.end(), m.metric) !=
                     it->metrics.end())
                     continue; // the first phase that shows it speaks for the metric
                 it->metrics.push_back(m.metric);
-                it->changes.push_back(fmt::format("{} {}", toString(m.metric), formatChange(m)));
+                const std::string change =
+                    fmt::format("{} {}", toString(m.metric), formatChange(m));
+                if (!named) {
+                    it->large.push_back(change);
+                    continue;
+                }
+                it->changes.push_back(change);
                 (m.verdict == Verdict::Worse ? it->worse : it->better) = true;
             }
         }
@@ -89,24 +109,37 @@ std::vector<std::string> variantHeadlines(const Run &run, const Comparison &comp
 {
     std::vector<std::string> lines;
     for (size_t i = 1; i < run.variants.size(); ++i) {
-        const std::vector<ConsumerVerdict> verdicts = verdictsOf(comparison, i);
-        bool worse = false, better = false;
-        std::vector<std::string> changed, same;
+        size_t have = 0;
+        Sampling sampling = Sampling::Rounds;
+        const std::vector<ConsumerVerdict> verdicts = verdictsOf(comparison, i, have, sampling);
+        bool worse = false, better = false, allJudged = true, anyJudged = false;
+        std::vector<std::string> changed, same, large;
         for (const ConsumerVerdict &v : verdicts) {
             worse |= v.worse;
             better |= v.better;
-            if (v.changes.empty())
-                same.push_back(v.consumer + " ~");
-            else
+            allJudged &= v.judged;
+            anyJudged |= v.judged;
+            if (!v.changes.empty())
                 changed.push_back(fmt::format("{} {}", v.consumer, fmt::join(v.changes, ", ")));
+            else
+                same.push_back(v.consumer + (v.judged ? " ~" : " too few"));
+            if (!v.large.empty())
+                large.push_back(fmt::format("{} {}", v.consumer, fmt::join(v.large, ", ")));
         }
+        // "No different" only where the test decided so; too few samples
+        // leave it undecided, whatever the medians.
         const char *word = worse && better ? "mixed against"
                            : worse         ? "worse than"
                            : better        ? "better than"
-                                           : "no different from";
+                           : allJudged     ? "no different from"
+                                           : "undecided against";
         std::string parts = fmt::format("{}", fmt::join(changed, ", "));
+        if (!anyJudged)
+            same = {notEnoughToTell(have, sampling)};
         if (!same.empty())
             parts += (parts.empty() ? "" : "; ") + fmt::format("{}", fmt::join(same, ", "));
+        if (!large.empty())
+            parts += fmt::format("; large but undecided: {}", fmt::join(large, ", "));
         if (verdicts.empty())
             parts = "no phase measured under both";
         lines.push_back(fmt::format("{} {} {}: {}", run.variants[i].describe(), word,

@@ -11,6 +11,7 @@ StatsAccumulator::StatsAccumulator(ConsumerConfig config) : m_config(std::move(c
 void StatsAccumulator::add(const Sample &s)
 {
     const int64_t us = latencyUs(s);
+    m_firstPeriod = std::min(m_firstPeriod.value_or(s.periodStart), s.periodStart);
     m_compactPercentiles.reset(); // a straggler: the histogram grows again
     const uint64_t n = m_histogram.count() + 1;
     if (n == 1) {
@@ -97,11 +98,16 @@ ConsumerStats StatsAccumulator::result(int64_t phaseStart, int64_t phaseEnd, int
     r.hasCpuTarget = r.hasDeadline || m_config.kind == ConsumerKind::Continuous;
     r.samples = m_histogram.count();
     if (m_config.periodNs > 0 && phaseEnd > phaseStart) {
+        // The periods due start in the phase on the consumer's own schedule,
+        // from its first period: one started afresh (a variant's turn) is
+        // off the origin's grid, and was due nothing before it ran.
         const int64_t p = m_config.periodNs;
-        const int64_t first = (phaseStart - origin + p - 1) / p; // first k with start <= origin+kP
-        const int64_t last = (phaseEnd - origin - 1) / p;        // last k with origin+kP < end
-        r.expected =
-            static_cast<uint64_t>(std::max<int64_t>(0, last - std::max<int64_t>(first, 1) + 1));
+        const int64_t anchor = m_firstPeriod.value_or(origin);
+        const int64_t from = std::max(phaseStart, m_firstPeriod.value_or(phaseStart));
+        auto floorDiv = [](int64_t a, int64_t b) { return a / b - (a % b != 0 && a < 0 ? 1 : 0); };
+        const int64_t first = -floorDiv(anchor - from, p); // ceil((from - anchor) / p)
+        const int64_t last = floorDiv(phaseEnd - 1 - anchor, p);
+        r.expected = static_cast<uint64_t>(std::max<int64_t>(0, last - first + 1));
     }
     r.sampledPct = r.expected ? 100.0 * static_cast<double>(r.samples) / r.expected : 0;
     r.minUs = m_min;

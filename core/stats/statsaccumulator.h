@@ -18,7 +18,8 @@ public:
 
     void add(const Sample &sample);
     // Statistics over [phaseStart, phaseEnd) (ns, CLOCK_MONOTONIC); periods
-    // start at origin + k * period, which fixes how many were expected.
+    // start on the consumer's own schedule, from its first measured period
+    // (else origin + k * period): those that start in the phase were due.
     // `withHistogram` false leaves ConsumerStats::histogram empty: a live
     // view that already folded a finished phase's histogram needs it no more.
     ConsumerStats result(int64_t phaseStart, int64_t phaseEnd, int64_t origin,
@@ -42,6 +43,7 @@ private:
     ConsumerConfig m_config;
     Histogram m_histogram;
     std::optional<Percentiles> m_compactPercentiles; // while m_histogram is compact
+    std::optional<int64_t> m_firstPeriod;            // the earliest measured period's start
     double m_mean = 0, m_m2 = 0;                     // Welford
     int64_t m_min = 0, m_max = 0;
     uint64_t m_over1ms = 0, m_over5ms = 0;

@@ -11,6 +11,7 @@
 #include "variantcompare.h"
 
 #include <QtTest>
+#include <fmt/format.h>
 
 #include <cmath>
 #include <limits>
@@ -774,26 +775,28 @@ namespace {
 // A run that played "on" and "off" in turns, six rounds of idle and burn
 // each; under off, audio misses ten times as often under burn and the
 // wakeup p99 is the same.
-Run variantRun()
+Run variantRun(int rounds = 6, int blocks = 2)
 {
     std::vector<PhaseResult> phases;
     double t = 0;
-    for (int r = 1; r <= 6; ++r)
+    for (int r = 1; r <= rounds; ++r)
         for (const char *variant : r % 2 ? std::vector{"on", "off"} : std::vector{"off", "on"}) {
             const bool off = std::string(variant) == "off";
             const auto seed = static_cast<uint64_t>(r * 10 + off);
             for (int step = 0; step < 2; ++step) {
-                PhaseResult p = step == 0 ? phase("idle", {}, 10,
-                                                  {consumer("audio", 2, 300, 5, 0, seed),
-                                                   consumer("wakeup", 2, 100, 5, 0, seed)},
-                                                  0, r)
-                                          : phase("burn x4", {"burn:4"}, 10,
-                                                  {consumer("audio", 2, 900, 5, off ? 40 : 4, seed),
-                                                   consumer("wakeup", 2, 400, 5, 0, seed)},
-                                                  1, r);
+                const double seconds = 5.0 * blocks;
+                PhaseResult p = step == 0
+                                    ? phase("idle", {}, seconds,
+                                            {consumer("audio", blocks, 300, 5, 0, seed),
+                                             consumer("wakeup", blocks, 100, 5, 0, seed)},
+                                            0, r)
+                                    : phase("burn x4", {"burn:4"}, seconds,
+                                            {consumer("audio", blocks, 900, 5, off ? 40 : 4, seed),
+                                             consumer("wakeup", blocks, 400, 5, 0, seed)},
+                                            1, r);
                 p.startS = t;
                 p.variant = variant;
-                t += 10;
+                t += seconds;
                 phases.push_back(p);
             }
         }
@@ -848,6 +851,59 @@ private slots:
                                                 "misses/min x10.0 [")),
                  qPrintable(line));
         QVERIFY2(line.endsWith(QStringLiteral("; wakeup ~")), qPrintable(line));
+    }
+
+    void tooFewRoundsAreUndecidedNeverNoDifferent()
+    {
+        // Two rounds of one 5 s block a phase: 2 samples a side, too few for
+        // any verdict, though audio misses ten times as often under off.
+        const Run v = variantRun(2, 1);
+        const Comparison c = compareVariants(v);
+        const MetricComparison *misses =
+            metric(c, "burn x4", 1, "audio", CompareMetric::MissesPerMin);
+        QVERIFY(misses);
+        QCOMPARE(misses->verdict, Verdict::TooFewSamples);
+        QCOMPARE(misses->samples, size_t{2});
+        const QString line = QString::fromStdString(variantHeadlines(v, c).at(0));
+        QVERIFY2(!line.contains("no different"), qPrintable(line));
+        QVERIFY2(line.startsWith("off (autogroup=0) undecided against on: " +
+                                 QString::fromStdString(notEnoughToTell(2, misses->sampling))),
+                 qPrintable(line));
+        QVERIFY2(line.contains("; large but undecided: audio misses/min " +
+                               QString::fromStdString(formatChange(*misses))),
+                 qPrintable(line));
+        // The report's last line is that headline.
+        const QString report = QString::fromStdString(formatTextReport(v));
+        QVERIFY2(report.trimmed().endsWith(line), qPrintable(report));
+    }
+
+    void theNeededSamplesAreTheFewestTheTestCanDecideWith()
+    {
+        const size_t n = samplesNeeded();
+        QVERIFY(smallestPossibleP(n, n) <= kSignificance);
+        QVERIFY(smallestPossibleP(n - 1, n - 1) > kSignificance);
+        QVERIFY(notEnoughToTell(2, Sampling::Rounds) ==
+                fmt::format("not enough rounds to tell (2 of the {} needed)", n));
+    }
+
+    void variantsAreNamedAndTheHostsNoiseIsNotTheSettings()
+    {
+        Run v = variantRun();
+        v.noise.ran = true;
+        v.noise.verdict = "noisy";
+        const std::string text = formatComparison(compareVariants(v));
+        QVERIFY2(text.find("compare: 2 variants, each against on\n") != std::string::npos,
+                 text.c_str());
+        QVERIFY2(QString::fromStdString(text).simplified().contains(
+                     "WARNING: on's machine was noisy: differences may be the host's, not the "
+                     "setting's"),
+                 text.c_str());
+        QVERIFY2(text.find("not the kernel's") == std::string::npos, text.c_str());
+        QVERIFY2(text.find("run 1") == std::string::npos && text.find("run 2") == std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("=> off worse: audio misses/min") != std::string::npos, text.c_str());
+        QRegularExpression header(QStringLiteral("consumer +metric +on +off +change +verdict"));
+        QVERIFY2(QString::fromStdString(text).contains(header), text.c_str());
     }
 
     void theReportShowsEachVariantThenTheVerdict()

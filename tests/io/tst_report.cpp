@@ -7,6 +7,7 @@
 #include "samplerun.h"
 #include "topdelayers.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -119,6 +120,8 @@ private slots:
     void xIsDueByTheEndOfItsWindow();
     void topDelayersNameWhoDelayedEachPhase();
     void theWorstMissNamesItsTraceOrSaysItIsGone();
+    void aLongTracePathIsNeverCut();
+    void eachRoundShowsOnlyItsOwnDelayers();
     void recorderOffIsOneWarning();
     void aPausedStepSaysWhyItsMissesAreNotExplained();
 };
@@ -792,6 +795,53 @@ void TestReport::aPausedStepSaysWhyItsMissesAreNotExplained()
     // Traced, the same phase without explanations says nothing of the recorder.
     paused.traced = true;
     QVERIFY(!QString::fromStdString(formatTextReport(run)).contains("paused the flight recorder"));
+}
+
+void TestReport::aLongTracePathIsNeverCut()
+{
+    // A run library deep in a home directory: the commands that open the
+    // trace must paste whole, however long.
+    QTemporaryDir top;
+    QDir(top.path()).mkpath("a-rather-long-folder-name/for-the-runs-of-the-latprobe-a-b-tests");
+    const QString dir =
+        top.filePath("a-rather-long-folder-name/for-the-runs-of-the-latprobe-a-b-tests");
+    Run saved = test::realisticRun();
+    for (MissExplanation &x : saved.explanations)
+        x.traceFile = "run.trace-" + std::to_string(&x - saved.explanations.data() + 1) + ".dat";
+    const std::string runPath = (dir + "/run.json").toStdString();
+    writeRunFile(saved, runPath);
+    const Run run = readRunFile(runPath);
+    const QString trace = dir + "/" + QString::fromStdString(run.explanations.front().traceFile);
+    QVERIFY(trace.size() > 72);
+    QFile file(trace);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.close();
+    const QStringList lines = QString::fromStdString(formatTextReport(run)).split('\n');
+    for (const QString &command :
+         {QString(trace), "trace-cmd report " + trace, "kernelshark " + trace})
+        QVERIFY2(std::any_of(lines.begin(), lines.end(),
+                             [&](const QString &l) { return l.trimmed() == command; }),
+                 qPrintable(lines.join('\n')));
+}
+
+void TestReport::eachRoundShowsOnlyItsOwnDelayers()
+{
+    // Round 2 of the loaded step, after round 1: the sample's explained
+    // misses all fell in round 1, so round 2 has no delayers of them.
+    Run run = test::realisticRun();
+    PhaseResult round2 = run.phases[1];
+    round2.round = 2;
+    round2.startS = run.phases[1].startS + run.phases[1].durationS;
+    run.phases.push_back(round2);
+    const QString text = QString::fromStdString(formatTextReport(run));
+    const QString table = QString("top delayers (%1 of %2 misses explained)")
+                              .arg(run.explanations.size())
+                              .arg(run.phases[1].misses());
+    QCOMPARE(text.count(table), 1);
+    QCOMPARE(text.count("top delayers ("), 1);
+    QCOMPARE(text.count("worst explained miss:"), 1);
+    const QString md = QString::fromStdString(formatMarkdownReport(run));
+    QCOMPARE(md.count("Top delayers of the misses explained"), 1);
 }
 
 QTEST_GUILESS_MAIN(TestReport)

@@ -39,6 +39,16 @@ private slots:
         QCOMPARE(std::count(out.begin(), out.end(), 'y'), 30);
     }
 
+    void aCommandIsNeverCutButGetsALineOfItsOwn()
+    {
+        const std::string path = "/home/tester/.local/share/latprobe/runs/"
+                                 "latprobe-2026-12-05T10-00-00-6.18.44-ab.trace-4.dat";
+        QCOMPARE(commandLine("  or:", "kernelshark /tmp/a.dat", 72),
+                 std::string("  or: kernelshark /tmp/a.dat\n"));
+        QCOMPARE(commandLine("  open it: ", "kernelshark " + path, 72),
+                 "  open it:\n      kernelshark " + path + "\n");
+    }
+
     void emptyTextIsAnEmptyLine() { QCOMPARE(wrapText("", 72), std::string("\n")); }
 };
 

@@ -27,6 +27,31 @@ class TestCollector : public QObject
     Q_OBJECT
 
 private slots:
+    void sampledPctCountsEveryPeriodDueOnTheConsumersGrid()
+    {
+        // 100 periods from the run's start, then a variant's turn whose
+        // consumer started afresh 25 ms into it, a third of a period off
+        // the run's grid: each phase was due its 100 periods, all measured.
+        // The run's grid would count 99, then 102.
+        const ConsumerConfig audio = audioConsumerByPeriod(10 * kMs, 2, 5);
+        const int64_t p = audio.periodNs;
+        Collector c({audio}, kStart);
+        for (int64_t k = 0; k < 100; ++k)
+            c.add(0, sample(kStart + k * p, 100'000));
+        const int64_t turn = kStart + 100 * p - p / 3;
+        c.beginPhase("turn 2", {}, turn);
+        const int64_t started = turn + 2 * p + p / 2;
+        for (int64_t k = 0; k < 100; ++k)
+            c.add(0, sample(started + k * p, 100'000));
+        const std::vector<PhaseResult> phases = c.phases(started + 99 * p + p / 4);
+        QCOMPARE(phases.size(), size_t{2});
+        for (const PhaseResult &phase : phases) {
+            QCOMPARE(phase.consumers[0].samples, uint64_t{100});
+            QCOMPARE(phase.consumers[0].expected, uint64_t{100});
+            QCOMPARE(phase.consumers[0].sampledPct, 100.0);
+        }
+    }
+
     void samplesGoToThePhaseTheirPeriodStartedIn()
     {
         Collector c({wakeupConsumer(1000)}, kStart);
