@@ -249,7 +249,7 @@ EOF
     completes "latprobe " run report compare runs sysinfo
     completes "latprobe --v" --version --verbose
     completes "latprobe run --sc" --scenario
-    completes "latprobe run --preset " default desktop pro interbench quick ramp contest
+    completes "latprobe run --preset " default desktop pro interbench
     completes "latprobe run --scenario " quick ramp contest interbench a.json
     completes "latprobe run --policy " other fifo rr batch idle
     completes "latprobe run --load mass" massive_intr:
