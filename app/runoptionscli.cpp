@@ -41,20 +41,15 @@ std::string variantOptionHelp()
 
 std::string consumersOptionHelp()
 {
-    const Preset *defaults = findPreset("default");
-    std::vector<std::string> named;
-    for (const ConsumerConfig &c : defaults->consumers)
-        named.push_back(c.name);
-    std::string text =
-        fmt::format("Comma-separated consumers: {} (the default)", fmt::join(named, ","));
-    // The others, with the preset that measures each (man latprobe, CONSUMERS).
+    const std::string defaults = RunOptions::kDefaultConsumers;
+    std::vector<std::string> others;
     for (const Preset &p : presets())
         for (const ConsumerConfig &c : p.consumers)
-            if (std::find(named.begin(), named.end(), c.name) == named.end()) {
-                named.push_back(c.name);
-                text += fmt::format(",\n{} (the {} preset's)", c.name, p.name);
-            }
-    return text;
+            if (("," + defaults + ",").find("," + c.name + ",") == std::string::npos &&
+                std::find(others.begin(), others.end(), c.name) == others.end())
+                others.push_back(c.name);
+    return fmt::format("Comma-separated consumers: {} (the default),\nor any of {}", defaults,
+                       fmt::join(others, ", "));
 }
 
 namespace {

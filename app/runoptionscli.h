@@ -16,7 +16,7 @@ void addRunOptions(CLI::App &app, RunOptions &options, RunFrontEnd frontEnd);
 // The --load help: every kind of the load kinds' table with its own keys,
 // so a new kind is listed without anyone remembering to.
 std::string loadOptionHelp();
-// --consumers' help: the default preset's consumers, then every other preset's.
+// --consumers' help: the default consumers, then every other one a preset has.
 std::string consumersOptionHelp();
 // --variant's help: the form, then a line per setting of the table.
 std::string variantOptionHelp();
