@@ -9,6 +9,7 @@
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace latprobe {
 
@@ -66,13 +67,22 @@ bool writeKernelFile(const std::string &path, const std::string &value, std::str
     return true;
 }
 
+namespace {
+
+// The marks around the choice in force: debugfs's, then sysfs's.
+constexpr std::pair<char, char> kChoiceMarks[] = {{'(', ')'}, {'[', ']'}};
+
+} // namespace
+
 std::string choiceInForce(const std::string &text)
 {
-    const size_t open = text.find('(');
-    const size_t close = text.find(')', open == std::string::npos ? 0 : open);
-    if (open == std::string::npos || close == std::string::npos)
-        return {};
-    return text.substr(open + 1, close - open - 1);
+    for (const auto &[openMark, closeMark] : kChoiceMarks) {
+        const size_t open = text.find(openMark);
+        const size_t close = open == std::string::npos ? open : text.find(closeMark, open);
+        if (close != std::string::npos)
+            return text.substr(open + 1, close - open - 1);
+    }
+    return {};
 }
 
 std::vector<std::string> choicesOffered(const std::string &text)
@@ -81,8 +91,9 @@ std::vector<std::string> choicesOffered(const std::string &text)
     std::vector<std::string> choices;
     std::string word;
     while (in >> word) {
-        if (word.size() > 2 && word.front() == '(' && word.back() == ')')
-            word = word.substr(1, word.size() - 2);
+        for (const auto &[openMark, closeMark] : kChoiceMarks)
+            if (word.size() > 2 && word.front() == openMark && word.back() == closeMark)
+                word = word.substr(1, word.size() - 2);
         choices.push_back(word);
     }
     return choices;

@@ -20,8 +20,9 @@ std::string collapseSpaces(const std::string &text);
 // Whether anything is at `path` (a file, a directory).
 bool pathExists(const std::string &path);
 
-// A file that lists choices and marks the one in force in parentheses, as
-// debugfs sched/preempt does: "none voluntary (full) lazy".
+// A file that lists choices and marks the one in force, in parentheses as
+// debugfs sched/preempt does ("none voluntary (full) lazy") or in brackets
+// as sysfs does ("always [madvise] never").
 std::string choiceInForce(const std::string &text);               // "full", or ""
 std::vector<std::string> choicesOffered(const std::string &text); // every word, unmarked
 

@@ -36,6 +36,11 @@ std::string KnobEnvironment::preemptFile() const
     return debugRoot + "/sched/preempt";
 }
 
+std::string KnobEnvironment::thpFile() const
+{
+    return sysRoot + "/kernel/mm/transparent_hugepage/enabled";
+}
+
 std::string KnobEnvironment::schedExtDir() const
 {
     return sysRoot + "/kernel/sched_ext";

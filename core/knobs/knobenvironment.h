@@ -36,6 +36,7 @@ struct KnobEnvironment
     std::string sysctlFile(const std::string &name) const;
     std::string autogroupFile() const;
     std::string preemptFile() const;
+    std::string thpFile() const;     // sysRoot/kernel/mm/transparent_hugepage/enabled
     std::string schedExtDir() const; // sysRoot/kernel/sched_ext
 };
 

@@ -50,6 +50,12 @@ std::string checkPreempt(const std::string &v)
                : "preempt must be none, voluntary, full or lazy";
 }
 
+std::string checkThp(const std::string &v)
+{
+    return v == "always" || v == "madvise" || v == "never" ? ""
+                                                           : "thp must be always, madvise or never";
+}
+
 std::string checkNice(const std::string &v)
 {
     return integerIn(v, -20, 19) ? "" : "load_nice must be a whole number from -20 to 19";
@@ -122,6 +128,21 @@ std::string machinePreempt(const KnobEnvironment &env)
     return {};
 }
 
+std::string machineThp(const KnobEnvironment &env)
+{
+    const std::string file = env.thpFile();
+    if (!pathExists(file))
+        return fmt::format("this kernel has no transparent huge pages ({} is missing): thp needs "
+                           "CONFIG_TRANSPARENT_HUGEPAGE",
+                           file);
+    const int fd = open(file.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fmt::format("cannot write {} ({}): thp needs root and a writable sysfs", file,
+                           std::strerror(errno));
+    close(fd);
+    return {};
+}
+
 std::string machineWeight(const KnobEnvironment &env)
 {
     return findCpuController(env.cgroupRoot).refusal;
@@ -150,15 +171,26 @@ std::string valueNice(const std::string &v, const KnobEnvironment &env)
                                          : "";
 }
 
-std::string valuePreempt(const std::string &v, const KnobEnvironment &env)
+// A choice file's setting: "" when the kernel offers `v`.
+std::string choiceOffered(const std::string &file, const std::string &key, const std::string &v)
 {
     std::string text, error;
-    if (!readKernelFile(env.preemptFile(), text, error))
+    if (!readKernelFile(file, text, error))
         return error;
     for (const std::string &choice : choicesOffered(text))
         if (choice == v)
             return {};
-    return fmt::format("this kernel offers no preempt={} (it offers: {})", v, text);
+    return fmt::format("this kernel offers no {}={} (it offers: {})", key, v, text);
+}
+
+std::string valuePreempt(const std::string &v, const KnobEnvironment &env)
+{
+    return choiceOffered(env.preemptFile(), "preempt", v);
+}
+
+std::string valueThp(const std::string &v, const KnobEnvironment &env)
+{
+    return choiceOffered(env.thpFile(), "thp", v);
 }
 
 std::string valueSysctl(const std::string &v, const KnobEnvironment &env)
@@ -217,12 +249,22 @@ std::string currentSlice(const KnobEnvironment &env)
     return "default";
 }
 
-std::string currentPreempt(const KnobEnvironment &env)
+// A choice file's choice in force, else `otherwise`.
+std::string choiceNow(const std::string &file, const char *otherwise)
 {
     std::string text, error;
-    const std::string choice =
-        readKernelFile(env.preemptFile(), text, error) ? choiceInForce(text) : std::string();
-    return choice.empty() ? "fixed" : choice;
+    const std::string choice = readKernelFile(file, text, error) ? choiceInForce(text) : "";
+    return choice.empty() ? otherwise : choice;
+}
+
+std::string currentPreempt(const KnobEnvironment &env)
+{
+    return choiceNow(env.preemptFile(), "fixed");
+}
+
+std::string currentThp(const KnobEnvironment &env)
+{
+    return choiceNow(env.thpFile(), "unavailable");
 }
 
 std::string currentPerLoad(const KnobEnvironment &)
@@ -262,6 +304,11 @@ SystemChange changeAutogroup(const Setting &s, const Variant &, pid_t, const Kno
 SystemChange changePreempt(const Setting &s, const Variant &, pid_t, const KnobEnvironment &env)
 {
     return changeOf(s, ChangeKind::ChoiceFile, "preempt", env.preemptFile(), s.value);
+}
+
+SystemChange changeThp(const Setting &s, const Variant &, pid_t, const KnobEnvironment &env)
+{
+    return changeOf(s, ChangeKind::ChoiceFile, "transparent_hugepage", env.thpFile(), s.value);
 }
 
 SystemChange changeWeight(const Setting &s, const Variant &, pid_t owner,
@@ -331,6 +378,17 @@ const std::vector<SettingKind> &settingKinds()
          .valueCheck = valuePreempt,
          .current = currentPreempt,
          .change = changePreempt},
+        {.key = "thp",
+         .syntax = "always|madvise|never",
+         .help = "transparent huge pages for every process (sysfs transparent_hugepage/enabled)",
+         .scope = SettingScope::SystemWide,
+         .needsRoot = true,
+         .needs = "/sys/kernel/mm/transparent_hugepage/enabled",
+         .check = checkThp,
+         .machineCheck = machineThp,
+         .valueCheck = valueThp,
+         .current = currentThp,
+         .change = changeThp},
         {.key = "load_nice",
          .syntax = "-20-19",
          .help = "every load group's nice, over its own nice=",

@@ -32,6 +32,7 @@ struct FakeTree
         write("sys/kernel/sched_ext/state", "disabled\n");
         write("sys/kernel/sched_ext/root/ops", "");
         write("debug/sched/preempt", "none voluntary (full) lazy\n");
+        write("sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
         write("cgroup/cpu/cpu.shares", "1024\n");
         write("etc/governor", "schedutil\n");
         QDir(dir.path()).mkpath("run");

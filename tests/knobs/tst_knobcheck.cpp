@@ -25,6 +25,7 @@ enum Tweak {
     NoPreempt,
     PreemptUnwritable,
     PreemptWithoutLazy,
+    NoThp,
     NoCpuController,
     V2WithoutSubtree,
     V2,
@@ -56,6 +57,9 @@ void applyTweak(FakeTree &tree, KnobEnvironment &env, KnobRun &run, int tweak)
         break;
     case PreemptWithoutLazy:
         tree.write("debug/sched/preempt", "none voluntary (full)\n");
+        break;
+    case NoThp:
+        tree.remove("sys/kernel/mm");
         break;
     case NoCpuController:
         tree.remove("cgroup/cpu");
@@ -202,6 +206,11 @@ private slots:
         QTest::newRow("a model the kernel lacks")
             << QStringList{"p:preempt=lazy"} << int(PreemptWithoutLazy)
             << "variant p: this kernel offers no preempt=lazy (it offers: none voluntary (full))";
+        QTest::newRow("no transparent huge pages")
+            << QStringList{"t:thp=never"} << int(NoThp)
+            << "variant t: this kernel has no transparent huge pages "
+               "({T}/sys/kernel/mm/transparent_hugepage/enabled is missing): thp needs "
+               "CONFIG_TRANSPARENT_HUGEPAGE";
         QTest::newRow("no cpu controller")
             << QStringList{"w:load_weight=50"} << int(NoCpuController)
             << "variant w: load_weight needs the cgroup cpu controller, and {T}/cgroup has none "
@@ -289,6 +298,7 @@ private slots:
         };
         QCOMPARE(current("autogroup"), QString("1"));
         QCOMPARE(current("preempt"), QString("full"));
+        QCOMPARE(current("thp"), QString("madvise")); // sysfs marks it in brackets
         QCOMPARE(current("scx"), QString("none"));
         QCOMPARE(current("load_weight"), QString("100 (cgroup v1 cpu.shares)"));
         tree.write("debug/sched/base_slice_ns", "700000\n");
@@ -297,6 +307,8 @@ private slots:
         QCOMPARE(current("preempt"), QString("fixed"));
         tree.remove("sys/kernel/sched_ext");
         QCOMPARE(current("scx"), QString("unavailable"));
+        tree.remove("sys/kernel/mm");
+        QCOMPARE(current("thp"), QString("unavailable"));
     }
 
     void choices_data()
@@ -310,6 +322,9 @@ private slots:
         QTest::newRow("first") << "(none) voluntary full"
                                << "none"
                                << "none|voluntary|full";
+        QTest::newRow("sysfs") << "always [madvise] never"
+                               << "madvise"
+                               << "always|madvise|never";
         QTest::newRow("none marked") << "none voluntary full"
                                      << ""
                                      << "none|voluntary|full";

@@ -1,9 +1,11 @@
 // The variants' settings on this machine, for real: autogroup flipped and
-// put back (after kill -9 of latprobe too, read back from /proc), a v1 cpu
+// put back (after kill -9 of latprobe too, read back from /proc), transparent
+// huge pages switched and put back after a kill -9 (read back from sysfs), a v1 cpu
 // cgroup made with its cpu.shares and removed, a thread's EEVDF slice set
 // and read back with sched_getattr. Whatever fails, the machine is left as
 // it was found: each test puts back what it changed in cleanup(), and the
-// last checks that autogroup reads as it did at the start.
+// last checks that autogroup and transparent huge pages read as they did at
+// the start.
 
 #include "childprocess.h"
 #include "cpucgroup.h"
@@ -40,6 +42,14 @@ QString readFile(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).trimmed() : "<absent>";
+}
+
+const QString kThp = QString::fromStdString(KnobEnvironment::real().thpFile());
+
+// "madvise" of "always [madvise] never"; "" without the file.
+QString thpInForce()
+{
+    return QString::fromStdString(choiceInForce(readFile(kThp).toStdString()));
 }
 
 KnobEnvironment realEnvironment()
@@ -91,13 +101,18 @@ class TestKnobsReal : public QObject
     Q_OBJECT
 
     QString m_autogroup; // as found
+    QString m_thp;       // the choice in force as found
     std::vector<pid_t> m_guardians;
     std::vector<QString> m_cgroups;
 
     bool needsRoot() { return geteuid() == 0; }
 
 private slots:
-    void initTestCase() { m_autogroup = readFile(kAutogroup); }
+    void initTestCase()
+    {
+        m_autogroup = readFile(kAutogroup);
+        m_thp = thpInForce();
+    }
 
     void cleanup()
     {
@@ -113,6 +128,10 @@ private slots:
             std::string error;
             writeKernelFile(kAutogroup, m_autogroup.toStdString(), error);
         }
+        if (geteuid() == 0 && !m_thp.isEmpty() && thpInForce() != m_thp) {
+            std::string error;
+            writeKernelFile(kThp.toStdString(), m_thp.toStdString(), error);
+        }
         for (const QString &dir : m_cgroups) {
             std::string error;
             removeCgroup(dir.toStdString(), error);
@@ -120,7 +139,11 @@ private slots:
         m_cgroups.clear();
     }
 
-    void cleanupTestCase() { QCOMPARE(readFile(kAutogroup), m_autogroup); }
+    void cleanupTestCase()
+    {
+        QCOMPARE(readFile(kAutogroup), m_autogroup);
+        QCOMPARE(thpInForce(), m_thp);
+    }
 
     void autogroupIsPutBack_data()
     {
@@ -185,6 +208,35 @@ private slots:
         QVERIFY(!QDir(words[2]).exists());
         if (cpu.version)
             QVERIFY(!QDir(cgroup).exists());
+    }
+
+    void transparentHugePagesArePutBackAfterAKill()
+    {
+        if (!needsRoot())
+            QSKIP("thp= needs root: run this suite as root to test it on this machine");
+        if (m_thp.isEmpty())
+            QSKIP("this kernel has no transparent huge pages (no "
+                  "/sys/kernel/mm/transparent_hugepage/enabled)");
+        const QString other = m_thp == "never" ? "madvise" : "never";
+        const KnobEnvironment env = realEnvironment();
+        QProcess applier;
+        applier.start(QCoreApplication::applicationFilePath(),
+                      {kKnobApplierFlag, "/proc", "/sys", "/sys/kernel/debug", "/sys/fs/cgroup",
+                       QString::fromStdString(env.searchPath), QString::fromStdString(env.stateDir),
+                       "wait", "t:thp=" + other});
+        QVERIFY(applier.waitForStarted(kStateWaitMs));
+        QByteArray out;
+        while (!out.contains('\n') && applier.waitForReadyRead(kStateWaitMs))
+            out += applier.readAll();
+        const QStringList words = QString::fromUtf8(out).trimmed().split(' ');
+        QVERIFY2(words.size() == 3 && words[0] == "applied", out + applier.readAllStandardError());
+        m_guardians.push_back(words[1].toInt());
+        // In force, as the kernel's own file marks it.
+        QCOMPARE(thpInForce(), other);
+        applier.kill();
+        QVERIFY(applier.waitForFinished(kStateWaitMs));
+        QTRY_COMPARE_WITH_TIMEOUT(thpInForce(), m_thp, kStateWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(processGone(words[1].toInt(), 0), kStateWaitMs);
     }
 
     void aCgroupWithItsWeightAndRemoved()

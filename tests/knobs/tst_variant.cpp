@@ -14,7 +14,8 @@ using namespace latprobe;
 namespace {
 
 const QString kKeys =
-    "autogroup, slice_us, preempt, load_nice, load_policy, load_weight, sysctl, scx, cmd, undo";
+    "autogroup, slice_us, preempt, thp, load_nice, load_policy, load_weight, sysctl, scx, cmd, "
+    "undo";
 
 QString q(const std::string &s)
 {
