@@ -65,11 +65,13 @@ DelayExplainer::DelayExplainer(const std::vector<int> &cpus)
         // next periods: with tracing on, audio's p99 under hackbench x4 was
         // 2.8 times that with it off (trace_overhead.py, 9 rounds). As
         // SCHED_IDLE it runs whenever the consumers do not.
-        m_thread.post([] {
+        m_thread.post([this] {
             const sched_param none{};
             if (sched_setscheduler(0, SCHED_IDLE, &none) != 0)
                 spdlog::debug("flight recorder: lp-explain stays at its policy: {}",
                               std::strerror(errno));
+            else
+                m_tid = gettid();
         });
     } else {
         m_summary.message = error;
@@ -299,6 +301,20 @@ void DelayExplainer::noteTraceTotals(std::vector<MissExplanation> &fresh)
     m_summary.traceBytes = t.bytes;
     m_summary.tracesOverCap = t.overCap;
     m_summary.traceError = t.error;
+}
+
+void DelayExplainer::waitIdle()
+{
+    // As SCHED_IDLE behind other processes' CPU hogs, lp-explain got to
+    // its last reads only once they stopped, and a window's unattended run
+    // did not end until then.
+    if (const pid_t tid = m_tid.exchange(0); tid > 0) {
+        const sched_param none{};
+        if (sched_setscheduler(tid, SCHED_OTHER, &none) != 0)
+            spdlog::debug("flight recorder: lp-explain stays SCHED_IDLE to the end: {}",
+                          std::strerror(errno));
+    }
+    m_thread.waitIdle();
 }
 
 void DelayExplainer::setRecording(bool on)

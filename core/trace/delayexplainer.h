@@ -62,7 +62,11 @@ public:
     bool saveTraces(const std::string &dir, uint64_t maxBytes);
     // Writes the trace files still under way; returns once they are.
     void finishTraces();
-    void waitIdle() { m_thread.waitIdle(); }
+    // Returns once what was posted is explained. The run is over by then:
+    // lp-explain leaves SCHED_IDLE first, where it can (CAP_SYS_NICE), so
+    // that work saturating the machine does not hold the run's end for as
+    // long as it runs.
+    void waitIdle();
     std::vector<MissExplanation> explanations() const;
     size_t explainedCount() const; // grows only: what explanations() holds
     TraceSummary summary() const;
@@ -123,6 +127,7 @@ private:
     // alternates them) would otherwise save a full bucket for each recorded one.
     std::atomic<int64_t> m_pausedNs{0};  // paused so far, ended pauses
     std::atomic<int64_t> m_pausedAt{-1}; // when the pause under way began; -1 none
+    std::atomic<pid_t> m_tid{0};         // lp-explain's, once it is SCHED_IDLE
     double recordedS() const;            // CLOCK_MONOTONIC less the pauses
     mutable std::mutex m_mutex;
     std::vector<MissExplanation> m_explanations;
