@@ -508,6 +508,59 @@ std::string sidesText(const Comparison &c, const PhaseComparison &p)
     return fmt::format("{}", fmt::join(sides, "; "));
 }
 
+// One run's consumers against the first run's, a metric a row; its values
+// alone when there is one run.
+std::string metricsTable(const Comparison &c, const std::vector<ConsumerComparison> &run, size_t ri)
+{
+    const bool single = c.runLabels.size() == 1;
+    TextTable t = single
+                      ? TextTable({"consumer", "metric", "median"})
+                      : TextTable({"consumer", "metric", c.who(0), c.who(ri), "change", "verdict"});
+    for (const ConsumerComparison &cc : run) {
+        if (!cc.refusal.empty()) {
+            t.addRow(single ? std::vector<std::string>{cc.consumer, "not compared", ""}
+                            : std::vector<std::string>{cc.consumer, "not compared", "", "",
+                                                       "settings", "-"});
+            continue;
+        }
+        if (!cc.present) {
+            t.addRow(single
+                         ? std::vector<std::string>{cc.consumer, "-", "-"}
+                         : std::vector<std::string>{cc.consumer, "only here", "-", "-", "-", "-"});
+            continue;
+        }
+        bool first = true;
+        for (const MetricComparison &m : cc.metrics) {
+            const std::string name = first ? cc.consumer : "";
+            first = false;
+            if (single)
+                t.addRow({name, metricTitle(m.metric), formatValue(m.metric, m.value)});
+            else
+                t.addRow({name, metricTitle(m.metric), formatValue(m.metric, m.base),
+                          formatValue(m.metric, m.value), formatChange(m), toString(m.verdict)});
+        }
+    }
+    return t.render(kReportWidth);
+}
+
+// Who delayed each run's explained misses in the phase, side by side; ""
+// when none was explained.
+std::string delayersTable(const Comparison &c, const PhaseComparison &p)
+{
+    if (std::none_of(p.delayers.begin(), p.delayers.end(),
+                     [](const std::vector<Delayer> &d) { return !d.empty(); }))
+        return {};
+    const bool variants = c.compared == Compared::Variants;
+    TextTable t({"top delayers", variants ? "variant" : "run", "seen", "total ms", "worst ms"});
+    for (size_t ri = 0; ri < p.delayers.size(); ++ri)
+        for (const Delayer &d : p.delayers[ri])
+            t.addRow({delayerName(d), variants ? c.runLabels[ri] : fmt::format("{}", ri + 1),
+                      fmt::format("{}", d.seen),
+                      fmt::format("{:.3f}", static_cast<double>(d.totalNs) / 1e6),
+                      fmt::format("{:.3f}", static_cast<double>(d.worstNs) / 1e6)});
+    return t.render(kReportWidth);
+}
+
 } // namespace
 
 std::string formatComparison(const Comparison &c)
@@ -532,55 +585,11 @@ std::string formatComparison(const Comparison &c)
         for (size_t ri = c.runLabels.size() > 1 ? 1 : 0; ri < p.runs.size(); ++ri) {
             if (c.runLabels.size() > 2)
                 out += fit(fmt::format("{} against {}", c.who(ri), c.who(0)));
-            const bool single = c.runLabels.size() == 1;
-            TextTable t =
-                single
-                    ? TextTable({"consumer", "metric", "median"})
-                    : TextTable({"consumer", "metric", c.who(0), c.who(ri), "change", "verdict"});
-            for (const ConsumerComparison &cc : p.runs[ri]) {
-                if (!cc.refusal.empty()) {
-                    t.addRow(single ? std::vector<std::string>{cc.consumer, "not compared", ""}
-                                    : std::vector<std::string>{cc.consumer, "not compared", "", "",
-                                                               "settings", "-"});
-                    continue;
-                }
-                if (!cc.present) {
-                    t.addRow(single ? std::vector<std::string>{cc.consumer, "-", "-"}
-                                    : std::vector<std::string>{cc.consumer, "only here", "-", "-",
-                                                               "-", "-"});
-                    continue;
-                }
-                bool first = true;
-                for (const MetricComparison &m : cc.metrics) {
-                    const std::string name = first ? cc.consumer : "";
-                    first = false;
-                    if (single)
-                        t.addRow({name, metricTitle(m.metric), formatValue(m.metric, m.value)});
-                    else
-                        t.addRow({name, metricTitle(m.metric), formatValue(m.metric, m.base),
-                                  formatValue(m.metric, m.value), formatChange(m),
-                                  toString(m.verdict)});
-                }
-            }
-            out += t.render(kReportWidth);
+            out += metricsTable(c, p.runs[ri], ri);
             if (!p.summaries[ri].empty())
                 out += fit("=> " + p.summaries[ri]);
         }
-        // Who delayed each run's explained misses, side by side.
-        if (std::any_of(p.delayers.begin(), p.delayers.end(),
-                        [](const std::vector<Delayer> &d) { return !d.empty(); })) {
-            const bool variants = c.compared == Compared::Variants;
-            TextTable t(
-                {"top delayers", variants ? "variant" : "run", "seen", "total ms", "worst ms"});
-            for (size_t ri = 0; ri < p.delayers.size(); ++ri)
-                for (const Delayer &d : p.delayers[ri])
-                    t.addRow({delayerName(d),
-                              variants ? c.runLabels[ri] : fmt::format("{}", ri + 1),
-                              fmt::format("{}", d.seen),
-                              fmt::format("{:.3f}", static_cast<double>(d.totalNs) / 1e6),
-                              fmt::format("{:.3f}", static_cast<double>(d.worstNs) / 1e6)});
-            out += t.render(kReportWidth);
-        }
+        out += delayersTable(c, p);
     }
     if (!partial.empty()) {
         out += "\nphases only some runs have (not compared):\n";

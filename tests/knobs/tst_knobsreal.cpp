@@ -59,6 +59,26 @@ KnobEnvironment realEnvironment()
     return env;
 }
 
+// This suite as knobapplier.h's applier, on this machine's files: it applies
+// `variant` through a guardian, says so, then does `action`.
+void startApplier(QProcess &applier, const QString &action, const QString &variant)
+{
+    const KnobEnvironment env = realEnvironment();
+    applier.start(QCoreApplication::applicationFilePath(),
+                  {kKnobApplierFlag, "/proc", "/sys", "/sys/kernel/debug", "/sys/fs/cgroup",
+                   QString::fromStdString(env.searchPath), QString::fromStdString(env.stateDir),
+                   action, variant});
+}
+
+// The applier's first line: "applied GUARDIAN_PID JOURNAL_DIR" when it did.
+QStringList applierAnswer(QProcess &applier)
+{
+    QByteArray out;
+    while (!out.contains('\n') && applier.waitForReadyRead(kStateWaitMs))
+        out += applier.readAll();
+    return QString::fromUtf8(out).trimmed().split(' ');
+}
+
 // A thread that waits until told to end, and tells its tid.
 class WaitingThread
 {
@@ -171,28 +191,22 @@ private slots:
         const CpuController cpu = findCpuController("/sys/fs/cgroup");
         const QString variant =
             "flip:autogroup=" + flipped + (cpu.version ? ",load_weight=50" : "");
-        const KnobEnvironment env = realEnvironment();
         QProcess applier;
         if (byLatprobe) {
             QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
             environment.insert("KNOBS_TEST_GUARDIAN", latprobe);
             applier.setProcessEnvironment(environment);
         }
-        applier.start(QCoreApplication::applicationFilePath(),
-                      {kKnobApplierFlag, "/proc", "/sys", "/sys/kernel/debug", "/sys/fs/cgroup",
-                       QString::fromStdString(env.searchPath), QString::fromStdString(env.stateDir),
-                       action, variant});
+        startApplier(applier, action, variant);
         QVERIFY(applier.waitForStarted(kStateWaitMs));
         QString cgroup;
         if (cpu.version)
             m_cgroups.push_back(cgroup = QString("%1/latprobe-%2")
                                              .arg(QString::fromStdString(cpu.root))
                                              .arg(applier.processId()));
-        QByteArray out;
-        while (!out.contains('\n') && applier.waitForReadyRead(kStateWaitMs))
-            out += applier.readAll();
-        const QStringList words = QString::fromUtf8(out).trimmed().split(' ');
-        QVERIFY2(words.size() == 3 && words[0] == "applied", out + applier.readAllStandardError());
+        const QStringList words = applierAnswer(applier);
+        QVERIFY2(words.size() == 3 && words[0] == "applied",
+                 qPrintable(words.join(' ') + applier.readAllStandardError()));
         m_guardians.push_back(words[1].toInt());
         if (kill9) {
             // In force, read back from the kernel's own files.
@@ -218,18 +232,12 @@ private slots:
             QSKIP("this kernel has no transparent huge pages (no "
                   "/sys/kernel/mm/transparent_hugepage/enabled)");
         const QString other = m_thp == "never" ? "madvise" : "never";
-        const KnobEnvironment env = realEnvironment();
         QProcess applier;
-        applier.start(QCoreApplication::applicationFilePath(),
-                      {kKnobApplierFlag, "/proc", "/sys", "/sys/kernel/debug", "/sys/fs/cgroup",
-                       QString::fromStdString(env.searchPath), QString::fromStdString(env.stateDir),
-                       "wait", "t:thp=" + other});
+        startApplier(applier, "wait", "t:thp=" + other);
         QVERIFY(applier.waitForStarted(kStateWaitMs));
-        QByteArray out;
-        while (!out.contains('\n') && applier.waitForReadyRead(kStateWaitMs))
-            out += applier.readAll();
-        const QStringList words = QString::fromUtf8(out).trimmed().split(' ');
-        QVERIFY2(words.size() == 3 && words[0] == "applied", out + applier.readAllStandardError());
+        const QStringList words = applierAnswer(applier);
+        QVERIFY2(words.size() == 3 && words[0] == "applied",
+                 qPrintable(words.join(' ') + applier.readAllStandardError()));
         m_guardians.push_back(words[1].toInt());
         // In force, as the kernel's own file marks it.
         QCOMPARE(thpInForce(), other);
