@@ -26,9 +26,13 @@ Probe::Probe(std::vector<ConsumerConfig> consumers, ThreadParams params)
 
 std::vector<ConsumerSetup> Probe::setups() const
 {
+    // Each consumer's thread writes its setup, then counts itself ready;
+    // start() gives the go once all have. Before the go (an autosave due
+    // while the probe starts), only the configs are known.
+    const bool given = m_go.load();
     std::vector<ConsumerSetup> out;
     for (size_t i = 0; i < m_consumers.size(); ++i) {
-        out.push_back(m_consumers[i].setup);
+        out.push_back(given ? m_consumers[i].setup : ConsumerSetup{});
         out.back().config = (*m_configs)[i];
     }
     return out;
