@@ -14,9 +14,18 @@ RunKeeper::~RunKeeper() = default;
 void RunKeeper::keepInLibrary(RunLibrary library, RunAutosaver::Snapshot snapshot,
                               std::chrono::milliseconds every)
 {
-    if (!m_autosaver)
-        m_autosaver =
-            std::make_unique<RunAutosaver>(std::move(library), std::move(snapshot), every);
+    if (!m_autosaver && !m_pending)
+        m_pending =
+            std::make_unique<Pending>(Pending{std::move(library), std::move(snapshot), every});
+}
+
+void RunKeeper::startAutosaving()
+{
+    if (!m_pending)
+        return;
+    m_autosaver = std::make_unique<RunAutosaver>(std::move(m_pending->library),
+                                                 std::move(m_pending->snapshot), m_pending->every);
+    m_pending.reset();
 }
 
 std::string RunKeeper::keptPath() const
@@ -34,6 +43,7 @@ void RunKeeper::discard()
     if (m_autosaver)
         m_autosaver->discard();
     m_autosaver.reset();
+    m_pending.reset();
 }
 
 void RunKeeper::stopAutosaving()

@@ -27,7 +27,10 @@ public:
 
     void keepInLibrary(RunLibrary library, RunAutosaver::Snapshot snapshot,
                        std::chrono::milliseconds every);
-    bool keepsInLibrary() const { return m_autosaver != nullptr; }
+    bool keepsInLibrary() const { return m_autosaver != nullptr || m_pending != nullptr; }
+    // The first autosave is `every` from now: once the run has started, so
+    // that no snapshot reads parts the start is still making.
+    void startAutosaving();
     std::string keptPath() const;  // "" before the first save
     std::string keepError() const; // why the finished run was not kept, "" when it was
     void discard();                // stops keeping and deletes it: the user chose so
@@ -44,6 +47,13 @@ public:
     void keepFinished(Run &run, const std::string &outPath);
 
 private:
+    struct Pending
+    {
+        RunLibrary library;
+        RunAutosaver::Snapshot snapshot;
+        std::chrono::milliseconds every;
+    };
+    std::unique_ptr<Pending> m_pending; // asked for, not yet started
     std::unique_ptr<RunAutosaver> m_autosaver;
     std::unique_ptr<SavedTraces> m_traces;
     std::string m_keepError;

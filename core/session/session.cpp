@@ -77,6 +77,7 @@ void Session::start()
                             m_parts.system.preemption);
     m_parts.record.setPhase({"idle", m_parts.collector().runStart()}, "idle");
     m_parts.running = true;
+    m_keeper.startAutosaving();
     m_nextTick = RealClock::monotonicNow() + kTickNs;
     armTimer();
 }
