@@ -113,9 +113,7 @@ MannWhitney mannWhitneyU(std::span<const double> a, std::span<const double> b)
     const double mn = static_cast<double>(m * n);
     const bool ties = hasTies(a, b);
     if (!ties && m * n <= kExactPairsLimit) {
-        const std::vector<double> counts = exactUCounts(m, n);
-        const double lower = std::min(r.u, mn - r.u);
-        r.pTwoSided = std::min(1.0, 2 * exactCdf(counts, lower));
+        r.pTwoSided = exactTwoSidedPs(m, n)[static_cast<size_t>(r.u)];
         r.exact = true;
         return r;
     }
@@ -141,6 +139,22 @@ MannWhitney mannWhitneyU(std::span<const double> a, std::span<const double> b)
     r.pTwoSided = std::min(1.0, 2 * boost::math::cdf(boost::math::complement(boost::math::normal(),
                                                                              std::max(0.0, z))));
     return r;
+}
+
+std::vector<double> exactTwoSidedPs(size_t m, size_t n)
+{
+    const std::vector<double> counts = exactUCounts(m, n);
+    std::vector<double> below(counts.size()); // P(U <= u)
+    double total = 0;
+    for (double c : counts)
+        total += c;
+    double sum = 0;
+    for (size_t u = 0; u < counts.size(); ++u)
+        below[u] = (sum += counts[u]) / total;
+    std::vector<double> p(counts.size());
+    for (size_t u = 0; u < counts.size(); ++u)
+        p[u] = std::min(1.0, 2 * below[std::min(u, counts.size() - 1 - u)]);
+    return p;
 }
 
 double smallestPossibleP(size_t n1, size_t n2)

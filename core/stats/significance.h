@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace latprobe {
 
@@ -20,6 +21,10 @@ struct MannWhitney
                         // normal approximation with the tie correction
 };
 MannWhitney mannWhitneyU(std::span<const double> a, std::span<const double> b);
+
+// The exact two-sided p of each U (0..m n) between untied samples of
+// sizes m and n.
+std::vector<double> exactTwoSidedPs(size_t m, size_t n);
 
 // The smallest two-sided p that samples of these sizes can give at all:
 // above the level asked, no difference can be shown ("not enough rounds").
