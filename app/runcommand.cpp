@@ -45,10 +45,14 @@ public:
         const std::string round =
             p.rounds > 1 ? fmt::format(" r{}/{}", p.round, p.rounds) : std::string();
         // "round 3/6 · variant off (autogroup=0)" leads while variants take turns.
-        const std::string variant =
-            p.variant.empty() ? std::string()
-                              : fmt::format("round {}/{} · variant {}{} ", p.round, p.rounds,
-                                            p.variant, p.settling ? ", settling" : "");
+        // Until decided: "round 6/<=12 (7 of 9 rows decided, next look after round 6)".
+        const std::string rounds = p.untilDecided
+                                       ? fmt::format("{}/<={} ({})", p.round, p.rounds, p.decision)
+                                       : fmt::format("{}/{}", p.round, p.rounds);
+        const std::string variant = p.variant.empty()
+                                        ? std::string()
+                                        : fmt::format("round {} · variant {}{} ", rounds, p.variant,
+                                                      p.settling ? ", settling" : "");
         fmt::print(stderr, "\r{}[{}/{}{} {} {:.0f}/{:.0f} s, {:.0f} s left]{}\033[K", variant,
                    p.step + 1, p.steps, round, p.stepName.substr(0, 24), p.stepElapsedS, p.stepS,
                    p.leftS, counters());

@@ -1,5 +1,6 @@
 #include "runoptionscli.h"
 
+#include "compare.h"
 #include "loadkind.h"
 #include "presets.h"
 #include "settingkind.h"
@@ -126,11 +127,22 @@ void addLoadAndOutputOptions(CLI::App &app, RunOptions &o, bool headless)
         ->check(CLI::Range(0.0, 3600.0));
     app.add_option("-s,--scenario", o.scenario,
                    "Play a scenario: a file, or built-in quick, ramp, contest, interbench");
-    app.add_option("-r,--rounds", o.rounds,
-                   "Play the steps this many times, interleaved (idle, A, idle, A, ...):\n"
-                   "each round of a step is one sample when runs are compared.\n"
-                   "With --load, each round lasts --duration")
-        ->check(CLI::Range(1, kMaxRounds));
+    app.add_option_function<std::string>(
+           "-r,--rounds",
+           [&o](const std::string &text) {
+               std::string error;
+               o.rounds = parseRounds(text, error);
+               if (!o.rounds)
+                   throw CLI::ValidationError("--rounds", error);
+           },
+           fmt::format("Play the steps this many times, interleaved (idle, A, idle, A, ...):\n"
+                       "each round of a step is one sample when runs are compared.\n"
+                       "With --load, each round lasts --duration. With variants,\n"
+                       "auto[:MAX] plays rounds until every row of the variants'\n"
+                       "comparison is decided, at most MAX (default {}; the first look\n"
+                       "is after round {})",
+                       kDefaultAutoRounds, kMinRoundsAsSamples))
+        ->type_name("N|auto[:MAX]");
     if (headless) {
         app.add_flag("--allow-commands", o.allowCommands,
                      "Let a scenario's custom loads, and a variant's cmd= and undo=,\n"

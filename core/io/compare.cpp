@@ -3,6 +3,7 @@
 #include "enumnames.h"
 #include "phasematch.h"
 #include "report.h"
+#include "sequentialdesign.h"
 #include "texttable.h"
 #include "textwrap.h"
 
@@ -124,7 +125,7 @@ std::string notEnoughToTell(size_t have, Sampling sampling)
 }
 
 MetricComparison compareSamples(CompareMetric metric, const std::vector<double> &a,
-                                const std::vector<double> &b, Sampling sampling)
+                                const std::vector<double> &b, Sampling sampling, double level)
 {
     const CompareMetricRow &row = metricRow(metric);
     MetricComparison m;
@@ -158,10 +159,15 @@ MetricComparison compareSamples(CompareMetric metric, const std::vector<double> 
     m.large = bigEnough();
     const double none = m.asRatio ? 1.0 : 0.0;
     const bool excludesNone = m.change.low > none || m.change.high < none;
-    if (m.p < kSignificance && excludesNone && m.large) {
+    const bool differ = m.p <= level && excludesNone;
+    if (differ && m.large) {
         const bool higher = m.change.estimate > none;
         m.verdict = row.higherIsBetter == higher ? Verdict::Better : Verdict::Worse;
     }
+    const bool withinMinimum = m.asRatio
+                                   ? m.change.low > 1 / minRatio && m.change.high < minRatio
+                                   : m.change.low > -row.minChange && m.change.high < row.minChange;
+    m.decided = differ || withinMinimum;
     return m;
 }
 
@@ -435,12 +441,21 @@ ConsumerComparison compareConsumer(const std::vector<Run> &runs, const Compariso
         return cc;
     const bool baseByRound = byRound || (ri == 0 && base.phases.size() >= kMinRoundsAsSamples);
     const Sampling sampling = byRound ? Sampling::Rounds : Sampling::Blocks;
+    const int untilDecided = runs[0].untilDecided.maxRounds;
     for (const CompareMetricRow &row : compareMetrics()) {
         if (!row.measures(s))
             continue;
         const std::vector<double> a = samplesOf(row, runs[0], base, s.name, baseByRound);
         const std::vector<double> b = ri == 0 ? a : samplesOf(row, runs[ri], side, s.name, byRound);
-        cc.metrics.push_back(compareSamples(row.value, a, b, sampling));
+        // Rounds played until decided were looked at after each: the level
+        // is the design's at this look, not kSignificance.
+        const double level =
+            untilDecided > 0 && byRound
+                ? sequentialDesign(kMinRoundsAsSamples, static_cast<size_t>(untilDecided),
+                                   kSignificance)
+                      .levelAt(std::min(a.size(), b.size()))
+                : kSignificance;
+        cc.metrics.push_back(compareSamples(row.value, a, b, sampling, level));
     }
     return cc;
 }

@@ -46,6 +46,10 @@ struct MetricComparison
     // The estimate reaches the metric's minimum effect: a change worth naming
     // once significant, and shown as undecided while too few.
     bool large = false;
+    // The test has its answer: the sides differ (at the level asked), or
+    // the interval rules out any change as large as the minimum effect.
+    // Otherwise more rounds could still tell (--rounds auto plays them).
+    bool decided = false;
 };
 
 struct ConsumerComparison
@@ -103,11 +107,12 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
 
 // One metric of one consumer: `base` and `value` are each side's samples
 // (a value per round or block). The verdict is "worse" or "better" only when
-// the Mann-Whitney U test finds the sides different at kSignificance, the
-// interval excludes no change, and the change reaches the minimum effect.
+// the Mann-Whitney U test finds the sides different at `level` (p at most
+// it), the interval excludes no change, and the change reaches the minimum
+// effect. `level` is kSignificance, or a sequential design's at this look.
 MetricComparison compareSamples(CompareMetric metric, const std::vector<double> &base,
                                 const std::vector<double> &value,
-                                Sampling sampling = Sampling::Rounds);
+                                Sampling sampling = Sampling::Rounds, double level = kSignificance);
 
 // "+18 % [+9, +27]", "x3.1 [2.2, 4.5]", "-0.07 pt [-0.12, -0.02]".
 std::string formatChange(const MetricComparison &m);

@@ -83,6 +83,14 @@ struct Run
     // The variants it played in turns, the first the reference (empty: a
     // run of the system as it is); each phase names its own.
     std::vector<VariantRecord> variants;
+    // --rounds auto: played until the variants' comparison decided every
+    // row it judges, at most `maxRounds` (0: a number of rounds fixed ahead).
+    struct UntilDecided
+    {
+        int maxRounds = 0;
+        int played = 0;
+        bool decided = false;
+    } untilDecided;
     // Not saved: the folder the run file was read from (or is written to),
     // where its explanations' trace files are named from. "" unknown.
     std::string folder;

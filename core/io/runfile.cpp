@@ -2,6 +2,7 @@
 
 #include "enumnames.h"
 #include "jsonreader.h"
+#include "scenario.h"
 #include "textfile.h"
 
 #include <nlohmann/json.hpp>
@@ -884,6 +885,10 @@ json runHead(const Run &run)
         {"trace", toJson(run.trace)},
         {"explanations", toJsonArray(run.explanations)},
         {"variants", toJsonArray(run.variants)},
+        {"until_decided",
+         {{"max_rounds", run.untilDecided.maxRounds},
+          {"played", run.untilDecided.played},
+          {"decided", run.untilDecided.decided}}},
     };
 }
 
@@ -916,6 +921,18 @@ void headFromJson(const JsonReader &r, const json &j, Run &run)
 
 // The scenario's stop condition: the phase that passed it and, since 1.2,
 // its verdict's lines.
+void untilDecidedFromJson(const JsonReader &r, const json &j, Run &run)
+{
+    Run::UntilDecided &u = run.untilDecided;
+    u.maxRounds = r.get<int>(j, "until_decided", "max_rounds");
+    u.played = r.get<int>(j, "until_decided", "played");
+    u.decided = r.get<bool>(j, "until_decided", "decided");
+    if (u.maxRounds < 0 || u.maxRounds > kMaxAutoRounds || u.played < 0 ||
+        (u.maxRounds > 0 && u.played > u.maxRounds))
+        r.fail("until_decided", fmt::format("{} of at most {} rounds is no plan latprobe plays",
+                                            u.played, u.maxRounds));
+}
+
 void thresholdFromJson(const JsonReader &r, const json &j, Run &run)
 {
     run.thresholdStep = r.get<int>(j, "", "threshold_step");
@@ -1048,6 +1065,8 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         run.explanations = readEach(r, j, "", "explanations", explanationFromJson);
     if (j.contains("variants")) // since 1.7
         run.variants = readEach(r, j, "", "variants", variantFromJson);
+    if (j.contains("until_decided")) // since 1.9
+        untilDecidedFromJson(r, r.field(j, "", "until_decided"), run);
     checkPhaseVariants(r, run);
     return run;
 }

@@ -1,6 +1,7 @@
 #include "scenario.h"
 
 #include "builtinscenarios.h"
+#include "compare.h"
 #include "jsonreader.h"
 #include "phasename.h"
 #include "presets.h"
@@ -10,6 +11,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
+
+#include <charconv>
 
 namespace latprobe {
 
@@ -77,8 +80,11 @@ std::string formatDuration(double seconds)
 std::string describePlay(const Scenario &s)
 {
     const size_t n = s.steps.size();
+    const std::string atMost = s.untilDecided ? "at most " : "";
     std::string rounds =
-        s.rounds > 1 ? fmt::format(" x {} rounds, interleaved", s.rounds) : std::string();
+        s.untilDecided ? fmt::format(" x up to {} rounds until decided, interleaved", s.rounds)
+        : s.rounds > 1 ? fmt::format(" x {} rounds, interleaved", s.rounds)
+                       : std::string();
     if (!s.variants.empty()) {
         std::vector<std::string> names;
         for (const Variant &v : s.variants)
@@ -91,10 +97,47 @@ std::string describePlay(const Scenario &s)
         for (const ScenarioStep &step : s.steps)
             steps.push_back(fmt::format("{} {}", step.name, formatDuration(step.durationS)));
         return fmt::format("measuring {}{}{}", fmt::join(steps, ", then "), rounds,
-                           s.rounds > 1 ? ", " + formatDuration(s.totalS()) : std::string());
+                           s.rounds > 1 ? ", " + atMost + formatDuration(s.totalS())
+                                        : std::string());
     }
-    return fmt::format("playing {}: {} step{}{}, {}", s.name, n, n == 1 ? "" : "s", rounds,
-                       formatDuration(s.totalS()));
+    return fmt::format("playing {}: {} step{}{}, {}{}", s.name, n, n == 1 ? "" : "s", rounds,
+                       atMost, formatDuration(s.totalS()));
+}
+
+void Rounds::applyTo(Scenario &scenario) const
+{
+    scenario.rounds = count;
+    scenario.untilDecided = untilDecided;
+}
+
+std::optional<Rounds> parseRounds(const std::string &text, std::string &error)
+{
+    const auto number = [&](const std::string &digits, int low, int high) -> std::optional<int> {
+        int value = 0;
+        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+        if (ec == std::errc() && end == digits.data() + digits.size() && value >= low &&
+            value <= high)
+            return value;
+        return std::nullopt;
+    };
+    if (text == "auto")
+        return Rounds{kDefaultAutoRounds, true};
+    if (text.rfind("auto:", 0) == 0) {
+        // The first look is at kMinRoundsAsSamples rounds: fewer could never decide.
+        if (const std::optional<int> most =
+                number(text.substr(5), static_cast<int>(kMinRoundsAsSamples), kMaxAutoRounds))
+            return Rounds{*most, true};
+        error = fmt::format("rounds \"{}\": auto:MAX takes MAX from {} to {} (the first look "
+                            "is after round {})",
+                            text, kMinRoundsAsSamples, kMaxAutoRounds, kMinRoundsAsSamples);
+        return std::nullopt;
+    }
+    if (const std::optional<int> count = number(text, 1, kMaxRounds))
+        return Rounds{*count, false};
+    error = fmt::format("rounds \"{}\": give a whole number from 1 to {}, or auto[:MAX] to play "
+                        "until the variants' comparison is decided (at most {} by default)",
+                        text, kMaxRounds, kDefaultAutoRounds);
+    return std::nullopt;
 }
 
 bool Scenario::runsCommands() const
@@ -163,10 +206,16 @@ void scenarioFieldsFromJson(const JsonReader &r, const json &j, Scenario &s)
         } else if (key == "stop_when") {
             s.stopWhen = stopWhenFromJson(r, value);
         } else if (key == "rounds") {
-            if (!value.is_number_unsigned() || value.get<uint64_t>() < 1 ||
-                value.get<uint64_t>() > kMaxRounds)
-                r.fail(key, fmt::format("expected a whole number from 1 to {}", kMaxRounds));
-            s.rounds = static_cast<int>(value.get<uint64_t>());
+            // A number, or "auto[:MAX]" as --rounds takes it.
+            std::string error;
+            const std::optional<Rounds> rounds =
+                parseRounds(value.is_string()            ? value.get<std::string>()
+                            : value.is_number_unsigned() ? std::to_string(value.get<uint64_t>())
+                                                         : value.dump(),
+                            error);
+            if (!rounds)
+                r.fail(key, error);
+            rounds->applyTo(s);
         } else if (key == "variants") {
             std::string error;
             if (!variantsFromJson(value, key, s.variants, error)) {

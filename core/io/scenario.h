@@ -71,6 +71,9 @@ struct Scenario
     // B, ...) so that slow drift hits every step alike: each step's phases
     // are the rounds a comparison draws its samples from.
     int rounds = 1;
+    // With variants: rounds go on until the variants' comparison decides
+    // every row it judges, `rounds` at most (--rounds auto[:MAX]).
+    bool untilDecided = false;
     // Each step pauses its consumers while its loads start and starts them
     // afresh once they run: interbench forks a new benchmark process for
     // each load, so X's ramp begins at 0 ms and no backlog carries over.
@@ -103,6 +106,20 @@ inline constexpr const char *kPlainRunScenario = "run";
 
 inline constexpr int kScenarioVersion = 1;
 inline constexpr int kMaxRounds = 1000;
+// --rounds auto: at most this many unless MAX is given; never more than
+// kMaxAutoRounds, as the design's boundaries are simulated for its looks.
+inline constexpr int kDefaultAutoRounds = 12;
+inline constexpr int kMaxAutoRounds = 30;
+
+// --rounds and a scenario's "rounds": "6", or "auto[:MAX]".
+struct Rounds
+{
+    int count = 0; // the rounds; the most of them when until decided
+    bool untilDecided = false;
+    void applyTo(Scenario &scenario) const;
+};
+// The rounds `text` asks for, or nothing and `error` says why in one line.
+std::optional<Rounds> parseRounds(const std::string &text, std::string &error);
 
 Scenario parseScenario(const std::string &text, const std::string &fileName);
 Scenario loadScenarioFile(const std::string &path);

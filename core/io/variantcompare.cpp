@@ -1,5 +1,7 @@
 #include "variantcompare.h"
 
+#include "untildecided.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -53,7 +55,8 @@ struct ConsumerVerdict
     std::vector<std::string> large;   // too few to judge, yet past the minimum effect
     std::vector<CompareMetric> metrics;
     bool worse = false, better = false;
-    bool judged = false; // a metric had the samples to be judged
+    bool judged = false;    // a metric had the samples to be judged
+    bool undecided = false; // a judged metric could still differ (rounds until decided)
 };
 
 // Every consumer's verdict against the first; `have` and `sampling` say how
@@ -78,6 +81,7 @@ std::vector<ConsumerVerdict> verdictsOf(const Comparison &c, size_t variant, siz
             for (const MetricComparison &m : cc.metrics) {
                 const bool tooFew = m.verdict == Verdict::TooFewSamples;
                 it->judged |= !tooFew;
+                it->undecided |= !tooFew && !m.decided;
                 if (tooFew) {
                     have = std::max(have, std::min(m.baseSamples, m.samples));
                     sampling = m.sampling;
@@ -112,17 +116,21 @@ std::vector<std::string> variantHeadlines(const Run &run, const Comparison &comp
         size_t have = 0;
         Sampling sampling = Sampling::Rounds;
         const std::vector<ConsumerVerdict> verdicts = verdictsOf(comparison, i, have, sampling);
+        // Played until decided, "~" is a finding only where a row decided it.
+        const bool untilDecided = run.untilDecided.maxRounds > 0;
         bool worse = false, better = false, allJudged = true, anyJudged = false;
         std::vector<std::string> changed, same, large;
         for (const ConsumerVerdict &v : verdicts) {
             worse |= v.worse;
             better |= v.better;
-            allJudged &= v.judged;
+            allJudged &= v.judged && !(untilDecided && v.undecided);
             anyJudged |= v.judged;
             if (!v.changes.empty())
                 changed.push_back(fmt::format("{} {}", v.consumer, fmt::join(v.changes, ", ")));
             else
-                same.push_back(v.consumer + (v.judged ? " ~" : " too few"));
+                same.push_back(v.consumer + (!v.judged                     ? " too few"
+                                             : untilDecided && v.undecided ? " undecided"
+                                                                           : " ~"));
             if (!v.large.empty())
                 large.push_back(fmt::format("{} {}", v.consumer, fmt::join(v.large, ", ")));
         }
@@ -145,6 +153,8 @@ std::vector<std::string> variantHeadlines(const Run &run, const Comparison &comp
         lines.push_back(fmt::format("{} {} {}: {}", run.variants[i].describe(), word,
                                     run.variants[0].name, parts));
     }
+    if (const std::string rounds = roundsOutcome(run, comparison); !rounds.empty())
+        lines.push_back(rounds);
     return lines;
 }
 

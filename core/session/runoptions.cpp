@@ -161,14 +161,14 @@ bool resolveSteps(const RunOptions &o, RunFrontEnd frontEnd, RunPlan &plan, std:
             return false;
         }
         plan.scenarioChosen = true;
-        if (o.rounds > 0)
-            scenario.rounds = o.rounds;
+        if (o.rounds)
+            o.rounds->applyTo(scenario);
         return true;
     }
     scenario = Scenario{};
     scenario.name = kPlainRunScenario;
     scenario.preset = o.preset;
-    scenario.rounds = std::max(1, o.rounds);
+    o.rounds.value_or(Rounds{1, false}).applyTo(scenario);
     ScenarioStep idle;
     idle.name = "idle";
     idle.durationS = o.loads.empty() ? o.durationS : o.idleS;

@@ -6,6 +6,7 @@
 #include "session.h"
 #include "threadparams.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,7 @@ struct RunOptions
     double idleS = 5;               // lead-in before the loads start
     int maxWorkers = 2048;
     std::string scenario;              // a built-in name or a file
-    int rounds = 0;                    // 0: the scenario's own (1 for --load runs)
+    std::optional<Rounds> rounds;      // none: the scenario's own (1 for --load runs)
     bool allowCommands = false;        // a scenario's custom loads, a variant's cmd= may run
     std::vector<std::string> variants; // NAME:SETTING[,SETTING...], two or more
     double settleS = -1;               // after each switch of variant; -1: the scenario's

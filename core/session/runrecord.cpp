@@ -72,6 +72,7 @@ void RunRecord::setSpanningScenario(const ScenarioOutcome &outcome)
     m_runName = outcome.name;
     m_thresholdStep = outcome.thresholdStep;
     m_stopVerdict = outcome.stopVerdict;
+    m_untilDecided = outcome.untilDecided;
 }
 
 void RunRecord::setVariants(std::vector<VariantRecord> variants)
@@ -113,6 +114,7 @@ void RunRecord::fill(Run &run) const
         run.scenario = m_runName;
         run.thresholdStep = m_thresholdStep;
         run.stopVerdict = m_stopVerdict;
+        run.untilDecided = m_untilDecided;
         run.loads.insert(run.loads.end(), m_endedLoads.begin(), m_endedLoads.end());
         run.states = m_states;
         run.variants = m_variants;

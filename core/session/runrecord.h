@@ -62,6 +62,7 @@ private:
     std::string m_runName; // the scenario that spans the run, or SessionOptions::runName
     int m_thresholdStep = -1;
     std::vector<std::string> m_stopVerdict;
+    Run::UntilDecided m_untilDecided;
     std::vector<VariantRecord> m_variants;
     struct LeftOut
     {

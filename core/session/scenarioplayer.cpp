@@ -3,6 +3,8 @@
 #include "consumerconfig.h"
 #include "isotime.h"
 #include "scenariocheck.h"
+#include "untildecided.h"
+#include "variantcompare.h"
 
 #include <fmt/format.h>
 
@@ -37,6 +39,13 @@ struct ScenarioPlayer::Playing
     std::string roundTrouble; // why the round is left out; "" counts
     // By variant: its last turn ended early, its variant no longer in force.
     std::vector<bool> troubledLastTurn;
+    int lastStep = -1; // the step that played last, once it ended
+    // Rounds until decided: the rounds completed, the spans of those left
+    // out (the looks see them as the run's record will), the last look.
+    int roundsPlayed = 0;
+    std::vector<std::pair<int64_t, int64_t>> leftOutSpans;
+    std::string decision;
+    bool decided = false;
 
     const Variant *variant() const
     {
@@ -60,6 +69,10 @@ std::string ScenarioPlayer::accept(const Scenario &scenario, Play play, const Lo
         return refusal;
     if (std::string why = checkVariantList(scenario.variants); !why.empty())
         return fmt::format("scenario {}: {}", scenario.name, why);
+    if (scenario.untilDecided && scenario.variants.size() < 2)
+        return fmt::format("scenario {}: rounds until decided (auto) compare variants: give two "
+                           "or more (--variant), or a number of rounds",
+                           scenario.name);
     if (!scenario.variants.empty() && scenario.stopWhen)
         return fmt::format("scenario {} has a stop condition and variants: a ramp stops where "
                            "one variant fails, so play them in runs of their own",
@@ -142,6 +155,8 @@ void ScenarioPlayer::begin()
         beginStep(0);
         return;
     }
+    if (m_playing->scenario.untilDecided)
+        m_playing->decision = fmt::format("first look after round {}", kMinRoundsAsSamples);
     m_playing->order = turnOrder(m_playing->scenario.variants.size(), 1);
     m_playing->troubledLastTurn.assign(m_playing->order.size(), false);
     beginTurn(0);
@@ -154,9 +169,7 @@ void ScenarioPlayer::beginTurn(int turn)
     // The step before ends here, as it does at a step's end; the switch and
     // the settling after it are in no phase.
     if (p.step >= 0) {
-        p.playedS += p.scenario.steps[static_cast<size_t>(p.step)].durationS;
-        m_stage.endPhase(now);
-        p.step = -1;
+        endStep(now);
     } else if (p.round == 1 && turn == 0) {
         // What ran before the first turn is no variant's.
         if (p.joinsRunStart)
@@ -299,11 +312,25 @@ void ScenarioPlayer::stepsEnded()
     turnEnded();
 }
 
+void ScenarioPlayer::endStep(int64_t at)
+{
+    Playing &p = *m_playing;
+    p.playedS += p.scenario.steps[static_cast<size_t>(p.step)].durationS;
+    m_stage.endPhase(at);
+    p.lastStep = p.step;
+    p.step = -1;
+}
+
 void ScenarioPlayer::turnEnded()
 {
     Playing &p = *m_playing;
     if (p.turn + 1 < static_cast<int>(p.order.size())) {
         beginTurn(p.turn + 1);
+        return;
+    }
+    ++p.roundsPlayed;
+    if (p.scenario.untilDecided && lookDecides()) {
+        endScenario(RunEnd::Completed);
     } else if (p.round < p.scenario.rounds) {
         roundEnded(m_stage.now());
         ++p.round;
@@ -352,7 +379,45 @@ void ScenarioPlayer::roundEnded(int64_t at)
     if (p.roundTrouble.empty())
         return;
     m_stage.leaveOut(p.roundStart, at, p.roundTrouble);
+    p.leftOutSpans.emplace_back(p.roundStart, at);
     p.roundTrouble.clear();
+}
+
+bool ScenarioPlayer::lookDecides()
+{
+    Playing &p = *m_playing;
+    const int64_t now = m_stage.now();
+    // The round's last phase ends with its step, not once the look is done.
+    if (p.step >= 0)
+        endStep(now);
+    roundEnded(now);
+    if (p.round < static_cast<int>(kMinRoundsAsSamples))
+        return false;
+    const RoundsLook look = lookAtRounds(compareVariants(runSoFar(now)));
+    p.decided = look.allDecided();
+    p.decision = describeLook(look, p.round + 1);
+    return p.decided;
+}
+
+Run ScenarioPlayer::runSoFar(int64_t now)
+{
+    const Playing &p = *m_playing;
+    Run run;
+    for (const Variant &v : p.scenario.variants)
+        run.variants.push_back({v.name, {}, {}});
+    run.untilDecided.maxRounds = p.scenario.rounds;
+    const auto since = [this](int64_t at) {
+        return static_cast<double>(at - m_stage.runStart()) / 1e9;
+    };
+    for (PhaseResult &phase : m_stage.phases(now)) {
+        if (phase.startS < since(p.askedAt))
+            continue; // a scenario played before this one
+        for (const auto &[from, to] : p.leftOutSpans)
+            if (phase.startS >= since(from) && phase.startS < since(to))
+                phase.leftOut = "left out";
+        run.phases.push_back(std::move(phase));
+    }
+    return run;
 }
 
 ScenarioProgress ScenarioPlayer::progressAt(int64_t now) const
@@ -374,6 +439,8 @@ ScenarioProgress ScenarioPlayer::progressAt(int64_t now) const
     if (const Variant *v = p.variant())
         progress.variant = v->describe();
     progress.leftS = p.scenario.totalS() + p.repeatedS - p.playedS - elapsed;
+    progress.untilDecided = p.scenario.untilDecided;
+    progress.decision = p.decision;
     return progress;
 }
 
@@ -407,13 +474,15 @@ void ScenarioPlayer::endScenario(RunEnd end)
     ScenarioOutcome outcome;
     outcome.name = p.scenario.name;
     outcome.end = end;
-    outcome.step = std::max(0, p.step);
+    outcome.step = std::max(0, p.step >= 0 ? p.step : p.lastStep);
     outcome.steps = static_cast<int>(p.scenario.steps.size());
     outcome.round = p.round;
     outcome.rounds = p.scenario.rounds;
     outcome.error = p.error;
     if (p.judge)
         outcome.stopVerdict = p.judge->verdict();
+    if (p.scenario.untilDecided)
+        outcome.untilDecided = {p.scenario.rounds, p.roundsPlayed, p.decided};
     // The threshold's phase in the run it belongs to: the scenario's own, or
     // the whole run when the scenario ends it.
     const int inWholeRun = p.thresholdStep >= 0 ? p.firstPhase + p.thresholdStep : -1;

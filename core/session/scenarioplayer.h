@@ -132,7 +132,14 @@ private:
     // round left out.
     void troubleInTurn(const std::string &trouble);
     void stepsEnded();
+    // The step playing ends at `at`: its phase closes.
+    void endStep(int64_t at);
     void turnEnded();
+    // Rounds until decided, at a round's end: whether the variants'
+    // comparison of the rounds so far decides every row it judges.
+    bool lookDecides();
+    // This scenario's phases so far, as a run the variants' comparison reads.
+    Run runSoFar(int64_t now);
     // The round's phases are left out when something went wrong in it.
     void roundEnded(int64_t at);
     void endScenario(RunEnd end);

@@ -39,6 +39,10 @@ struct ScenarioProgress
     // step to come).
     std::string variant = {};
     bool settling = false;
+    // Rounds until decided (rounds is then the most): "6 of 9 rows
+    // decided, next look after round 6".
+    bool untilDecided = false;
+    std::string decision = {};
 };
 
 struct ScenarioOutcome
@@ -50,6 +54,7 @@ struct ScenarioOutcome
     std::string error;                    // why a load or a variant's setting failed
     int thresholdStep = -1;               // the phase of its run that passed the stop condition
     std::vector<std::string> stopVerdict; // its answer and evidence (stopjudge.h)
+    Run::UntilDecided untilDecided;       // --rounds auto: rounds played, decided or not
     // The scenario's own run, as `latprobe run --scenario` writes it; only
     // when the measurement goes on after it (the window).
     std::optional<Run> run;

@@ -165,6 +165,7 @@ Run SessionStage::cutScenarioRun(const ScenarioOutcome &outcome, const Span &spa
     run.scenario = outcome.name;
     run.thresholdStep = outcome.thresholdStep;
     run.stopVerdict = outcome.stopVerdict;
+    run.untilDecided = outcome.untilDecided;
     run.partial = isPartial(outcome.end);
     return run;
 }

@@ -24,6 +24,14 @@ less than its spread in a first quiet run (2026-12-05, autogroup: audio
 -1 % [-29, +466], wakeup -14 % [-43, +95]), so they are printed, not
 judged. The A/A rows stay every p99 of audio, video and wakeup.
 
+Rounds until decided (`--auto MAX`: `--rounds auto:MAX` instead of the
+fixed rounds): the A/A rows called different over all the looks (goal at
+most 5 %), the rounds the autogroup A/B took to its decision (median over
+`--auto-runs`), and the minutes that saves against `--rounds 6` of the
+same steps (6 x the run's own time a round, less its time).
+
+    sudo python3 tests/bench/ab_power.py --auto 12 --save   # ~40 min
+
 Time: `--rounds 6` of a two-step scenario (idle, then the load, `--step`
 seconds each) must give its verdict in at most 10 minutes; the autogroup
 A/B runs with `--timed-step` (20 s) to measure it.
@@ -40,6 +48,7 @@ library only.
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -49,10 +58,10 @@ import benchlib
 from compare_power import AB_CONSUMERS, AB_METRICS, rows
 
 
-def run_ab(args, out, load, variants, step):
+def run_ab(args, out, load, variants, step, rounds=None):
     """One run of variants in turns; its wall time in seconds."""
     cmd = [args.latprobe, "run", "--no-progress", "--no-library", "--idle", str(step),
-           "--duration", str(2 * step), "--load", load, "--rounds", str(args.rounds),
+           "--duration", str(2 * step), "--load", load, "--rounds", rounds or str(args.rounds),
            "-o", out]
     for v in variants:
         cmd += ["--variant", v]
@@ -92,6 +101,10 @@ def main():
                     help="seconds of each step of the autogroup A/B, which is timed")
     ap.add_argument("--aa-runs", type=int, default=3)
     ap.add_argument("--keep", help="keep the run files in this folder")
+    ap.add_argument("--auto", type=int, metavar="MAX",
+                    help="measure --rounds auto:MAX instead (A/A and the autogroup A/B)")
+    ap.add_argument("--auto-runs", type=int, default=3,
+                    help="autogroup A/B runs with --auto, for the median rounds")
     benchlib.add_save_option(ap)
     args = ap.parse_args()
     if not os.access(args.latprobe, os.X_OK):
@@ -103,6 +116,10 @@ def main():
     folder = args.keep or tempfile.mkdtemp(prefix="ab_power-")
     os.makedirs(folder, exist_ok=True)
 
+    if args.auto:
+        until_decided(args, result, folder)
+        finish(args, result, folder)
+        return
     aa = []
     for i in range(args.aa_runs):
         out = os.path.join(folder, f"aa{i + 1}.json")
@@ -163,6 +180,10 @@ def main():
                         "to its verdict", minutes, "min", goal="<= 10")
     print(f"  --rounds {args.rounds}, {args.timed_step:g} s steps: verdict after {minutes:.1f} min"
           f"   goal <= 10 min  {'met' if met else 'MISSED'}")
+    finish(args, result, folder)
+
+
+def finish(args, result, folder):
     result.save()
     if args.keep:
         print(f"  run files: {folder}")
@@ -170,6 +191,53 @@ def main():
         for f in os.listdir(folder):
             os.remove(os.path.join(folder, f))
         os.rmdir(folder)
+
+
+def until_decided(args, result, folder):
+    """--rounds auto:MAX: A/A false alarms over all looks; rounds and minutes to a decision."""
+    rounds = f"auto:{args.auto}"
+    aa, aa_played = [], []
+    for i in range(args.aa_runs):
+        out = os.path.join(folder, f"aa{i + 1}.json")
+        run_ab(args, out, "burn:4", ["a:", "a2:"], args.step, rounds)
+        aa += [r for r in rows(compare_one(args, out))
+               if r[1] in AB_CONSUMERS and r[2] in AB_METRICS]
+        aa_played.append(played(out))
+    print(f"\nab_power: --rounds {rounds}, variants in turns (A B B A ...)")
+    if aa:
+        called = sum(1 for r in aa if r[3] in ("better", "worse"))
+        pct = 100.0 * called / len(aa)
+        met = result.figure(f"A/A rows called different, --rounds {rounds}", pct, "%",
+                            goal="<= 5")
+        print(f"  A/A ({args.aa_runs} runs, {args.step:g} s steps): {called} of {len(aa)} rows "
+              f"called different = {pct:.1f} %   goal <= 5 %  {'met' if met else 'MISSED'}; "
+              f"rounds played {', '.join(f'{n} ({d})' for n, d in aa_played)}")
+    taken, decided, saved = [], 0, []
+    for i in range(args.auto_runs):
+        out = os.path.join(folder, f"autogroup{i + 1}.json")
+        took = run_ab(args, out, "burn:4", ["on:autogroup=1", "off:autogroup=0"],
+                      args.timed_step, rounds)
+        n, how = played(out)
+        taken.append(n)
+        decided += how == "decided"
+        saved.append((6 * took / n - took) / 60)
+        print(f"  A/B autogroup run {i + 1}: {how} after {n} rounds, {took / 60:.1f} min")
+    if taken:
+        median_rounds = statistics.median(taken)
+        result.figure(f"A/B autogroup, --rounds {rounds}: median rounds to a decision",
+                      median_rounds, "rounds", note=f"{decided} of {len(taken)} runs decided")
+        minutes = statistics.median(saved)
+        result.figure(f"A/B autogroup: minutes saved against --rounds 6 ({args.timed_step:g} s "
+                      "steps)", minutes, "min")
+        print(f"  A/B autogroup: median {median_rounds:g} rounds to a decision ({decided} of "
+              f"{len(taken)} decided); median {minutes:.1f} min saved against --rounds 6")
+
+
+def played(run_file):
+    """(rounds played, "decided" or "undecided") from a run file of --rounds auto."""
+    with open(run_file) as f:
+        u = json.load(f)["until_decided"]
+    return u["played"], "decided" if u["decided"] else "undecided"
 
 
 def compare_one(args, run_file):

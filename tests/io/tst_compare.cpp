@@ -8,6 +8,8 @@
 #include "phasematch.h"
 #include "report.h"
 #include "runfile.h"
+#include "sequentialdesign.h"
+#include "untildecided.h"
 #include "variantcompare.h"
 
 #include <QtTest>
@@ -875,6 +877,69 @@ private slots:
         // The report's last line is that headline.
         const QString report = QString::fromStdString(formatTextReport(v));
         QVERIFY2(report.trimmed().endsWith(line), qPrintable(report));
+    }
+
+    // --rounds auto looks after every round: a look's level is the
+    // sequential design's, lower than 5 %, and a row is decided only when
+    // the sides differ at it or its interval rules out a change worth naming.
+    void aLookJudgesAtTheDesignsLevel()
+    {
+        const std::vector<double> a{100, 110, 120, 130, 140, 150};
+        const std::vector<double> b{125, 145, 300, 310, 320, 330}; // U 32 of 36: p 0.026
+        const MetricComparison fixed = compareSamples(CompareMetric::P99, a, b);
+        QCOMPARE(fixed.verdict, Verdict::Worse);
+        QVERIFY(fixed.decided);
+        const double level = sequentialDesign(kMinRoundsAsSamples, 12, kSignificance).levelAt(6);
+        QVERIFY(level < fixed.p);
+        const MetricComparison look =
+            compareSamples(CompareMetric::P99, a, b, Sampling::Rounds, level);
+        QCOMPARE(look.verdict, Verdict::NoChange);
+        QVERIFY(!look.decided);
+        QVERIFY(look.large); // still a change worth naming, if the next rounds confirm it
+
+        // Alike to a few percent: the interval rules out +-10 %, a finding.
+        const std::vector<double> same{100, 101, 102, 100, 101, 102};
+        const std::vector<double> close{101, 102, 100, 102, 101, 100};
+        QVERIFY(compareSamples(CompareMetric::P99, same, close, Sampling::Rounds, level).decided);
+        // Alike in the median but spread by half: it could still differ.
+        const std::vector<double> wide{100, 150, 125, 100, 150, 125};
+        const MetricComparison open =
+            compareSamples(CompareMetric::P99, same, wide, Sampling::Rounds, level);
+        QCOMPARE(open.verdict, Verdict::NoChange);
+        QVERIFY(!open.decided);
+    }
+
+    void roundsPlayedUntilDecidedSayHowTheyEnded()
+    {
+        Run v = variantRun();
+        v.untilDecided = {12, 6, true};
+        std::vector<std::string> lines = variantHeadlines(v, compareVariants(v));
+        QCOMPARE(lines.back(), std::string("decided after 6 of at most 12 rounds"));
+        QVERIFY(lookAtRounds(compareVariants(v)).allDecided());
+        // Under off, wakeup's p99 under burn swings by half round to round:
+        // its median is on's, but six rounds cannot rule out a change.
+        for (PhaseResult &p : v.phases)
+            if (p.variant == "off" && p.name == "burn x4")
+                for (ConsumerStats &c : p.consumers)
+                    if (c.name == "wakeup")
+                        c.p99Us = p.round % 2 ? 280 : 560;
+        v.untilDecided = {6, 6, false};
+        const Comparison c = compareVariants(v);
+        const RoundsLook look = lookAtRounds(c);
+        QVERIFY(look.looked && !look.allDecided());
+        lines = variantHeadlines(v, c);
+        QCOMPARE(lines.back(), std::string("undecided after 6 rounds: wakeup p99 in burn x4"));
+        QVERIFY2(lines.front().find("; wakeup undecided") != std::string::npos,
+                 lines.front().c_str());
+        // A fixed number of rounds adds no such line.
+        v.untilDecided = {};
+        QCOMPARE(variantHeadlines(v, compareVariants(v)).size(), size_t{1});
+        // The run file keeps how it ended.
+        v.untilDecided = {12, 7, true};
+        const Run back = runFromJson(runToJson(v), "v.json");
+        QCOMPARE(back.untilDecided.maxRounds, 12);
+        QCOMPARE(back.untilDecided.played, 7);
+        QVERIFY(back.untilDecided.decided);
     }
 
     void theNeededSamplesAreTheFewestTheTestCanDecideWith()

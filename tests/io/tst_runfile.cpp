@@ -620,7 +620,7 @@ void TestRunFile::interbenchsMethodAndConsumersSurviveARoundTrip()
     }
     const std::string text = runToJson(run);
     const json j = json::parse(text);
-    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.8"));
+    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.9"));
     QCOMPARE(j["consumers"][0]["wake"].get<std::string>(), std::string("timekeeper"));
     QCOMPARE(j["consumers"][0]["latency"].get<std::string>(), std::string("interbench"));
     QCOMPARE(j["consumers"][1]["wake"].get<std::string>(), std::string("timer"));

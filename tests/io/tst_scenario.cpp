@@ -180,6 +180,12 @@ private slots:
         QTest::newRow("a baseline and nothing to compare")
             << R"({"scenario_version": 1, "stop_when": {"consumers": ["audio"], "above_baseline": true}, "steps": [{"duration_s": 30}]})"
             << "s.json: steps: stop_when.above_baseline needs a baseline step";
+        QTest::newRow("rounds until decided with too few looks")
+            << R"({"scenario_version": 1, "rounds": "auto:3", "steps": [{"duration_s": 1}]})"
+            << "s.json: rounds: rounds \"auto:3\": auto:MAX takes MAX from 5 to 30";
+        QTest::newRow("no rounds")
+            << R"({"scenario_version": 1, "rounds": 0, "steps": [{"duration_s": 1}]})"
+            << "s.json: rounds: rounds \"0\": give a whole number from 1 to 1000, or auto[:MAX]";
         // Found by fuzz_scenario: nlohmann throws out_of_range, not a
         // parse_error, for a number past a double's range.
         QTest::newRow("number too large for a double")
@@ -223,6 +229,32 @@ private slots:
         QCOMPARE(describePlay(run),
                  std::string("measuring idle 5 s, then burn x2 30 s x 2 rounds, interleaved, "
                              "1 min 10 s"));
+    }
+
+    void roundsMayPlayUntilDecided()
+    {
+        const Scenario s = parseScenario(
+            R"({"scenario_version": 1, "rounds": "auto:8", "steps": [{"duration_s": 5}]})",
+            "s.json");
+        QVERIFY(s.untilDecided);
+        QCOMPARE(s.rounds, 8);
+        std::string error;
+        const std::optional<Rounds> plain = parseRounds("auto", error);
+        QVERIFY(plain && plain->untilDecided);
+        QCOMPARE(plain->count, kDefaultAutoRounds);
+        const std::optional<Rounds> six = parseRounds("6", error);
+        QVERIFY(six && !six->untilDecided && six->count == 6);
+        QVERIFY(!parseRounds("auto:", error));
+        QVERIFY(!parseRounds("6x", error));
+        QVERIFY2(error.find("auto[:MAX]") != std::string::npos, error.c_str());
+        Scenario run;
+        run.name = "run";
+        run.steps = {{"idle", 5, {}}, {"burn x2", 30, {}}};
+        run.rounds = 12;
+        run.untilDecided = true;
+        QCOMPARE(describePlay(run),
+                 std::string("measuring idle 5 s, then burn x2 30 s x up to 12 rounds until "
+                             "decided, interleaved, at most 7 min"));
     }
 
     void customLoadsNeedConsent()

@@ -10,6 +10,7 @@
 
 #include <QTest>
 
+#include <functional>
 #include <utility>
 
 using namespace latprobe;
@@ -30,6 +31,8 @@ public:
     std::vector<PhasePlace> places;
     std::vector<PhaseResult> measured; // what phases() answers; misses per phase by name
     std::map<std::string, uint64_t> missesOf;
+    // Audio's p99 in each phase, by where it was played (100 us without).
+    std::function<int64_t(const PhasePlace &)> p99Of;
     std::optional<Span> span;
     std::optional<ScenarioOutcome> finishedWith;
     std::vector<ScenarioProgress> progress;
@@ -47,17 +50,26 @@ public:
         log.push_back("start " + spec.label());
         return {};
     }
-    PhaseMark openPhase(const std::string &name, const std::vector<std::string> &, int64_t at,
+    PhaseMark openPhase(const std::string &name, const std::vector<std::string> &loads, int64_t at,
                         const PhasePlace &place) override
     {
         log.push_back("phase " + name);
         places.push_back(place);
         PhaseResult phase;
         phase.name = name;
+        phase.startS = static_cast<double>(at - start) / kS;
+        phase.durationS = 10;
+        phase.loads = loads;
+        phase.step = place.step;
+        phase.round = place.round;
+        phase.variant = place.variant;
         ConsumerStats audio;
         audio.name = "audio";
         audio.hasDeadline = true;
         audio.misses = missesOf.count(name) ? missesOf[name] : 0;
+        audio.samples = 500; // enough for a p99 a round, too few for a p99.9
+        audio.deadlinesMetPct = 100;
+        audio.p50Us = audio.p99Us = p99Of ? p99Of(place) : 100;
         phase.consumers.push_back(audio);
         measured.push_back(phase);
         return {name, at};
@@ -516,6 +528,73 @@ private slots:
         ScenarioPlayer player(stage);
         const std::string said = player.accept(s, {}, {}, kAudio, false);
         QVERIFY2(QString::fromStdString(said).startsWith(refusal), said.c_str());
+    }
+
+    // --rounds auto: b's burn phase is three times a's in every round, the
+    // idle phases alike to a percent. At round 5 (the first look) every
+    // row is decided, and the scenario ends there, not at 12.
+    void untilDecidedEndsAtTheFirstLookThatDecidesEveryRow()
+    {
+        FakeStage stage;
+        stage.p99Of = [](const PhasePlace &place) -> int64_t {
+            const int64_t jitter = place.round % 3; // 100..102 us
+            return (place.step == 1 && place.variant == "b" ? 300 : 100) + jitter;
+        };
+        Scenario s = twoSteps(12);
+        s.untilDecided = true;
+        s.variants = {{"a", {}}, {"b", {{"autogroup", "0"}}}};
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(s, {true, true}, {}, kAudio, true), std::string());
+        player.begin();
+        QCOMPARE(player.progress().decision, std::string("first look after round 5"));
+        while (player.active())
+            stage.toStepEnd(player);
+        const ScenarioOutcome outcome = *player.lastOutcome();
+        QCOMPARE(outcome.end, RunEnd::Completed);
+        QCOMPARE(outcome.untilDecided.maxRounds, 12);
+        QCOMPARE(outcome.untilDecided.played, 5);
+        QVERIFY(outcome.untilDecided.decided);
+        QCOMPARE(stage.phasesOpened().size(), size_t{5 * 2 * 2});
+    }
+
+    // Rounds whose values interleave never decide: it plays all of auto:6,
+    // and the progress says how many rows are decided and when it looks next.
+    void untilDecidedPlaysToItsMostWhenUndecided()
+    {
+        FakeStage stage;
+        stage.p99Of = [](const PhasePlace &place) -> int64_t {
+            // a and b alike but spread by half: no round tells them apart.
+            return 100 + 25 * ((place.round + (place.variant == "b" ? 1 : 0)) % 3);
+        };
+        Scenario s = twoSteps(6);
+        s.untilDecided = true;
+        s.variants = {{"a", {}}, {"b", {{"autogroup", "0"}}}};
+        ScenarioPlayer player(stage);
+        QCOMPARE(player.accept(s, {true, true}, {}, kAudio, true), std::string());
+        player.begin();
+        std::string atRound6;
+        while (player.active()) {
+            stage.toStepEnd(player);
+            if (player.active() && player.progress().round == 6)
+                atRound6 = player.progress().decision;
+        }
+        const ScenarioOutcome outcome = *player.lastOutcome();
+        QCOMPARE(outcome.untilDecided.played, 6);
+        QVERIFY(!outcome.untilDecided.decided);
+        QCOMPARE(stage.phasesOpened().size(), size_t{6 * 2 * 2});
+        QVERIFY2(atRound6.find(" rows decided, next look after round 6") != std::string::npos,
+                 atRound6.c_str());
+    }
+
+    void untilDecidedNeedsVariants()
+    {
+        FakeStage stage;
+        Scenario s = twoSteps(12);
+        s.untilDecided = true;
+        ScenarioPlayer player(stage);
+        const std::string refusal = player.accept(s, {}, {}, kAudio, false);
+        QVERIFY2(refusal.find("rounds until decided (auto) compare variants") != std::string::npos,
+                 refusal.c_str());
     }
 
     void takenButNeverBegunStillEnds()
