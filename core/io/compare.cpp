@@ -21,10 +21,8 @@ namespace latprobe {
 namespace {
 
 constexpr EnumName<Verdict> kVerdictNames[] = {
-    {Verdict::Better, "better"},
-    {Verdict::Worse, "worse"},
-    {Verdict::NoChange, "~"},
-    {Verdict::TooFewSamples, "too few"},
+    {Verdict::Better, "better"},         {Verdict::Worse, "worse"}, {Verdict::NoChange, "~"},
+    {Verdict::TooFewSamples, "too few"}, {Verdict::Small, "small"},
 };
 
 std::string runLabel(const Run &run)
@@ -160,7 +158,10 @@ MetricComparison compareSamples(CompareMetric metric, const std::vector<double> 
     const double none = m.asRatio ? 1.0 : 0.0;
     const bool excludesNone = m.change.low > none || m.change.high < none;
     const bool differ = m.p <= level && excludesNone;
-    if (differ && m.large) {
+    // Past the noise but under the minimum effect is neither "~" nor worth naming.
+    if (excludesNone && !m.large)
+        m.verdict = Verdict::Small;
+    else if (differ) {
         const bool higher = m.change.estimate > none;
         m.verdict = row.higherIsBetter == higher ? Verdict::Better : Verdict::Worse;
     }
@@ -260,7 +261,7 @@ void describeRuns(const std::vector<Run> &runs, Comparison &c)
 
 std::string summaryOf(const std::string &who, const std::vector<ConsumerComparison> &consumers)
 {
-    std::vector<std::string> better, worse, same;
+    std::vector<std::string> better, worse, small, same;
     // "Not enough" only when nothing could be judged: a p99.9 of short
     // blocks is "too few" in its row while the p99 beside it speaks.
     bool judged = false, any = false;
@@ -281,6 +282,8 @@ std::string summaryOf(const std::string &who, const std::vector<ConsumerComparis
                 better.push_back(what), named = true;
             else if (m.verdict == Verdict::Worse)
                 worse.push_back(what), named = true;
+            else if (m.verdict == Verdict::Small)
+                small.push_back(what), named = true;
         }
         if (!named)
             same.push_back(cc.consumer);
@@ -295,16 +298,19 @@ std::string summaryOf(const std::string &who, const std::vector<ConsumerComparis
             out += (out.empty() ? "" : sep) + s;
         return out;
     };
-    if (better.empty() && worse.empty())
+    if (better.empty() && worse.empty() && small.empty())
         return fmt::format("{}: ~ no significant difference", who);
     std::string line = fmt::format("{} {}", who,
-                                   worse.empty()    ? "better"
-                                   : better.empty() ? "worse"
-                                                    : "mixed");
+                                   !worse.empty() && !better.empty() ? "mixed"
+                                   : !worse.empty()                  ? "worse"
+                                   : !better.empty()                 ? "better"
+                                                                     : "small");
     if (!worse.empty() && !better.empty())
         line += ": worse " + join(worse, ", ") + "; better " + join(better, ", ");
-    else
+    else if (!worse.empty() || !better.empty())
         line += ": " + join(worse.empty() ? better : worse, ", ");
+    if (!small.empty())
+        line += (worse.empty() && better.empty() ? ": " : "; small: ") + join(small, ", ");
     if (!same.empty())
         line += "; " + join(same, ", ") + " ~";
     return line;
@@ -327,6 +333,39 @@ std::string Comparison::who(size_t run) const
 bool PhaseComparison::inEveryRun() const
 {
     return std::all_of(sides.begin(), sides.end(), [](const PhaseSide &s) { return s.present; });
+}
+
+std::string minimumEffect(CompareMetric metric, Sampling sampling)
+{
+    const CompareMetricRow &row = metricRow(metric);
+    std::string least;
+    if (row.statistic != ChangeStatistic::Shift)
+        least =
+            fmt::format("x{:g}", sampling == Sampling::Blocks ? row.minBlockRatio : row.minRatio);
+    if (row.minChange > 0)
+        least +=
+            fmt::format("{}{:g}{}", least.empty() ? "" : " and ", row.minChange, row.changeUnit);
+    return fmt::format("{} {} with {}", row.name, least,
+                       sampling == Sampling::Blocks ? "5 s blocks" : "rounds");
+}
+
+std::string smallLegend(const Comparison &c)
+{
+    std::vector<std::string> least;
+    for (const PhaseComparison &p : c.phases)
+        for (const std::vector<ConsumerComparison> &run : p.runs)
+            for (const ConsumerComparison &cc : run)
+                for (const MetricComparison &m : cc.metrics)
+                    if (m.verdict == Verdict::Small) {
+                        std::string text = minimumEffect(m.metric, m.sampling);
+                        if (std::find(least.begin(), least.end(), text) == least.end())
+                            least.push_back(std::move(text));
+                    }
+    if (least.empty())
+        return {};
+    return fmt::format("small: past the noise (the interval excludes no change), but under the "
+                       "least change worth naming: {}",
+                       fmt::join(least, ", "));
 }
 
 namespace {
@@ -616,6 +655,8 @@ std::string formatComparison(const Comparison &c)
             out += fit(fmt::format("  {} ({})", p->name, fmt::join(in, ", ")));
         }
     }
+    if (const std::string legend = smallLegend(c); !legend.empty())
+        out += "\n" + fit(legend);
     return out;
 }
 
@@ -670,6 +711,8 @@ std::string formatComparisonMarkdown(const Comparison &c)
                 out += "\n" + p.summaries[ri] + "\n";
         }
     }
+    if (const std::string legend = smallLegend(c); !legend.empty())
+        out += "\n" + legend + "\n";
     return out;
 }
 

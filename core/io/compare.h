@@ -11,10 +11,12 @@
 
 namespace latprobe {
 
-// benchstat's answer: better, worse, or "~" (no difference larger than the
-// noise and the smallest effect worth naming).
-enum class Verdict { Better, Worse, NoChange, TooFewSamples };
-const char *toString(Verdict verdict); // "better", "worse", "~", "too few"
+// benchstat's answer: better, worse, or "~" (no difference beyond the
+// noise); "small" when the interval excludes no change but the change is
+// under the metric's minimum effect, so "~" never stands beside such an
+// interval.
+enum class Verdict { Better, Worse, NoChange, TooFewSamples, Small };
+const char *toString(Verdict verdict); // "better", "worse", "~", "too few", "small"
 
 inline constexpr double kSignificance = 0.05;
 // Rounds are the samples when both runs have at least this many of a
@@ -109,13 +111,22 @@ Comparison compareRuns(const std::vector<Run> &runs, const std::vector<std::stri
 // (a value per round or block). The verdict is "worse" or "better" only when
 // the Mann-Whitney U test finds the sides different at `level` (p at most
 // it), the interval excludes no change, and the change reaches the minimum
-// effect. `level` is kSignificance, or a sequential design's at this look.
+// effect; "small" when the interval excludes no change and the change is
+// under it. `level` is kSignificance, or a sequential design's at this look.
 MetricComparison compareSamples(CompareMetric metric, const std::vector<double> &base,
                                 const std::vector<double> &value,
                                 Sampling sampling = Sampling::Rounds, double level = kSignificance);
 
 // "+18 % [+9, +27]", "x3.1 [2.2, 4.5]", "-0.07 pt [-0.12, -0.02]".
 std::string formatChange(const MetricComparison &m);
+
+// "p99 x2 with 5 s blocks", "misses/min x1.5 and 0.5/min with rounds": the
+// least change of `metric` worth naming with these samples.
+std::string minimumEffect(CompareMetric metric, Sampling sampling);
+
+// What "small" means for the minimum effects of `comparison`'s small rows,
+// one line; "" when it has none.
+std::string smallLegend(const Comparison &comparison);
 
 // The 72-column table for an email; the same in the Compare window's Copy.
 std::string formatComparison(const Comparison &comparison);

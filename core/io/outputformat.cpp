@@ -1,5 +1,6 @@
 #include "outputformat.h"
 
+#include "htmlreport.h"
 #include "interbenchreport.h"
 #include "report.h"
 
@@ -9,11 +10,12 @@ namespace latprobe {
 
 std::span<const RunFormat> runFormats()
 {
-    static const std::array<RunFormat, 5> formats{{
+    static const std::array<RunFormat, 6> formats{{
         {.name = "text", .help = "text (72 columns, default)", .write = formatTextReport},
         {.name = "md", .help = "md", .write = formatMarkdownReport},
         {.name = "csv", .help = "csv", .write = formatCsvReport},
         {.name = "json", .help = "json", .write = formatJsonSummary},
+        {.name = "html", .help = "html (one self-contained page)", .write = formatHtmlReport},
         {.name = "interbench",
          .help = "interbench (its own table layout, per consumer)",
          .write = formatInterbenchReport},

@@ -7,6 +7,7 @@
 #include "variantcompare.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -348,39 +349,45 @@ std::string deadlinesLine(const std::vector<ConsumerSetup> &consumers)
         line += " " + deadlines + " after the period start" + (windows.empty() ? "." : ";");
     if (!windows.empty())
         line += " " + windows + " by the end of its window.";
-    return wrapText(line, kReportWidth, "  ");
+    return line;
 }
 
-// What the columns mean, and what this run's consumers and loads add to it.
-std::string legend(const Run &run)
+// What the columns mean, and what this run's consumers and loads add to it:
+// a paragraph each, the first broken as the text report prints it.
+std::vector<std::string> legendParagraphs(const Run &run)
 {
-    std::string out;
-    out += fit("latency: wakeup - period start, us truncated (cyclictest);");
-    out += fit("sampled% = periods measured of those due; >1ms, >5ms = samples");
-    out += fit("later than that; misses: periods lost (interbench);");
-    out += fit("met% = met/(met+missed); cpu% = work done/asked;");
-    out += fit("sd is a true standard deviation; ib rms = interbench's \"SD\"");
-    out += fit("of latency + lost periods.");
+    std::vector<std::string> out{"latency: wakeup - period start, us truncated (cyclictest);\n"
+                                 "sampled% = periods measured of those due; >1ms, >5ms = samples\n"
+                                 "later than that; misses: periods lost (interbench);\n"
+                                 "met% = met/(met+missed); cpu% = work done/asked;\n"
+                                 "sd is a true standard deviation; ib rms = interbench's \"SD\"\n"
+                                 "of latency + lost periods."};
     bool timekeeper = false, gaming = false;
     for (const ConsumerSetup &c : run.consumers) {
         timekeeper = timekeeper || c.config.wake == WakeMethod::Timekeeper;
         gaming = gaming || c.config.kind == ConsumerKind::Continuous;
     }
     if (timekeeper)
-        out += wrapText("latency interbench (woken by a timekeeper): wakeup - period start - "
-                        "the timekeeper's own oversleep, + a period per period lost.",
-                        kReportWidth, "  ");
+        out.emplace_back("latency interbench (woken by a timekeeper): wakeup - period start - "
+                         "the timekeeper's own oversleep, + a period per period lost.");
     if (gaming)
-        out += wrapText("gaming: burns back to back, no deadline; latency = how late a burn "
-                        "ended, cpu% = burns/(burns + latency), interbench's Gaming.",
-                        kReportWidth, "  ");
-    out += deadlinesLine(run.consumers);
+        out.emplace_back("gaming: burns back to back, no deadline; latency = how late a burn "
+                         "ended, cpu% = burns/(burns + latency), interbench's Gaming.");
+    if (std::string deadlines = deadlinesLine(run.consumers); !deadlines.empty())
+        out.push_back(std::move(deadlines));
     if (!run.loads.empty())
-        out += wrapText("loads: cpu% of the machine; cv%, max/min and jain of per-worker "
-                        "progress (loads) and of per-worker CPU time from the kernel (cpu "
-                        "time). Uneven progress with even CPU time: the CPUs or the work "
-                        "differ, not the scheduler's share.",
-                        kReportWidth, "  ");
+        out.emplace_back("loads: cpu% of the machine; cv%, max/min and jain of per-worker "
+                         "progress (loads) and of per-worker CPU time from the kernel (cpu "
+                         "time). Uneven progress with even CPU time: the CPUs or the work "
+                         "differ, not the scheduler's share.");
+    return out;
+}
+
+std::string legend(const Run &run)
+{
+    std::string out;
+    for (const std::string &p : legendParagraphs(run))
+        out += p.find('\n') != std::string::npos ? p + "\n" : wrapText(p, kReportWidth, "  ");
     return out;
 }
 
@@ -452,64 +459,109 @@ std::string formatTextReport(const Run &run)
     return hasVariants(run) ? out + variantVerdict(run) : out;
 }
 
-std::string formatMarkdownReport(const Run &run)
+ReportPage reportPage(const Run &run)
 {
     const SystemInfo &s = run.system;
-    std::string out = fmt::format("# latprobe {} on Linux {}\n\n", run.version, s.kernelRelease);
-    out += fmt::format("- CPU: {} x {} ({}), HZ {}, preempt {}, scheduler {}, autogroup {}\n",
-                       s.cpuCount, s.cpuModel, s.machine, s.hz, s.preemption, s.scheduler,
-                       s.autogroup);
+    ReportPage page;
+    page.title = fmt::format("latprobe {} on Linux {} {}", run.version, s.kernelRelease, s.machine);
+    page.facts.push_back(fmt::format("CPU: {} x {} ({}), HZ {}, preempt {}, scheduler {}, "
+                                     "autogroup {}",
+                                     s.cpuCount, s.cpuModel, s.machine, s.hz, s.preemption,
+                                     s.scheduler, s.autogroup));
     if (!run.consumers.empty()) {
         const ThreadGrant &g = run.consumers.front().grant;
-        out += fmt::format("- probe: {} nice {}, timer slack {} us\n", toString(g.policy), g.nice,
-                           g.timerSlackNs / 1000.0);
+        page.facts.push_back(fmt::format("probe: {} nice {}, timer slack {} us", toString(g.policy),
+                                         g.nice, g.timerSlackNs / 1000.0));
     }
     for (const ConsumerSetup &c : run.consumers)
         if (c.config.wake == WakeMethod::Timekeeper)
-            out +=
-                fmt::format("- {}: woken by a timekeeper ({}), latency {}\n", c.config.name,
-                            toString(c.timekeeperGrant.policy), latencyDefinition(c.config.wake));
-    out += fmt::format("- noise check: {}\n", run.noise.summary());
-    out += fmt::format("- run: {} {}, {}\n", run.startTime, run.scenario, run.endReason);
+            page.facts.push_back(fmt::format("{}: woken by a timekeeper ({}), latency {}",
+                                             c.config.name, toString(c.timekeeperGrant.policy),
+                                             latencyDefinition(c.config.wake)));
+    page.facts.push_back(fmt::format("noise check: {}", run.noise.summary()));
+    page.facts.push_back(fmt::format("run: {} {}, {}", run.startTime, run.scenario, run.endReason));
     for (size_t i = 0; i < run.phases.size(); ++i) {
         const PhaseResult &p = run.phases[i];
-        out += fmt::format("\n## Phase {}/{}: {} ({:.1f} s)\n\n", i + 1, run.phases.size(), p.name,
-                           p.durationS);
-        out += "| consumer | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | >1ms | >5ms | misses "
-               "| met % | cpu % |\n";
-        out += "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+        PageSection &section = page.sections.emplace_back();
+        section.heading = fmt::format("Phase {}/{}: {} ({:.1f} s)", i + 1, run.phases.size(),
+                                      p.name, p.durationS);
+        PageTable consumers{{"consumer", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", ">1ms",
+                             ">5ms", "misses", "met %", "cpu %"},
+                            {false, true, true, true, true, true, true, true, true, true, true},
+                            {}};
         for (const ConsumerStats &c : p.consumers)
-            out +=
-                fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", c.name,
-                            ms(c.p50Us), ms(c.p90Us), ms(c.p99Us), ms(c.p999Us), ms(c.maxUs),
-                            c.over1ms, c.over5ms, c.hasDeadline ? fmt::format("{}", c.misses) : "-",
-                            c.hasDeadline ? fmt::format("{:.2f}", c.deadlinesMetPct) : "-",
-                            c.hasCpuTarget ? fmt::format("{:.1f}", c.desiredCpuPct) : "-");
+            consumers.rows.push_back(
+                {c.name, ms(c.p50Us), ms(c.p90Us), ms(c.p99Us), ms(c.p999Us), ms(c.maxUs),
+                 fmt::format("{}", c.over1ms), fmt::format("{}", c.over5ms),
+                 c.hasDeadline ? fmt::format("{}", c.misses) : "-",
+                 c.hasDeadline ? fmt::format("{:.2f}", c.deadlinesMetPct) : "-",
+                 c.hasCpuTarget ? fmt::format("{:.1f}", c.desiredCpuPct) : "-"});
+        section.blocks.push_back({"", std::move(consumers)});
         const std::vector<Delayer> delayers = topDelayers(explanationsIn(run, p), {p.name}, 8);
-        if (!delayers.empty()) {
-            out += "\nTop delayers of the misses explained from the kernel's trace:\n\n"
-                   "| delayer | policy | latprobe load | seen | total ms | worst ms |\n"
-                   "|---|---|---|--:|--:|--:|\n";
-            for (const Delayer &d : delayers)
-                out += fmt::format("| {} | {} | {} | {} | {:.3f} | {:.3f} |\n", delayerName(d),
-                                   d.policy.empty() ? "-" : d.policy, d.load.empty() ? "-" : d.load,
-                                   d.seen, static_cast<double>(d.totalNs) / 1e6,
-                                   static_cast<double>(d.worstNs) / 1e6);
-        }
+        if (delayers.empty())
+            continue;
+        PageTable table{{"delayer", "policy", "latprobe load", "seen", "total ms", "worst ms"},
+                        {false, false, false, true, true, true},
+                        {}};
+        for (const Delayer &d : delayers)
+            table.rows.push_back({delayerName(d), d.policy.empty() ? "-" : d.policy,
+                                  d.load.empty() ? "-" : d.load, fmt::format("{}", d.seen),
+                                  fmt::format("{:.3f}", static_cast<double>(d.totalNs) / 1e6),
+                                  fmt::format("{:.3f}", static_cast<double>(d.worstNs) / 1e6)});
+        section.blocks.push_back(
+            {"Top delayers of the misses explained from the kernel's trace:", std::move(table)});
     }
     if (!run.loads.empty()) {
-        out += "\n## Loads\n\nFairness over each worker's progress, then over the CPU time the "
-               "kernel gave it.\n\n| load | per s | unit | cpu % | progress CV % | max/min | "
-               "Jain | CPU time CV % | max/min | Jain |\n";
-        out += "|---|--:|---|--:|--:|--:|--:|--:|--:|--:|\n";
+        PageTable loads{{"load", "per s", "unit", "cpu %", "progress CV %", "max/min", "Jain",
+                         "CPU time CV %", "max/min", "Jain"},
+                        {false, true, false, true, true, true, true, true, true, true},
+                        {}};
         for (const LoadGroupResult &l : run.loads) {
             const Fairness &c = l.cpuFairness;
-            out += fmt::format("| {} | {:.1f} | {} | {:.1f} | {:.2f} | {:.2f} | {:.3f} | {} |\n",
-                               l.label, l.throughputPerS, l.unit, l.cpuSharePct, l.fairness.cvPct,
-                               l.fairness.maxOverMin, l.fairness.jain,
-                               c.workers > 0 ? fmt::format("{:.2f} | {:.2f} | {:.3f}", c.cvPct,
-                                                           c.maxOverMin, c.jain)
-                                             : "- | - | -");
+            const bool cpu = c.workers > 0;
+            loads.rows.push_back(
+                {l.label, fmt::format("{:.1f}", l.throughputPerS), l.unit,
+                 fmt::format("{:.1f}", l.cpuSharePct), fmt::format("{:.2f}", l.fairness.cvPct),
+                 fmt::format("{:.2f}", l.fairness.maxOverMin),
+                 fmt::format("{:.3f}", l.fairness.jain), cpu ? fmt::format("{:.2f}", c.cvPct) : "-",
+                 cpu ? fmt::format("{:.2f}", c.maxOverMin) : "-",
+                 cpu ? fmt::format("{:.3f}", c.jain) : "-"});
+        }
+        page.sections.push_back({"Loads",
+                                 {{"Fairness over each worker's progress, then over the CPU time "
+                                   "the kernel gave it.",
+                                   std::move(loads)}}});
+    }
+    PageSection &key = page.sections.emplace_back();
+    key.heading = "Legend";
+    for (std::string &p : legendParagraphs(run))
+        key.blocks.push_back({std::move(p), {}});
+    return page;
+}
+
+std::string formatMarkdownReport(const Run &run)
+{
+    const ReportPage page = reportPage(run);
+    std::string out = "# " + page.title + "\n\n";
+    for (const std::string &fact : page.facts)
+        out += "- " + fact + "\n";
+    for (const PageSection &section : page.sections) {
+        out += "\n## " + section.heading + "\n\n";
+        for (size_t b = 0; b < section.blocks.size(); ++b) {
+            const PageBlock &block = section.blocks[b];
+            if (b > 0)
+                out += "\n";
+            if (!block.text.empty())
+                out += block.text + "\n" + (block.table.head.empty() ? "" : "\n");
+            if (block.table.head.empty())
+                continue;
+            const PageTable &t = block.table;
+            out += fmt::format("| {} |\n|", fmt::join(t.head, " | "));
+            for (bool numeric : t.numeric)
+                out += numeric ? "--:|" : "---|";
+            out += "\n";
+            for (const std::vector<std::string> &row : t.rows)
+                out += fmt::format("| {} |\n", fmt::join(row, " | "));
         }
     }
     return out;

@@ -53,6 +53,7 @@ struct ConsumerVerdict
     std::string consumer;
     std::vector<std::string> changes; // "misses/min x4.1 [2.8, 6.0]", once per metric
     std::vector<std::string> large;   // too few to judge, yet past the minimum effect
+    std::vector<std::string> small;   // past the noise, under the minimum effect
     std::vector<CompareMetric> metrics;
     bool worse = false, better = false;
     bool judged = false;    // a metric had the samples to be judged
@@ -87,7 +88,8 @@ std::vector<ConsumerVerdict> verdictsOf(const Comparison &c, size_t variant, siz
                     sampling = m.sampling;
                 }
                 const bool named = m.verdict == Verdict::Worse || m.verdict == Verdict::Better;
-                if (!named && !(tooFew && m.large))
+                const bool small = m.verdict == Verdict::Small;
+                if (!named && !small && !(tooFew && m.large))
                     continue;
                 if (std::find(it->metrics.begin(), it->metrics.end(), m.metric) !=
                     it->metrics.end())
@@ -96,7 +98,7 @@ std::vector<ConsumerVerdict> verdictsOf(const Comparison &c, size_t variant, siz
                 const std::string change =
                     fmt::format("{} {}", toString(m.metric), formatChange(m));
                 if (!named) {
-                    it->large.push_back(change);
+                    (small ? it->small : it->large).push_back(change);
                     continue;
                 }
                 it->changes.push_back(change);
@@ -119,7 +121,7 @@ std::vector<std::string> variantHeadlines(const Run &run, const Comparison &comp
         // Played until decided, "~" is a finding only where a row decided it.
         const bool untilDecided = run.untilDecided.maxRounds > 0;
         bool worse = false, better = false, allJudged = true, anyJudged = false;
-        std::vector<std::string> changed, same, large;
+        std::vector<std::string> changed, small, same, large;
         for (const ConsumerVerdict &v : verdicts) {
             worse |= v.worse;
             better |= v.better;
@@ -127,21 +129,32 @@ std::vector<std::string> variantHeadlines(const Run &run, const Comparison &comp
             anyJudged |= v.judged;
             if (!v.changes.empty())
                 changed.push_back(fmt::format("{} {}", v.consumer, fmt::join(v.changes, ", ")));
-            else
+            else if (v.small.empty())
                 same.push_back(v.consumer + (!v.judged                     ? " too few"
                                              : untilDecided && v.undecided ? " undecided"
                                                                            : " ~"));
+            if (!v.small.empty())
+                small.push_back(fmt::format("{} {}", v.consumer, fmt::join(v.small, ", ")));
             if (!v.large.empty())
                 large.push_back(fmt::format("{} {}", v.consumer, fmt::join(v.large, ", ")));
         }
         // "No different" only where the test decided so; too few samples
-        // leave it undecided, whatever the medians.
+        // leave it undecided, whatever the medians, and a change past the
+        // noise but under its minimum effect is small.
+        const bool onlySmall = !worse && !better && allJudged && !small.empty();
         const char *word = worse && better ? "mixed against"
                            : worse         ? "worse than"
                            : better        ? "better than"
-                           : allJudged     ? "no different from"
-                                           : "undecided against";
+                           : !allJudged    ? "undecided against"
+                           : onlySmall     ? "small against"
+                                           : "no different from";
         std::string parts = fmt::format("{}", fmt::join(changed, ", "));
+        if (!small.empty())
+            parts += fmt::format("{}{}",
+                                 onlySmall       ? ""
+                                 : parts.empty() ? "small: "
+                                                 : "; small: ",
+                                 fmt::join(small, ", "));
         if (!anyJudged)
             same = {notEnoughToTell(have, sampling)};
         if (!same.empty())

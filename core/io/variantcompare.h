@@ -25,7 +25,8 @@ Comparison compareVariants(const Run &run);
 // One line per variant after the first, for a mail: "off (autogroup=0)
 // worse than on: audio misses/min x4.1 [2.8, 6.0], video p99 +62 % [+31,
 // +90]; wakeup ~". A consumer with a change past the noise names each
-// metric that changed; one without says "~". Rounds played until decided
+// metric that changed; changes under their minimum effect are named after
+// "small"; a consumer without either says "~". Rounds played until decided
 // add their outcome: "decided after 6 of at most 12 rounds".
 std::vector<std::string> variantHeadlines(const Run &run, const Comparison &comparison);
 

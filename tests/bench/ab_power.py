@@ -149,13 +149,13 @@ def main():
         print(f"  A/A ({args.aa_runs} runs, {args.step:g} s steps): {called} of {len(aa)} rows "
               f"called different = {pct:.1f} %   goal <= 5 %  {'met' if met else 'MISSED'}")
     for r in aa:
-        if r[3] != "~":
+        if r[3] in ("better", "worse"):
             print(f"    false alarm: {r[0]} {r[1]} {r[2]} {r[3]}")
     right_all = total_all = 0
     for name, (expected, all_loaded) in ab.items():
         rs = judged(all_loaded)
         right = sum(1 for r in rs if r[3] == expected)
-        wrong = sum(1 for r in rs if r[3] not in (expected, "~"))
+        wrong = sum(1 for r in rs if r[3] not in (expected, "small", "~"))
         right_all += right
         total_all += len(rs)
         pct = 100.0 * right / len(rs) if rs else float("nan")

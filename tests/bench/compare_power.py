@@ -75,7 +75,7 @@ def rows(comparison):
             if consumer["refusal"]:
                 continue
             for m in consumer["metrics"]:
-                if m["verdict"] in ("better", "worse", "~"):
+                if m["verdict"] in ("better", "worse", "small", "~"):
                     out.append((phase["name"], consumer["consumer"], m["metric"], m["verdict"]))
     return out
 
@@ -129,7 +129,7 @@ def main():
     print(f"  A/A (same settings twice): {n} of {total} rows called different = {pct:.1f} %"
           f"   goal <= 10 %  {'met' if met else 'MISSED'}")
     for r in aa:
-        if r[3] != "~":
+        if r[3] in ("better", "worse"):
             print(f"    false alarm: {r[0]} {r[1]} {r[2]} {r[3]}")
     n, total, pct = rate(ab)
     met = result.figure("A/B rows called different (fifo against other, loaded p99)", pct, "%",
@@ -139,7 +139,7 @@ def main():
     nb, _, _ = rate(ab, ("better",))
     print(f"    of them 'better' (run 2 is the fifo one): {nb}")
     for r in ab:
-        if r[3] == "~":
+        if r[3] in ("small", "~"):
             print(f"    missed: {r[0]} {r[1]} {r[2]}")
     n, total, pct = rate(ab_all)
     print(f"  A/B, every row (idle and miss rates included, where no difference is expected): "

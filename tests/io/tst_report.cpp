@@ -2,6 +2,8 @@
 // 72 columns, its header says what machine, kernel and grant produced the
 // numbers, and every figure in its tables is the figure in the stats.
 
+#include "cyclictestimport.h"
+#include "htmlreport.h"
 #include "report.h"
 #include "runfile.h"
 #include "samplerun.h"
@@ -17,6 +19,8 @@
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
+#include <fmt/format.h>
 
 #include <functional>
 
@@ -96,6 +100,7 @@ using RunChange = std::function<void(Run &)>;
 } // namespace
 
 Q_DECLARE_METATYPE(RunChange)
+Q_DECLARE_METATYPE(Run)
 
 class TestReport : public QObject
 {
@@ -124,6 +129,9 @@ private slots:
     void eachRoundShowsOnlyItsOwnDelayers();
     void recorderOffIsOneWarning();
     void aPausedStepSaysWhyItsMissesAreNotExplained();
+    void htmlIsTheMarkdownPageWellFormed_data();
+    void htmlIsTheMarkdownPageWellFormed();
+    void htmlEscapesEveryNameFromTheRun();
 };
 
 void TestReport::everyLineFitsAnEmail_data()
@@ -842,6 +850,112 @@ void TestReport::eachRoundShowsOnlyItsOwnDelayers()
     QCOMPARE(text.count("worst explained miss:"), 1);
     const QString md = QString::fromStdString(formatMarkdownReport(run));
     QCOMPARE(md.count("Top delayers of the misses explained"), 1);
+}
+
+namespace {
+
+// Every element's text of an HTML page read as XML, by tag ("h2", "td",
+// ...); an error when the page is not well-formed.
+struct HtmlPage
+{
+    QMap<QString, QStringList> text;
+    QString error;
+};
+
+HtmlPage readHtml(const std::string &html)
+{
+    HtmlPage page;
+    QXmlStreamReader xml(QByteArray::fromStdString(html));
+    QStringList open;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement())
+            open << xml.name().toString();
+        else if (xml.isEndElement())
+            open.removeLast();
+        else if (xml.isCharacters() && !xml.isWhitespace() && !open.isEmpty())
+            page.text[open.last()] << xml.text().toString();
+    }
+    if (xml.hasError())
+        page.error = QStringLiteral("line %1: %2").arg(xml.lineNumber()).arg(xml.errorString());
+    return page;
+}
+
+} // namespace
+
+void TestReport::htmlIsTheMarkdownPageWellFormed_data()
+{
+    QTest::addColumn<Run>("run");
+    QTest::newRow("a run with loads and delayers") << test::realisticRun();
+    QTest::newRow("cyclictest's idle run")
+        << readAnyRunFile(FIXTURES_DIR "/cyclictest-2.4-idle.json");
+}
+
+void TestReport::htmlIsTheMarkdownPageWellFormed()
+{
+    QFETCH(Run, run);
+    const std::string html = formatHtmlReport(run);
+    const HtmlPage page = readHtml(html);
+    QVERIFY2(page.error.isEmpty(), qPrintable(page.error + "\n" + QString::fromStdString(html)));
+    QVERIFY(html.rfind("<!DOCTYPE html>\n", 0) == 0);
+    // Self-contained: no script, nothing fetched.
+    for (const char *outside : {"<script", "src=", "href=", "url(", "@import"})
+        QVERIFY2(html.find(outside) == std::string::npos, outside);
+    QVERIFY2(page.text["title"].value(0).contains(QString::fromStdString(run.system.kernelRelease)),
+             qPrintable(page.text["title"].join('|')));
+    // The Markdown page's sections: every phase, the loads, the legend.
+    QStringList headings;
+    for (size_t i = 0; i < run.phases.size(); ++i)
+        headings << QStringLiteral("Phase %1/%2: %3 (%4 s)")
+                        .arg(i + 1)
+                        .arg(run.phases.size())
+                        .arg(
+                            QString::fromStdString(run.phases[i].name),
+                            QString::fromStdString(fmt::format("{:.1f}", run.phases[i].durationS)));
+    if (!run.loads.empty())
+        headings << "Loads";
+    headings << "Legend";
+    QCOMPARE(page.text["h2"], headings);
+    // Every consumer of every phase has its row; the figures are the md's.
+    const QString md = QString::fromStdString(formatMarkdownReport(run));
+    const QStringList cells = page.text["td"];
+    for (const PhaseResult &p : run.phases)
+        for (const ConsumerStats &c : p.consumers) {
+            QVERIFY2(cells.contains(QString::fromStdString(c.name)), c.name.c_str());
+            const QString p99 = QString::number(static_cast<double>(c.p99Us) / 1000, 'f', 3);
+            QVERIFY(cells.contains(p99));
+            QVERIFY(md.contains(QStringLiteral("| %1 |").arg(p99)));
+        }
+    // A row for each of the Markdown page's, heads included.
+    QCOMPARE(QString::fromStdString(html).count("<tr>"),
+             md.split('\n').filter(QRegularExpression("^\\| ")).size());
+    QVERIFY(page.text["p"].join(' ').contains("sd is a true standard deviation"));
+}
+
+void TestReport::htmlEscapesEveryNameFromTheRun()
+{
+    const std::string evil = "<b>&\"x";
+    Run run = test::realisticRun();
+    run.scenario = evil;
+    run.phases[1].name = evil;
+    for (MissExplanation &x : run.explanations)
+        x.phase = evil;
+    run.loads[0].label = "custom:cmd=" + evil;
+    const std::string html = formatHtmlReport(run);
+    QVERIFY2(html.find(evil) == std::string::npos, html.c_str());
+    QVERIFY2(html.find("&lt;b&gt;&amp;&quot;x") != std::string::npos, html.c_str());
+    const HtmlPage page = readHtml(html);
+    QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
+    // Read back, each is the name as it was.
+    QVERIFY(page.text["li"].join('\n').contains(
+        QString::fromStdString("run: " + run.startTime + " " + evil)));
+    QVERIFY(page.text["h2"].contains(
+        QStringLiteral("Phase 2/2: %1 (%2 s)")
+            .arg(QString::fromStdString(evil),
+                 QString::fromStdString(fmt::format("{:.1f}", run.phases[1].durationS)))));
+    QVERIFY(page.text["td"].contains(QString::fromStdString(run.loads[0].label)));
+    // Its delayers are still found under the phase so named.
+    QVERIFY(page.text["p"].join(' ').contains("Top delayers"));
 }
 
 QTEST_GUILESS_MAIN(TestReport)
