@@ -1052,154 +1052,152 @@ private slots:
         QCOMPARE(back.untilDecided.maxRounds, 12);
         QCOMPARE(back.untilDecided.played, 7);
         QVERIFY(back.untilDecided.decided);
-        // A change past the noise but under its minimum effect is neither "no
-        // different" nor worse: wakeup +5 % in every round, under the 10 %.
-        void aSmallChangeIsSaidSmallInTheHeadline_data()
-        {
-            QTest::addColumn<uint64_t>("offMisses");
-            QTest::addColumn<QString>("starts");
-            QTest::addColumn<QString>("has");
-            QTest::newRow("small alone (was: no different from on)")
-                << uint64_t{4}
-                << QStringLiteral("off (autogroup=0) small against on: wakeup p99 +5 % [")
-                << QStringLiteral("; audio ~");
-            QTest::newRow("beside a worse (was: wakeup ~)")
-                << uint64_t{40}
-                << QStringLiteral("off (autogroup=0) worse than on: audio misses/min x10.0 [")
-                << QStringLiteral("; small: wakeup p99 +5 % [");
-        }
-
-        void aSmallChangeIsSaidSmallInTheHeadline()
-        {
-            QFETCH(uint64_t, offMisses);
-            QFETCH(QString, starts);
-            QFETCH(QString, has);
-            const Run v = variantRun(6, 2, offMisses, 1.05);
-            const Comparison c = compareVariants(v);
-            QCOMPARE(metric(c, "burn x4", 1, "wakeup", CompareMetric::P99)->verdict,
-                     Verdict::Small);
-            const QString line = QString::fromStdString(variantHeadlines(v, c).at(0));
-            QVERIFY2(line.startsWith(starts), qPrintable(line));
-            QVERIFY2(line.contains(has), qPrintable(line));
-            QVERIFY2(!line.contains("no different") && !line.contains("wakeup ~"),
-                     qPrintable(line));
-            // The report's comparison says what small means with rounds.
-            QVERIFY2(QString::fromStdString(formatTextReport(v))
-                         .simplified()
-                         .contains("least change worth naming: p99 x1.1 with rounds"),
-                     qPrintable(line));
-        }
-
-        void theNeededSamplesAreTheFewestTheTestCanDecideWith()
-        {
-            const size_t n = samplesNeeded();
-            QVERIFY(smallestPossibleP(n, n) <= kSignificance);
-            QVERIFY(smallestPossibleP(n - 1, n - 1) > kSignificance);
-            QVERIFY(notEnoughToTell(2, Sampling::Rounds) ==
-                    fmt::format("not enough rounds to tell (2 of the {} needed)", n));
-        }
-
-        void variantsAreNamedAndTheHostsNoiseIsNotTheSettings()
-        {
-            Run v = variantRun();
-            v.noise.ran = true;
-            v.noise.verdict = "noisy";
-            const std::string text = formatComparison(compareVariants(v));
-            QVERIFY2(text.find("compare: 2 variants, each against on\n") != std::string::npos,
-                     text.c_str());
-            QVERIFY2(QString::fromStdString(text).simplified().contains(
-                         "WARNING: on's machine was noisy: differences may be the host's, not the "
-                         "setting's"),
-                     text.c_str());
-            QVERIFY2(text.find("not the kernel's") == std::string::npos, text.c_str());
-            QVERIFY2(text.find("run 1") == std::string::npos &&
-                         text.find("run 2") == std::string::npos,
-                     text.c_str());
-            QVERIFY2(text.find("=> off worse: audio misses/min") != std::string::npos,
-                     text.c_str());
-            QRegularExpression header(QStringLiteral("consumer +metric +on +off +change +verdict"));
-            QVERIFY2(QString::fromStdString(text).contains(header), text.c_str());
-        }
-
-        void theReportShowsEachVariantThenTheVerdict()
-        {
-            const std::string text = formatTextReport(variantRun());
-            const size_t on = text.find("== variant on (autogroup=1)");
-            const size_t off = text.find("== variant off (autogroup=0)");
-            const size_t verdict = text.find("off (autogroup=0) worse than on: audio");
-            QVERIFY2(on != std::string::npos && off != std::string::npos, text.c_str());
-            QVERIFY2(on < off && off < verdict && verdict != std::string::npos, text.c_str());
-            QVERIFY2(text.find("/proc/sys/kernel/sched_autogroup_enabled: 1 -> 0 -> 1") !=
-                         std::string::npos,
-                     text.c_str());
-        }
-
-        void aFailedRestoreSaysHowToPutItBack()
-        {
-            Run v = variantRun();
-            SettingRecord &c = v.variants[1].changes[0];
-            c.restored = "0";
-            c.error = "write refused";
-            c.restoreBy = "echo 1 > /proc/sys/kernel/sched_autogroup_enabled";
-            const std::string text = formatTextReport(v);
-            QVERIFY2(text.find("NOT PUT BACK: write refused\n      put it back by hand: echo 1 > "
-                               "/proc/sys/kernel/sched_autogroup_enabled\n") != std::string::npos,
-                     text.c_str());
-        }
-
-        void aRunFileKeepsTheVariants()
-        {
-            const Run v = variantRun();
-            const Run back = runFromJson(runToJson(v), "v.json");
-            QCOMPARE(back.variants.size(), size_t{2});
-            QCOMPARE(back.variants[1].describe(), std::string("off (autogroup=0)"));
-            QCOMPARE(back.variants[1].changes[0].before, std::string("1"));
-            QCOMPARE(back.variants[1].changes[0].restored, std::string("1"));
-            QCOMPARE(back.phases[1].variant, std::string("on"));
-            QCOMPARE(back.phases[2].variant, std::string("off"));
-        }
-
-        void aRoundLeftOutIsNoVariantsSample()
-        {
-            // Round 3's scheduler exited under "off": the round goes for both,
-            // so the rounds that remain are pairs.
-            Run v = variantRun();
-            const std::string why = "round 3: scx_fake exited mid-round (state: disabled); round "
-                                    "left out";
-            for (PhaseResult &p : v.phases)
-                if (p.round == 3)
-                    p.leftOut = why;
-            for (const Run &part : splitByVariant(v)) {
-                QCOMPARE(part.phases.size(), size_t{10});
-                for (const PhaseResult &p : part.phases)
-                    QVERIFY(p.round != 3);
-            }
-            const Comparison c = compareVariants(v);
-            const MetricComparison *misses =
-                metric(c, "burn x4", 1, "audio", CompareMetric::MissesPerMin);
-            QVERIFY(misses);
-            QCOMPARE(misses->samples, size_t{5});
-            const Run back = runFromJson(runToJson(v), "v.json");
-            QCOMPARE(back.phases[8].leftOut, why); // round 3 begins at the 9th
-            QCOMPARE(back.phases[0].leftOut, std::string());
-            // The report says it once, and marks each phase it left out.
-            const QString text = QString::fromStdString(formatTextReport(v));
-            QCOMPARE(text.split('\n').count(QString::fromStdString(why)), 1);
-            QCOMPARE(text.count("LEFT OUT of the comparison: round 3"), 4);
-        }
-
-        void aPhaseOfAVariantTheRunLacksIsRefused()
-        {
-            Run v = variantRun();
-            v.phases[3].variant = "lavd";
-            QVERIFY_THROWS_EXCEPTION(RunFileError, runFromJson(runToJson(v), "v.json"));
-        }
-    };
-
-    int main(int argc, char **argv)
-    {
-        TestCompare compare;
-        TestVariants variants;
-        return QTest::qExec(&compare, argc, argv) | QTest::qExec(&variants, argc, argv);
     }
+
+    // A change past the noise but under its minimum effect is neither "no
+    // different" nor worse: wakeup +5 % in every round, under the 10 %.
+    void aSmallChangeIsSaidSmallInTheHeadline_data()
+    {
+        QTest::addColumn<uint64_t>("offMisses");
+        QTest::addColumn<QString>("starts");
+        QTest::addColumn<QString>("has");
+        QTest::newRow("small alone (was: no different from on)")
+            << uint64_t{4}
+            << QStringLiteral("off (autogroup=0) small against on: wakeup p99 +5 % [")
+            << QStringLiteral("; audio ~");
+        QTest::newRow("beside a worse (was: wakeup ~)")
+            << uint64_t{40}
+            << QStringLiteral("off (autogroup=0) worse than on: audio misses/min x10.0 [")
+            << QStringLiteral("; small: wakeup p99 +5 % [");
+    }
+
+    void aSmallChangeIsSaidSmallInTheHeadline()
+    {
+        QFETCH(uint64_t, offMisses);
+        QFETCH(QString, starts);
+        QFETCH(QString, has);
+        const Run v = variantRun(6, 2, offMisses, 1.05);
+        const Comparison c = compareVariants(v);
+        QCOMPARE(metric(c, "burn x4", 1, "wakeup", CompareMetric::P99)->verdict, Verdict::Small);
+        const QString line = QString::fromStdString(variantHeadlines(v, c).at(0));
+        QVERIFY2(line.startsWith(starts), qPrintable(line));
+        QVERIFY2(line.contains(has), qPrintable(line));
+        QVERIFY2(!line.contains("no different") && !line.contains("wakeup ~"), qPrintable(line));
+        // The report's comparison says what small means with rounds.
+        QVERIFY2(QString::fromStdString(formatTextReport(v))
+                     .simplified()
+                     .contains("least change worth naming: p99 x1.1 with rounds"),
+                 qPrintable(line));
+    }
+
+    void theNeededSamplesAreTheFewestTheTestCanDecideWith()
+    {
+        const size_t n = samplesNeeded();
+        QVERIFY(smallestPossibleP(n, n) <= kSignificance);
+        QVERIFY(smallestPossibleP(n - 1, n - 1) > kSignificance);
+        QVERIFY(notEnoughToTell(2, Sampling::Rounds) ==
+                fmt::format("not enough rounds to tell (2 of the {} needed)", n));
+    }
+
+    void variantsAreNamedAndTheHostsNoiseIsNotTheSettings()
+    {
+        Run v = variantRun();
+        v.noise.ran = true;
+        v.noise.verdict = "noisy";
+        const std::string text = formatComparison(compareVariants(v));
+        QVERIFY2(text.find("compare: 2 variants, each against on\n") != std::string::npos,
+                 text.c_str());
+        QVERIFY2(QString::fromStdString(text).simplified().contains(
+                     "WARNING: on's machine was noisy: differences may be the host's, not the "
+                     "setting's"),
+                 text.c_str());
+        QVERIFY2(text.find("not the kernel's") == std::string::npos, text.c_str());
+        QVERIFY2(text.find("run 1") == std::string::npos && text.find("run 2") == std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("=> off worse: audio misses/min") != std::string::npos, text.c_str());
+        QRegularExpression header(QStringLiteral("consumer +metric +on +off +change +verdict"));
+        QVERIFY2(QString::fromStdString(text).contains(header), text.c_str());
+    }
+
+    void theReportShowsEachVariantThenTheVerdict()
+    {
+        const std::string text = formatTextReport(variantRun());
+        const size_t on = text.find("== variant on (autogroup=1)");
+        const size_t off = text.find("== variant off (autogroup=0)");
+        const size_t verdict = text.find("off (autogroup=0) worse than on: audio");
+        QVERIFY2(on != std::string::npos && off != std::string::npos, text.c_str());
+        QVERIFY2(on < off && off < verdict && verdict != std::string::npos, text.c_str());
+        QVERIFY2(text.find("/proc/sys/kernel/sched_autogroup_enabled: 1 -> 0 -> 1") !=
+                     std::string::npos,
+                 text.c_str());
+    }
+
+    void aFailedRestoreSaysHowToPutItBack()
+    {
+        Run v = variantRun();
+        SettingRecord &c = v.variants[1].changes[0];
+        c.restored = "0";
+        c.error = "write refused";
+        c.restoreBy = "echo 1 > /proc/sys/kernel/sched_autogroup_enabled";
+        const std::string text = formatTextReport(v);
+        QVERIFY2(text.find("NOT PUT BACK: write refused\n      put it back by hand: echo 1 > "
+                           "/proc/sys/kernel/sched_autogroup_enabled\n") != std::string::npos,
+                 text.c_str());
+    }
+
+    void aRunFileKeepsTheVariants()
+    {
+        const Run v = variantRun();
+        const Run back = runFromJson(runToJson(v), "v.json");
+        QCOMPARE(back.variants.size(), size_t{2});
+        QCOMPARE(back.variants[1].describe(), std::string("off (autogroup=0)"));
+        QCOMPARE(back.variants[1].changes[0].before, std::string("1"));
+        QCOMPARE(back.variants[1].changes[0].restored, std::string("1"));
+        QCOMPARE(back.phases[1].variant, std::string("on"));
+        QCOMPARE(back.phases[2].variant, std::string("off"));
+    }
+
+    void aRoundLeftOutIsNoVariantsSample()
+    {
+        // Round 3's scheduler exited under "off": the round goes for both,
+        // so the rounds that remain are pairs.
+        Run v = variantRun();
+        const std::string why = "round 3: scx_fake exited mid-round (state: disabled); round "
+                                "left out";
+        for (PhaseResult &p : v.phases)
+            if (p.round == 3)
+                p.leftOut = why;
+        for (const Run &part : splitByVariant(v)) {
+            QCOMPARE(part.phases.size(), size_t{10});
+            for (const PhaseResult &p : part.phases)
+                QVERIFY(p.round != 3);
+        }
+        const Comparison c = compareVariants(v);
+        const MetricComparison *misses =
+            metric(c, "burn x4", 1, "audio", CompareMetric::MissesPerMin);
+        QVERIFY(misses);
+        QCOMPARE(misses->samples, size_t{5});
+        const Run back = runFromJson(runToJson(v), "v.json");
+        QCOMPARE(back.phases[8].leftOut, why); // round 3 begins at the 9th
+        QCOMPARE(back.phases[0].leftOut, std::string());
+        // The report says it once, and marks each phase it left out.
+        const QString text = QString::fromStdString(formatTextReport(v));
+        QCOMPARE(text.split('\n').count(QString::fromStdString(why)), 1);
+        QCOMPARE(text.count("LEFT OUT of the comparison: round 3"), 4);
+    }
+
+    void aPhaseOfAVariantTheRunLacksIsRefused()
+    {
+        Run v = variantRun();
+        v.phases[3].variant = "lavd";
+        QVERIFY_THROWS_EXCEPTION(RunFileError, runFromJson(runToJson(v), "v.json"));
+    }
+};
+
+int main(int argc, char **argv)
+{
+    TestCompare compare;
+    TestVariants variants;
+    return QTest::qExec(&compare, argc, argv) | QTest::qExec(&variants, argc, argv);
+}
 #include "tst_compare.moc"
