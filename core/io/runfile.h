@@ -27,8 +27,10 @@ inline constexpr int kRunFileMajor = 1;
 // "trace_file" and the trace summary's "saving_traces", "traces_saved",
 // "trace_bytes", "traces_over_cap", "trace_error" (`--save-trace`; older
 // files: none saved), and phases' "left_out" (a round a variant's
-// scheduler left mid-way; older files: none)
-inline constexpr int kRunFileMinor = 8;
+// scheduler left mid-way; older files: none); 1.9: a loop speed's per-CPU
+// "min_loops_per_ms", "max_loops_per_ms", "spread_pct", "trials" and
+// "settled" (older files: each CPU's speed alone, no spread)
+inline constexpr int kRunFileMinor = 9;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".
 class RunFileError : public std::runtime_error
