@@ -53,7 +53,7 @@ std::string loopSpeedLines(const ConsumerSetup &c)
     if (start.perCpu.size() > 1)
         out += wrapText("  by CPU " + cpuSpeedsText(start), kReportWidth, "  ");
     for (const std::string &w :
-         {cpuSpeedGapWarning(c.config.name, start),
+         {loopTrustWarning(c.config.name, start),
           loopWanderWarning(c.config.name, start, c.workLoopSpeed, c.endLoopSpeed)})
         if (!w.empty())
             out += wrapText("WARNING: " + w, kReportWidth, "  ");

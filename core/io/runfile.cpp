@@ -104,17 +104,25 @@ json toJson(const LoopCalibration &l)
                 {"trials", l.trials},
                 {"spent_ns", l.spentNs},
                 {"settled", l.settled}};
-    // 1.6: each CPU's own speed, when more than one was measured.
+    // 1.6: each CPU's own speed, when more than one was measured; 1.9: its
+    // trials and their spread.
     if (!l.perCpu.empty()) {
         json cpus = json::array();
         for (const LoopCalibration::OnCpu &c : l.perCpu)
-            cpus.push_back({{"cpu", c.cpu}, {"loops_per_ms", c.loopsPerMs}});
+            cpus.push_back({{"cpu", c.cpu},
+                            {"loops_per_ms", c.loopsPerMs},
+                            {"min_loops_per_ms", c.minLoopsPerMs},
+                            {"max_loops_per_ms", c.maxLoopsPerMs},
+                            {"spread_pct", c.spreadPct()},
+                            {"trials", c.trials},
+                            {"settled", c.settled}});
         out["per_cpu"] = std::move(cpus);
     }
     return out;
 }
 
-// spread_pct is written for other tools; it follows from the rest.
+// spread_pct, here and per CPU, is written for other tools; it follows from
+// the rest.
 LoopCalibration loopSpeedFromJson(const JsonReader &r, const json &j, const std::string &path)
 {
     LoopCalibration l;
@@ -130,8 +138,15 @@ LoopCalibration loopSpeedFromJson(const JsonReader &r, const json &j, const std:
             r.fail(path + ".per_cpu", "must be an array");
         for (size_t i = 0; i < cpus.size(); ++i) {
             const std::string at = fmt::format("{}.per_cpu[{}]", path, i);
-            l.perCpu.push_back(
-                {r.get<int>(cpus[i], at, "cpu"), r.get<double>(cpus[i], at, "loops_per_ms")});
+            LoopCalibration::OnCpu c;
+            c.cpu = r.get<int>(cpus[i], at, "cpu");
+            c.loopsPerMs = r.get<double>(cpus[i], at, "loops_per_ms");
+            // Before 1.9: the CPU's speed alone, its spread unknown.
+            c.minLoopsPerMs = r.get<double>(cpus[i], at, "min_loops_per_ms", c.loopsPerMs);
+            c.maxLoopsPerMs = r.get<double>(cpus[i], at, "max_loops_per_ms", c.loopsPerMs);
+            c.trials = r.get<int>(cpus[i], at, "trials", 0);
+            c.settled = r.get<bool>(cpus[i], at, "settled", l.settled);
+            l.perCpu.push_back(c);
         }
     }
     return l;
@@ -1065,7 +1080,7 @@ Run runFromJson(const std::string &text, const std::string &fileName)
         run.explanations = readEach(r, j, "", "explanations", explanationFromJson);
     if (j.contains("variants")) // since 1.7
         run.variants = readEach(r, j, "", "variants", variantFromJson);
-    if (j.contains("until_decided")) // since 1.9
+    if (j.contains("until_decided")) // since 1.10
         untilDecidedFromJson(r, r.field(j, "", "until_decided"), run);
     checkPhaseVariants(r, run);
     return run;

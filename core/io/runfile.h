@@ -27,9 +27,11 @@ inline constexpr int kRunFileMajor = 1;
 // "trace_file" and the trace summary's "saving_traces", "traces_saved",
 // "trace_bytes", "traces_over_cap", "trace_error" (`--save-trace`; older
 // files: none saved), and phases' "left_out" (a round a variant's
-// scheduler left mid-way; older files: none); 1.9: "until_decided"
-// (--rounds auto; older files: rounds fixed ahead)
-inline constexpr int kRunFileMinor = 9;
+// scheduler left mid-way; older files: none); 1.9: a loop speed's per-CPU
+// "min_loops_per_ms", "max_loops_per_ms", "spread_pct", "trials" and
+// "settled" (older files: each CPU's speed alone, no spread); 1.10:
+// "until_decided" (--rounds auto; older files: rounds fixed ahead)
+inline constexpr int kRunFileMinor = 10;
 
 // One line, naming the file and the field: "run.json: phases[0].name: ...".
 class RunFileError : public std::runtime_error

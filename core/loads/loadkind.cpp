@@ -98,6 +98,18 @@ const std::vector<LoadKind> &loadKinds()
          .needsTempDir = true,
          .cap = SharedCap::DiskMiB,
          .capParam = "mb"},
+        {.name = "fsync_storm",
+         .description = "save small files the safe way, write, fsync, rename over the old one, "
+                        "at rate per second (Firefox 3's fsync storm on ext4)",
+         .unit = "files",
+         .params = {{"kb", 4, 1, 1024, "file size, KiB"},
+                    {"rate", 0, 0, 100000,
+                     "files saved per second, per worker (0: as fast as it can)"},
+                    {"rename", 1, 0, 1,
+                     "1: rename over the saved file, as editors and browsers save; 0: unlink "
+                     "it"}},
+         .body = runFsyncStorm,
+         .needsTempDir = true},
         {.name = "memload",
          .description = "map mb MiB, touch every page, unmap, repeat (contest mem_load, "
                         "interbench Memload)",

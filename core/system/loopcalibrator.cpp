@@ -18,11 +18,32 @@ double median(std::vector<double> values)
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+double spreadOf(double median, double min, double max)
+{
+    return median > 0 ? (max - min) / median * 100.0 : 0.0;
+}
+
 } // namespace
 
 double LoopCalibration::spreadPct() const
 {
-    return loopsPerMs > 0 ? (maxLoopsPerMs - minLoopsPerMs) / loopsPerMs * 100.0 : 0.0;
+    double widest = 0;
+    for (const OnCpu &c : perCpu)
+        widest = std::max(widest, c.spreadPct());
+    return perCpu.empty() ? spreadOf(loopsPerMs, minLoopsPerMs, maxLoopsPerMs) : widest;
+}
+
+double LoopCalibration::OnCpu::spreadPct() const
+{
+    return spreadOf(loopsPerMs, minLoopsPerMs, maxLoopsPerMs);
+}
+
+double LoopCalibration::loopsPerMsOn(int cpu) const
+{
+    for (const OnCpu &c : perCpu)
+        if (c.cpu == cpu && c.loopsPerMs > 0)
+            return c.loopsPerMs;
+    return loopsPerMs;
 }
 
 LoopCalibrator::LoopCalibrator(Trial trial, Limits limits)
@@ -104,45 +125,50 @@ LoopCalibration combineCpuSpeeds(const std::vector<std::pair<int, LoopCalibratio
         out.settled = out.settled && c.settled;
         out.minLoopsPerMs = std::min(out.minLoopsPerMs, c.minLoopsPerMs);
         out.maxLoopsPerMs = std::max(out.maxLoopsPerMs, c.maxLoopsPerMs);
-        out.perCpu.push_back({cpu, c.loopsPerMs});
+        out.perCpu.push_back(
+            {cpu, c.loopsPerMs, c.minLoopsPerMs, c.maxLoopsPerMs, c.trials, c.settled});
     }
     if (inverseSum > 0)
         out.loopsPerMs = static_cast<double>(out.perCpu.size()) / inverseSum;
     return out;
 }
 
-double cpuSpeedGapPct(const LoopCalibration &calibration)
-{
-    if (calibration.perCpu.size() < 2)
-        return 0;
-    const auto [slowest, fastest] =
-        std::minmax_element(calibration.perCpu.begin(), calibration.perCpu.end(),
-                            [](const LoopCalibration::OnCpu &a, const LoopCalibration::OnCpu &b) {
-                                return a.loopsPerMs < b.loopsPerMs;
-                            });
-    return slowest->loopsPerMs > 0
-               ? (fastest->loopsPerMs - slowest->loopsPerMs) / slowest->loopsPerMs * 100.0
-               : 0;
-}
-
 std::string cpuSpeedsText(const LoopCalibration &calibration)
 {
     std::vector<std::string> speeds;
     for (const LoopCalibration::OnCpu &c : calibration.perCpu)
-        speeds.push_back(fmt::format("cpu {} {:.0f}", c.cpu, c.loopsPerMs));
+        speeds.push_back(c.trials > 0 ? fmt::format("cpu {} {:.0f} (spread {:.0f} %)", c.cpu,
+                                                    c.loopsPerMs, c.spreadPct())
+                                      : fmt::format("cpu {} {:.0f}", c.cpu, c.loopsPerMs));
     return fmt::format("{}", fmt::join(speeds, ", "));
 }
 
-std::string cpuSpeedGapWarning(const std::string &consumer, const LoopCalibration &calibration)
+std::string loopTrustWarning(const std::string &consumer, const LoopCalibration &calibration)
 {
-    const double gap = cpuSpeedGapPct(calibration);
-    if (gap <= kLoopWanderPct)
+    if (!calibration.measured() || calibration.trials == 0) // an older file's: trials unknown
         return {};
-    const std::string speeds = cpuSpeedsText(calibration);
-    return fmt::format("{}: the CPUs run the loop at different speeds ({} loops/ms, {:.0f} % "
-                       "apart): its loop work lasts longer on the slower ones; cpu-time work "
-                       "(--work-mode cpu, the default) lasts the same",
-                       consumer, speeds, gap);
+    LoopCalibration::OnCpu only{-1,
+                                calibration.loopsPerMs,
+                                calibration.minLoopsPerMs,
+                                calibration.maxLoopsPerMs,
+                                calibration.trials,
+                                calibration.settled};
+    const std::vector<LoopCalibration::OnCpu> cpus =
+        calibration.perCpu.empty() ? std::vector{only} : calibration.perCpu;
+    std::vector<std::string> doubtful;
+    for (const LoopCalibration::OnCpu &c : cpus) {
+        if (c.spreadPct() <= kLoopTrustSpreadPct)
+            continue;
+        std::string what = c.cpu >= 0 ? fmt::format("cpu {} ", c.cpu) : std::string();
+        what += fmt::format("spread {:.0f} %{}", c.spreadPct(), c.settled ? "" : " unsettled");
+        doubtful.push_back(std::move(what));
+    }
+    if (doubtful.empty())
+        return {};
+    return fmt::format("{}: loop calibration not to be trusted ({}, over {:.0f} %): its loop "
+                       "work need not last the time asked, nor as in another run; --work-mode "
+                       "cpu does not depend on it",
+                       consumer, fmt::join(doubtful, ", "), kLoopTrustSpreadPct);
 }
 
 double loopSpeedChangePct(const LoopCalibration &start, const LoopCalibration &end)

@@ -20,16 +20,26 @@ struct LoopCalibration
     bool settled = false; // false: the time ran out before two rounds agreed
     // Measured on each CPU the thread may run on, when more than one: a
     // VM's vCPUs, hybrid cores or SMT siblings need not run a loop alike.
+    // Loop work is sized by the speed of the CPU it runs on.
     struct OnCpu
     {
         int cpu = 0;
         double loopsPerMs = 0;
+        double minLoopsPerMs = 0;
+        double maxLoopsPerMs = 0;
+        int trials = 0;
+        bool settled = true;
+
+        double spreadPct() const;
     };
     std::vector<OnCpu> perCpu = {};
 
     bool measured() const { return loopsPerMs > 0; }
-    // (max - min) / median of the settled trials, in percent.
+    // (max - min) / median of the settled trials, in percent; with several
+    // CPUs, the widest CPU's: their gap is no spread, work being sized per CPU.
     double spreadPct() const;
+    // The speed work on `cpu` is sized by: its own, else the combined one.
+    double loopsPerMsOn(int cpu) const;
 };
 
 // Measures how many empty loops a millisecond buys. interbench settles its
@@ -70,22 +80,28 @@ private:
     Limits m_limits;
 };
 
-// One speed from each CPU's calibration: the harmonic mean, the speed at
-// which loop work sized for T lasts T on average over the CPUs (2 and 4 M
-// loops/ms give 2.67: work sized for 1 ms lasts 1.33 and 0.67 ms). Trials
-// and time add up; settled when every CPU settled; min and max span all.
+// One speed from each CPU's calibration, kept in perCpu, which sizes work
+// on each; the combined speed, for a CPU not measured and for the record,
+// is their harmonic mean, the speed at which work sized for T lasts T on
+// average over the CPUs (2 and 4 M loops/ms give 2.67). Trials and time
+// add up; settled when every CPU settled; min and max span all.
 LoopCalibration combineCpuSpeeds(const std::vector<std::pair<int, LoopCalibration>> &onCpus);
 
-// How far apart the fastest and the slowest CPU run the loop, in percent of
-// the slowest; 0 with fewer than two CPUs measured.
-double cpuSpeedGapPct(const LoopCalibration &calibration);
-
-// "cpu 0 2260000, cpu 1 3250000": each CPU's speed, in loops per ms.
+// "cpu 0 2260000 (spread 4 %), cpu 1 3250000 (spread 9 %)": each CPU's
+// speed, in loops per ms, and its trials' spread when known.
 std::string cpuSpeedsText(const LoopCalibration &calibration);
 
-// "video: the CPUs run the loop at different speeds (...)" past
-// kLoopWanderPct between the fastest and the slowest CPU; else empty.
-std::string cpuSpeedGapWarning(const std::string &consumer, const LoopCalibration &calibration);
+// A CPU whose kept trials spread wider than this had its speed move while
+// it was measured (this VM's vCPU beside a busy host thread: 1.9 to 3.4 M
+// loops/ms within 100 ms, where a quiet one spreads 10 to 20 %), so no
+// single speed sizes its work to the time asked, and two runs need not
+// agree. Unsettled alone is not that: round medians 10 % apart for a second
+// still size the work within 10 %.
+inline constexpr double kLoopTrustSpreadPct = 25.0;
+
+// "video: loop calibration not to be trusted (...)" when a CPU's (or the
+// only) calibration spreads past kLoopTrustSpreadPct; else empty.
+std::string loopTrustWarning(const std::string &consumer, const LoopCalibration &calibration);
 
 // How much faster (+) or slower (-) the loop ran at `end` than at `start`,
 // in percent; 0 when either was not measured.

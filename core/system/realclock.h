@@ -18,8 +18,8 @@ public:
     int64_t work(int64_t ns) override;
 
     // Loop mode only: measures the loop's speed on each CPU the calling
-    // thread may use (combineCpuSpeeds) and works at it from then on. Call
-    // from the thread that will work.
+    // thread may use (combineCpuSpeeds) and from then on sizes work by the
+    // speed of the CPU it runs on. Call from the thread that will work.
     LoopCalibration calibrate();
     // The same measure, for comparing at the end of a run; the speed worked
     // at stays.
@@ -46,11 +46,12 @@ public:
 
 private:
     static void spinLoops(uint64_t loops);
+    uint64_t spinCalibrated(int64_t ns) const; // the loops spun
     void addWorked(uint64_t loops, int64_t spentNs);
     static void sleepUntilAbsolute(int64_t deadline);
 
     WorkMode m_mode;
-    double m_loopsPerUs = 0;
+    LoopCalibration m_speed;  // set before the go, read only after
     LoopCalibration m_worked; // loopsPerMs summed as loops until asked
     uint64_t m_workedLoops = 0;
     uint64_t m_pendingLoops = 0; // the last work's, its CPU time not read yet

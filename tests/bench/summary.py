@@ -29,7 +29,7 @@ import benchlib
 # its name (soak --gui as soak_gui).
 BENCHMARKS = ("cyclictest_compare", "compare_power", "interbench_compare",
               "massive_intr_cputime", "trace_overhead", "soak", "soak_gui", "loadbench",
-              "gui_cost", "gui_vs_headless", "build_cost")
+              "gui_cost", "gui_vs_headless", "build_cost", "work_mode_repeat")
 
 
 def value_text(figure):

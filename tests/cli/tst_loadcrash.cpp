@@ -62,11 +62,11 @@ void TestLoadCrash::killNineLeavesNothing_data()
             << QString("latprobe:compil"); // a compile runner: a compiler is under way
     else
         QTest::newRow("massive_intr x20") << QStringList{"massive_intr:20"} << massive << QString();
-    QTest::newRow("hackbench + io + memload + spawn")
+    QTest::newRow("hackbench + io + fsync_storm + memload + spawn")
         << QStringList{"hackbench:2:fds=4", "io_write:1:mb=16", "io_read:1:mb=16",
-                       "memload:1:mb=32", "spawn:1:rate=200"}
-        << QStringList{"latprobe:hackbe", "latprobe:hackbe", "latprobe:io_wri",
-                       "latprobe:io_rea", "latprobe:memloa", "latprobe:spawn"}
+                       "memload:1:mb=32",   "spawn:1:rate=200", "fsync_storm:1"}
+        << QStringList{"latprobe:hackbe", "latprobe:hackbe", "latprobe:io_wri", "latprobe:io_rea",
+                       "latprobe:memloa", "latprobe:spawn",  "latprobe:fsync_"}
         << QString("latprobe:hackbe");
     // Their threads go with their process: nothing to reap but the workers.
     QTest::newRow("ring + threaded burn")

@@ -169,6 +169,10 @@ void compareSetups(const ConsumerSetup &a, const ConsumerSetup &b)
         for (size_t i = 0; i < x.perCpu.size(); ++i) {
             QCOMPARE(x.perCpu[i].cpu, y.perCpu[i].cpu);
             QCOMPARE(x.perCpu[i].loopsPerMs, y.perCpu[i].loopsPerMs);
+            QCOMPARE(x.perCpu[i].minLoopsPerMs, y.perCpu[i].minLoopsPerMs);
+            QCOMPARE(x.perCpu[i].maxLoopsPerMs, y.perCpu[i].maxLoopsPerMs);
+            QCOMPARE(x.perCpu[i].trials, y.perCpu[i].trials);
+            QCOMPARE(x.perCpu[i].settled, y.perCpu[i].settled);
         }
     }
     QCOMPARE(a.grant.policy, b.grant.policy);
@@ -368,6 +372,7 @@ private slots:
     void perSecondSampleCountsSurviveARoundTrip();
     void startConsumerKeepsItsKindInARoundTrip();
     void aFileBefore13KeepsItsLoopSpeedWithoutSpreadOrEnd();
+    void aFileBefore19KeepsEachCpusSpeedWithoutItsSpread();
     void interbenchsMethodAndConsumersSurviveARoundTrip();
     void aFileBefore14ReadsAsWokenByATimer();
     void newerMinorVersionIsRead();
@@ -594,6 +599,24 @@ void TestRunFile::aFileBefore13KeepsItsLoopSpeedWithoutSpreadOrEnd()
     QVERIFY(!old.consumers[1].loopSpeed.measured());
 }
 
+void TestRunFile::aFileBefore19KeepsEachCpusSpeedWithoutItsSpread()
+{
+    // 1.6 to 1.8 kept each CPU's speed alone: no spread to judge it by.
+    json j = json::parse(runToJson(test::realisticRun()));
+    j["file_version"] = "1.8";
+    for (json &cpu : j["consumers"][0]["loop_speed"]["per_cpu"])
+        for (const char *key :
+             {"min_loops_per_ms", "max_loops_per_ms", "spread_pct", "trials", "settled"})
+            cpu.erase(key);
+    const Run old = runFromJson(j.dump(), "old.json");
+    const LoopCalibration &audio = old.consumers[0].loopSpeed;
+    QCOMPARE(audio.perCpu.size(), size_t{2});
+    QCOMPARE(audio.loopsPerMsOn(1), 1250000.0);
+    QCOMPARE(audio.perCpu[1].trials, 0);
+    QCOMPARE(audio.spreadPct(), 0.0);
+    QCOMPARE(loopTrustWarning("audio", audio), std::string());
+}
+
 void TestRunFile::interbenchsMethodAndConsumersSurviveARoundTrip()
 {
     Run run = test::realisticRun();
@@ -620,7 +643,7 @@ void TestRunFile::interbenchsMethodAndConsumersSurviveARoundTrip()
     }
     const std::string text = runToJson(run);
     const json j = json::parse(text);
-    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.9"));
+    QCOMPARE(j["file_version"].get<std::string>(), std::string("1.10"));
     QCOMPARE(j["consumers"][0]["wake"].get<std::string>(), std::string("timekeeper"));
     QCOMPARE(j["consumers"][0]["latency"].get<std::string>(), std::string("interbench"));
     QCOMPARE(j["consumers"][1]["wake"].get<std::string>(), std::string("timer"));
@@ -659,7 +682,7 @@ void TestRunFile::aFileBefore14ReadsAsWokenByATimer()
 void TestRunFile::newerMinorVersionIsRead()
 {
     json j = json::parse(runToJson(test::realisticRun()));
-    j["file_version"] = "1.9";
+    j["file_version"] = "1.11";
     j["a_field_from_the_future"] = {{"x", 1}};
     j["phases"][0]["another_one"] = true;
     const QString path = m_dir->filePath("newer.json");

@@ -44,12 +44,11 @@ int runSpawn(WorkerContext &ctx)
         return 1;
     }
     char *const argv[] = {const_cast<char *>(program.c_str()), nullptr};
-    const int64_t interval = static_cast<int64_t>(1e9 / loadParam(ctx.spec, "rate"));
+    Pacer pacer(loadParam(ctx.spec, "rate"));
     // At most this many children in flight: a stalled machine must not
     // pile up thousands of them.
     constexpr int kMaxInFlight = 256;
     int inFlight = 0, refusedInARow = 0;
-    int64_t next = workerNow();
     for (;;) {
         while (inFlight > 0 && waitpid(-1, nullptr, WNOHANG) > 0)
             --inFlight;
@@ -58,12 +57,7 @@ int runSpawn(WorkerContext &ctx)
                 --inFlight;
             continue;
         }
-        const int64_t now = workerNow();
-        if (next > now)
-            sleepUntil(next);
-        else if (now - next > 1000000000)
-            next = now; // fell behind by over a second: no burst to catch up
-        next += interval;
+        pacer.wait();
 
         pid_t pid = 0;
         // posix_spawn: vfork+exec in glibc, the cheap way to start a process.

@@ -25,6 +25,9 @@ int runIoWrite(WorkerContext &ctx);
 int runIoRead(WorkerContext &ctx);
 std::string prepareIoRead(const LoadSpec &spec, const std::string &tempDir);
 
+// fsync_storm.cpp
+int runFsyncStorm(WorkerContext &ctx);
+
 // memload.cpp
 int runMemload(WorkerContext &ctx);
 std::string precheckMemload(const LoadSpec &spec);

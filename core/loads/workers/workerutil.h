@@ -32,6 +32,33 @@ inline void sleepUntil(int64_t at)
     }
 }
 
+// Paces a worker's loop to `rate` a second, 0 meaning as fast as it can. A
+// worker that fell over a second behind starts afresh rather than catching
+// up in a burst.
+class Pacer
+{
+public:
+    explicit Pacer(double rate)
+        : m_interval(rate > 0 ? static_cast<int64_t>(1e9 / rate) : 0), m_next(workerNow())
+    {}
+
+    void wait()
+    {
+        if (m_interval == 0)
+            return;
+        const int64_t now = workerNow();
+        if (m_next > now)
+            sleepUntil(m_next);
+        else if (now - m_next > 1000000000)
+            m_next = now;
+        m_next += m_interval;
+    }
+
+private:
+    int64_t m_interval;
+    int64_t m_next;
+};
+
 // The worker is its slot's only writer.
 inline void addProgress(WorkerSlot &slot, uint64_t n)
 {
