@@ -14,7 +14,7 @@ namespace {
 
 constexpr size_t kMaxReasonChars = 200;
 
-std::string cut(std::string text)
+std::string cutReason(std::string text)
 {
     return text.size() > kMaxReasonChars ? text.substr(0, kMaxReasonChars) + "..." : text;
 }
@@ -98,7 +98,7 @@ std::string schedulerOwnWord(const std::string &logPath, uint64_t from)
         if (const size_t at = line.find("EXIT: "); at != std::string::npos)
             exit = line.substr(at);
     }
-    return cut(exit.empty() ? last : exit);
+    return cutReason(exit.empty() ? last : exit);
 }
 
 uint64_t kernelLogSeq(const std::string &kernelLog)
@@ -116,7 +116,7 @@ std::string kernelDisabledLine(const std::string &kernelLog, uint64_t after)
             text.find("\" disabled (") != std::string_view::npos)
             first = text;
     });
-    return cut(first);
+    return cutReason(first);
 }
 
 } // namespace latprobe

@@ -66,7 +66,7 @@ bool cameInForce(const SchedExtStatus &s, const std::string &program, int64_t se
 }
 
 // "; REASON" from the first of `reasons` that says anything, or "".
-std::string because(std::initializer_list<std::string> reasons)
+std::string firstReason(std::initializer_list<std::string> reasons)
 {
     for (const std::string &r : reasons)
         if (!r.empty())
@@ -297,14 +297,14 @@ SchedulerStatus schedulerStatus(pid_t pid, uint64_t startTime, const std::string
         return {SchedulerState::Exited,
                 fmt::format("{} exited mid-round (state: {}{}{})", name, state,
                             exitStatus >= 0 ? "; " + describeExit(exitStatus) : "",
-                            because({own, kernel}))};
+                            firstReason({own, kernel}))};
     if (!inForce)
         return {SchedulerState::Ejected,
                 fmt::format("the kernel ejected {} mid-round (state: {}, ops: {}{})", name, state,
-                            s.ops.empty() ? "none" : s.ops, because({kernel, own}))};
+                            s.ops.empty() ? "none" : s.ops, firstReason({kernel, own}))};
     return {SchedulerState::Restarted,
             fmt::format("{} left and came back mid-round (enable_seq {}, then {}{})", name,
-                        mark.enableSeq, s.enableSeq, because({own, kernel}))};
+                        mark.enableSeq, s.enableSeq, firstReason({own, kernel}))};
 }
 
 SchedulerStatus scxLoaderSchedulerStatus(const std::string &program, const InForceMark &mark,
@@ -315,7 +315,7 @@ SchedulerStatus scxLoaderSchedulerStatus(const std::string &program, const InFor
     const bool back = mark.enableSeq >= 0 && s.enableSeq != mark.enableSeq;
     if (inForce && !back)
         return {SchedulerState::Running, {}};
-    const std::string kernel = because({kernelDisabledLine(env.kernelLog, mark.kernelLogSeq)});
+    const std::string kernel = firstReason({kernelDisabledLine(env.kernelLog, mark.kernelLogSeq)});
     if (!inForce)
         return {SchedulerState::Exited,
                 fmt::format("{}, run by scx_loader, left mid-round (state: {}, ops: {}{})",

@@ -157,10 +157,9 @@ bool schedulerApply(ChangeRecord &r, const ChangeContext &c, std::string &error)
 {
     const std::string dir = c.env.schedExtDir();
     const bool same = r.applied == r.change.target;
-    const bool kept =
-        same && (r.pid > 0 ? !processGone(r.pid, r.pidStart) && schedulerInForce(r.program, dir)
-                           : schedulerStarted(r) && schedulerInForce(r.program, dir));
-    if (kept) { // this variant's scheduler is in force already: its turn counts from here
+    if (same && schedulerStarted(r) && (r.pid == 0 || !processGone(r.pid, r.pidStart)) &&
+        schedulerInForce(r.program, dir)) {
+        // This variant's scheduler is in force already: its turn counts from here.
         markInForce(r.inForce, c.env, r.pid > 0 ? schedulerLog(c.logDir) : std::string());
         return true;
     }

@@ -38,9 +38,11 @@ struct Loader
     bool counting = false;
 };
 
+// Written whole, as sysfs shows a file.
 void writeFile(const std::string &path, const std::string &text)
 {
-    std::ofstream(path, std::ios::trunc) << text;
+    std::ofstream(path + ".new", std::ios::trunc) << text;
+    std::rename((path + ".new").c_str(), path.c_str());
 }
 
 std::string readFile(const std::string &path)
@@ -70,9 +72,10 @@ void enable(Loader &loader)
 
 void disable(Loader &loader, const std::string &reason)
 {
-    writeFile(loader.schedExtDir + "/state", "disabled\n");
-    writeFile(loader.schedExtDir + "/root/ops", "");
+    writeFile(loader.schedExtDir + "/state", "disabling\n");
     logKernel(loader, "sched_ext: BPF scheduler \"" + loader.ops + "\" disabled (" + reason + ")");
+    writeFile(loader.schedExtDir + "/root/ops", "");
+    writeFile(loader.schedExtDir + "/state", "disabled\n");
     loader.ops.clear();
 }
 

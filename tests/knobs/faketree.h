@@ -15,6 +15,7 @@
 #include <QString>
 #include <QTemporaryDir>
 
+#include <cstdio>
 #include <sys/stat.h>
 
 // The ops name fakebin/scx_fake and fake_scx_loader's scx_fake run as: a
@@ -51,15 +52,17 @@ struct FakeTree
     QString path(const QString &relative) const { return dir.filePath(relative); }
     std::string stdPath(const QString &relative) const { return path(relative).toStdString(); }
 
+    // Written whole, as sysfs shows a file to a reader at the same time.
     void write(const QString &relative, const QByteArray &text, int mode = 0644)
     {
         QDir(dir.path()).mkpath(QFileInfo(relative).path());
-        QFile f(path(relative));
-        f.setPermissions(QFileDevice::WriteOwner | QFileDevice::ReadOwner);
+        const QByteArray target = path(relative).toLocal8Bit(), next = target + ".new";
+        QFile f(QString::fromLocal8Bit(next));
         if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
             f.write(text);
         f.close();
-        chmod(path(relative).toLocal8Bit().constData(), mode);
+        chmod(next.constData(), mode);
+        std::rename(next.constData(), target.constData());
     }
 
     QString read(const QString &relative) const

@@ -276,10 +276,11 @@ private slots:
         QVERIFY2(turn.error.empty(), turn.error.c_str());
         QVERIFY(guard->scheduler().state == SchedulerState::Running);
         tree.write("sys/kernel/sched_ext/" + trigger, "");
-        QTRY_VERIFY_WITH_TIMEOUT(guard->scheduler().state != SchedulerState::Running, kStateWaitMs);
-        const SchedulerStatus s = guard->scheduler();
-        QCOMPARE(QString(toString(s.state)), state);
-        QCOMPARE(q(s.detail), detail);
+        // One that exits is "ejected" between the kernel's unload and its
+        // exit, and the kernel logs why while "disabling": a round would go
+        // either way, saying less.
+        QTRY_COMPARE_WITH_TIMEOUT(QString(toString(guard->scheduler().state)), state, kStateWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(q(guard->scheduler().detail), detail, kStateWaitMs);
         QVERIFY(guard->finish().failures.empty());
     }
 
