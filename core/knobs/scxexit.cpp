@@ -14,7 +14,7 @@ namespace {
 
 constexpr size_t kMaxReasonChars = 200;
 
-std::string cutReason(std::string text)
+std::string cutReason(const std::string &text)
 {
     return text.size() > kMaxReasonChars ? text.substr(0, kMaxReasonChars) + "..." : text;
 }

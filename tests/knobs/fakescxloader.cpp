@@ -48,7 +48,7 @@ void writeFile(const std::string &path, const std::string &text)
 std::string readFile(const std::string &path)
 {
     std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), {});
+    return {std::istreambuf_iterator<char>(in), {}};
 }
 
 // A record as /dev/kmsg gives it, numbered after the ones there.
@@ -148,6 +148,7 @@ int supportedSchedulers(sd_bus *, const char *, const char *, const char *, sd_b
     const Loader &loader = *static_cast<Loader *>(userdata);
     std::vector<std::string> names;
     std::vector<char *> strv;
+    strv.reserve(loader.supported.size() + 1);
     for (const std::string &s : loader.supported)
         names.push_back(s.substr(0, s.find('=')));
     for (std::string &name : names)
