@@ -133,10 +133,10 @@ SchedulerStatus ChangeSet::scheduler(int exitStatus) const
             r.applied == "none")
             continue;
         if (r.pid > 0)
-            return schedulerStatus(r.pid, r.pidStart, r.program, m_context.env.schedExtDir(),
+            return schedulerStatus(r.pid, r.pidStart, r.program, r.inForce, m_context.env,
                                    exitStatus, schedulerLog(m_context.logDir));
         if (r.launcher == SchedulerLauncher::ScxLoader)
-            return scxLoaderSchedulerStatus(r.program, m_context.env.schedExtDir());
+            return scxLoaderSchedulerStatus(r.program, r.inForce, m_context.env);
     }
     return {};
 }

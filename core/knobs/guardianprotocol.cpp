@@ -78,6 +78,7 @@ json environmentToJson(const KnobEnvironment &env)
             {"sys_root", env.sysRoot},
             {"debug_root", env.debugRoot},
             {"cgroup_root", env.cgroupRoot},
+            {"kernel_log", env.kernelLog},
             {"search_path", env.searchPath},
             {"state_dir", env.stateDir},
             {"root", env.root},
@@ -93,6 +94,7 @@ KnobEnvironment environmentFromJson(const json &node)
     env.sysRoot = node.value("sys_root", env.sysRoot);
     env.debugRoot = node.value("debug_root", env.debugRoot);
     env.cgroupRoot = node.value("cgroup_root", env.cgroupRoot);
+    env.kernelLog = node.value("kernel_log", env.kernelLog);
     env.searchPath = node.value("search_path", env.searchPath);
     env.stateDir = node.value("state_dir", env.stateDir);
     env.root = node.value("root", env.root);

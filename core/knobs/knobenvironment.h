@@ -15,6 +15,8 @@ struct KnobEnvironment
     std::string sysRoot = "/sys";
     std::string debugRoot = "/sys/kernel/debug";
     std::string cgroupRoot = "/sys/fs/cgroup";
+    // The kernel's log, read for why sched_ext disabled a scheduler.
+    std::string kernelLog = "/dev/kmsg";
     std::string searchPath; // PATH, for schedulers and commands
     // Journals and locks (docs/DESIGN.md, "Variants: settings and their
     // guardian"): /run/latprobe as root, else $XDG_RUNTIME_DIR/latprobe;

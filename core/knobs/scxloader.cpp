@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <functional>
 #include <memory>
+#include <string_view>
 #include <systemd/sd-bus.h>
 
 namespace latprobe {
@@ -56,6 +57,18 @@ Bus systemBus(std::string &error)
     return Bus(bus);
 }
 
+// Whether the strv sd-bus gave holds `wanted`; frees it.
+bool takeListing(char **names, std::string_view wanted)
+{
+    bool listed = false;
+    for (char **name = names; name && *name; ++name) {
+        listed = listed || wanted == *name;
+        std::free(*name);
+    }
+    std::free(names);
+    return listed;
+}
+
 bool serviceRuns(sd_bus *bus)
 {
     BusError e;
@@ -66,6 +79,21 @@ bool serviceRuns(sd_bus *bus)
     const Message owned(reply);
     int has = 0;
     return rc >= 0 && sd_bus_message_read(reply, "b", &has) >= 0 && has;
+}
+
+// Installed for the bus to start on the first call (its
+// org.scx.Loader.service), though not running yet.
+bool serviceActivatable(sd_bus *bus)
+{
+    BusError e;
+    sd_bus_message *reply = nullptr;
+    const int rc =
+        sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                           "org.freedesktop.DBus", "ListActivatableNames", &e.error, &reply, "");
+    const Message owned(reply);
+    char **names = nullptr;
+    return rc >= 0 && sd_bus_message_read_strv(reply, &names) >= 0 &&
+           takeListing(names, kScxLoaderService);
 }
 
 // A call of the service's with no reply to read. False with `error`.
@@ -101,20 +129,14 @@ bool scxLoaderOffers(const std::string &scheduler)
 {
     std::string error;
     const Bus bus = systemBus(error);
-    if (!bus || !serviceRuns(bus.get()))
+    if (!bus || (!serviceRuns(bus.get()) && !serviceActivatable(bus.get())))
         return false;
+    // Read from an activatable service, the property starts it.
     BusError e;
     char **names = nullptr;
-    if (sd_bus_get_property_strv(bus.get(), kScxLoaderService, kObjectPath, kInterface,
-                                 "SupportedSchedulers", &e.error, &names) < 0)
-        return false;
-    bool listed = false;
-    for (char **name = names; name && *name; ++name) {
-        listed = listed || scheduler == *name;
-        std::free(*name);
-    }
-    std::free(names);
-    return listed;
+    return sd_bus_get_property_strv(bus.get(), kScxLoaderService, kObjectPath, kInterface,
+                                    "SupportedSchedulers", &e.error, &names) >= 0 &&
+           takeListing(names, scheduler);
 }
 
 bool scxLoaderSwitch(const std::string &scheduler, const std::vector<std::string> &args,

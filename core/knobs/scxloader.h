@@ -15,7 +15,8 @@ namespace latprobe {
 // schedulers it lists in SupportedSchedulers.
 inline constexpr const char *kScxLoaderService = "org.scx.Loader";
 
-// Whether the service runs on the system bus and lists `scheduler`.
+// Whether the service runs on the system bus, or D-Bus would start it on
+// demand, and lists `scheduler`.
 bool scxLoaderOffers(const std::string &scheduler);
 // SwitchSchedulerWithArgs(scheduler, args). False with a one-line error.
 bool scxLoaderSwitch(const std::string &scheduler, const std::vector<std::string> &args,

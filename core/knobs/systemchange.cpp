@@ -141,8 +141,10 @@ bool schedulerStarted(const ChangeRecord &r)
 bool schedulerStop(ChangeRecord &r, const ChangeContext &c, std::string &error)
 {
     const std::string dir = c.env.schedExtDir();
+    // Pending: a kill may have come before the switch, or after it.
+    const bool switched = r.state != ChangeState::Pending;
     const bool stopped = r.pid > 0 ? stopScheduler(r.pid, r.pidStart, r.program, dir, 5000, error)
-                                   : stopThroughScxLoader(r.program, dir, 5000, error);
+                                   : stopThroughScxLoader(r.program, switched, dir, 5000, error);
     if (stopped) {
         r.pid = 0;
         r.pidStart = 0;
@@ -155,22 +157,23 @@ bool schedulerApply(ChangeRecord &r, const ChangeContext &c, std::string &error)
 {
     const std::string dir = c.env.schedExtDir();
     const bool same = r.applied == r.change.target;
-    if (same && r.pid > 0 && !processGone(r.pid, r.pidStart) &&
-        readSchedExt(dir).state == "enabled")
-        return true; // this variant's scheduler is in force already
-    if (same && r.pid == 0 && schedulerStarted(r) && schedulerInForce(r.program, dir))
-        return true; // the same, run by scx_loader
+    if (same && schedulerStarted(r) && (r.pid == 0 || !processGone(r.pid, r.pidStart)) &&
+        schedulerInForce(r.program, dir)) {
+        // This variant's scheduler is in force already: its turn counts from here.
+        markInForce(r.inForce, c.env, r.pid > 0 ? schedulerLog(c.logDir) : std::string());
+        return true;
+    }
     if (schedulerStarted(r) && !schedulerStop(r, c, error))
         return false;
     StartedScheduler started;
     const bool ok =
         r.launcher == SchedulerLauncher::ScxLoader
-            ? startThroughScxLoader(r.change.target, dir, c.env.schedulerStartMs, started, error)
-            : startScheduler(r.change.target, c.env.searchPath, dir, schedulerLog(c.logDir),
-                             c.env.schedulerStartMs, started, error);
+            ? startThroughScxLoader(r.change.target, c.env, started, error)
+            : startScheduler(r.change.target, c.env, schedulerLog(c.logDir), started, error);
     r.pid = ok ? started.pid : 0;
     r.pidStart = ok ? started.startTime : 0;
     r.program = started.program;
+    r.inForce = started.mark;
     r.applied = ok ? r.change.target : "none";
     return ok;
 }

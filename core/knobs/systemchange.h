@@ -68,6 +68,9 @@ struct ChangeRecord
     uint64_t pidStart = 0;
     std::string program;
     SchedulerLauncher launcher = SchedulerLauncher::Guardian;
+    // Where it came in force, for the guardian that watches it; not
+    // journalled (a restore stops it whatever it did since).
+    InForceMark inForce;
 };
 
 // What the mechanisms need beside the record: the machine and where the

@@ -32,6 +32,7 @@ inline int runKnobApplier(int argc, char **argv)
     KnobEnvironment env;
     env.procRoot = argv[2];
     env.sysRoot = argv[3];
+    env.kernelLog = env.sysRoot + "/../dev/kmsg"; // the fake tree's (faketree.h)
     env.debugRoot = argv[4];
     env.cgroupRoot = argv[5];
     env.searchPath = argv[6];

@@ -5,11 +5,13 @@
 // names on, named to this process and its children by
 // DBUS_SYSTEM_BUS_ADDRESS (sd-bus's sd_bus_open_system() reads it), so
 // that a test never reaches the machine's own system bus. And scx_loader's
-// stand-in on it (fakescxloader.cpp).
+// stand-in on it (fakescxloader.cpp), running, or installed for the bus
+// to start on demand.
 
 #include "statewait.h"
 
 #include <QByteArray>
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QStringList>
@@ -31,9 +33,22 @@ public:
             qputenv("DBUS_SYSTEM_BUS_ADDRESS", m_previous);
     }
 
+    // Before start(): a service the bus starts on the first call to it, as
+    // /usr/share/dbus-1/system-services/org.scx.Loader.service makes it.
+    void installActivatable(const QString &name, const QStringList &command)
+    {
+        QDir(m_dir.path()).mkpath("services");
+        QFile f(m_dir.filePath("services/" + name + ".service"));
+        if (f.open(QIODevice::WriteOnly))
+            f.write(QString("[D-BUS Service]\nName=%1\nExec=%2\n")
+                        .arg(name, command.join(' '))
+                        .toUtf8());
+    }
+
     // Starts it and points DBUS_SYSTEM_BUS_ADDRESS at it. "" or why not.
     QString start()
     {
+        QDir(m_dir.path()).mkpath("services");
         const QString config = m_dir.filePath("bus.conf");
         QFile f(config);
         if (!f.open(QIODevice::WriteOnly))
@@ -42,10 +57,11 @@ public:
                     "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration "
                     "1.0//EN\" \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
                     "<busconfig><type>system</type><listen>unix:path=%1</listen>"
+                    "<servicedir>%2</servicedir>"
                     "<auth>EXTERNAL</auth><policy context=\"default\"><allow user=\"*\"/>"
                     "<allow own=\"*\"/><allow send_destination=\"*\"/>"
                     "<allow receive_sender=\"*\"/></policy></busconfig>\n")
-                    .arg(m_dir.filePath("bus"))
+                    .arg(m_dir.filePath("bus"), m_dir.filePath("services"))
                     .toUtf8());
         f.close();
         m_daemon.start("dbus-daemon", {"--config-file=" + config, "--nofork", "--print-address"});
@@ -79,11 +95,22 @@ public:
         m_process.waitForFinished(kStateWaitMs);
     }
 
-    // "" once it owns org.scx.Loader, or why not.
-    QString start(const QString &schedExtDir, const QStringList &supported)
+    // Its command line: playing the kernel in `schedExtDir` and `kernelLog`,
+    // offering `supported` ("scx_fake", or "scx_fake=OPS" for another ops
+    // name than the one scx 1.0.16 on would give).
+    QStringList command(const QString &schedExtDir, const QString &kernelLog,
+                        const QStringList &supported) const
     {
-        m_process.start(FAKE_SCX_LOADER,
-                        QStringList{schedExtDir, m_dir.filePath("calls")} + supported);
+        return QStringList{FAKE_SCX_LOADER, schedExtDir, kernelLog, m_dir.filePath("calls")} +
+               supported;
+    }
+
+    // "" once it owns org.scx.Loader, or why not.
+    QString start(const QString &schedExtDir, const QString &kernelLog,
+                  const QStringList &supported)
+    {
+        const QStringList argv = command(schedExtDir, kernelLog, supported);
+        m_process.start(argv.front(), argv.mid(1));
         if (!m_process.waitForReadyRead(kStateWaitMs) || m_process.readLine().trimmed() != "ready")
             return "fake_scx_loader did not start: " + m_process.readAllStandardError();
         return {};

@@ -229,7 +229,7 @@ private slots:
         TurnResult turn = guard->apply(variant(lavd));
         QVERIFY2(turn.error.empty(), turn.error.c_str());
         QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
-        QCOMPARE(tree.read("sys/kernel/sched_ext/root/ops"), QString("fake"));
+        QCOMPARE(tree.read("sys/kernel/sched_ext/root/ops"), QString(kFakeOps));
         QVERIFY(guard->scheduler().state == SchedulerState::Running);
         // The same variant again keeps the scheduler it has.
         const pid_t pid = turn.applied.at(0).pid;
@@ -245,21 +245,27 @@ private slots:
     void aSchedulerThatEndsMidRoundIsSeen_data()
     {
         QTest::addColumn<QString>("trigger");
-        QTest::addColumn<int>("state");
+        QTest::addColumn<QString>("state");
         QTest::addColumn<QString>("detail");
-        QTest::newRow("it exits") << "quit" << int(SchedulerState::Exited)
-                                  << "scx_fake exited mid-round (state: disabled; exit status 1; "
-                                     "fake scheduler: quitting on request)";
+        // Its own EXIT: line, though more followed it, in colour.
+        QTest::newRow("it exits")
+            << "quit"
+            << "exited"
+            << "scx_fake exited mid-round (state: disabled; exit status 1; EXIT: unregistered "
+               "from BPF (fake: quitting on request))";
+        // The kernel's line, not an older one of the log.
         QTest::newRow("the kernel ejects it")
-            << "eject" << int(SchedulerState::Ejected)
-            << "the kernel ejected scx_fake mid-round (state: disabled, ops: none; fake "
-               "scheduler: in force)";
+            << "eject"
+            << "ejected"
+            << QString("the kernel ejected scx_fake mid-round (state: disabled, ops: none; "
+                       "sched_ext: BPF scheduler \"%1\" disabled (runnable task stall))")
+                   .arg(kFakeOps);
     }
 
     void aSchedulerThatEndsMidRoundIsSeen()
     {
         QFETCH(QString, trigger);
-        QFETCH(int, state);
+        QFETCH(QString, state);
         QFETCH(QString, detail);
         FakeTree tree;
         std::string error;
@@ -270,11 +276,41 @@ private slots:
         QVERIFY2(turn.error.empty(), turn.error.c_str());
         QVERIFY(guard->scheduler().state == SchedulerState::Running);
         tree.write("sys/kernel/sched_ext/" + trigger, "");
-        QTRY_VERIFY_WITH_TIMEOUT(guard->scheduler().state != SchedulerState::Running, kStateWaitMs);
-        const SchedulerStatus s = guard->scheduler();
-        QCOMPARE(int(s.state), state);
-        QCOMPARE(q(s.detail), detail);
+        // One that exits is "ejected" between the kernel's unload and its
+        // exit, and the kernel logs why while "disabling": a round would go
+        // either way, saying less.
+        QTRY_COMPARE_WITH_TIMEOUT(QString(toString(guard->scheduler().state)), state, kStateWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(q(guard->scheduler().detail), detail, kStateWaitMs);
         QVERIFY(guard->finish().failures.empty());
+    }
+
+    void aSchedulerThatReloadsBetweenTwoLooksIsSeen()
+    {
+        // Gone and back before anyone looked at the state: only enable_seq
+        // says so, which the kernel counts a moment after "enabled".
+        FakeTree tree;
+        std::string error;
+        const QString lavd = "lavd:scx=scx_fake " + tree.path("sys/kernel/sched_ext");
+        auto guard = start(tree, {lavd}, error);
+        QVERIFY2(guard, error.c_str());
+        const TurnResult turn = guard->apply(variant(lavd));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(tree.read("sys/kernel/sched_ext/enable_seq"), QString("4"));
+        QVERIFY(guard->scheduler().state == SchedulerState::Running);
+        tree.write("sys/kernel/sched_ext/reload", "");
+        QTRY_COMPARE_WITH_TIMEOUT(tree.read("sys/kernel/sched_ext/enable_seq"), QString("5"),
+                                  kStateWaitMs);
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
+        const SchedulerStatus s = guard->scheduler();
+        QCOMPARE(QString(toString(s.state)), QString("restarted"));
+        QCOMPARE(q(s.detail), QString("scx_fake left and came back mid-round (enable_seq 4, then "
+                                      "5; EXIT: unregistered from BPF (cpu 1 going offline, "
+                                      "restarting))"));
+        // Its next turn counts from there.
+        QVERIFY(guard->apply(variant(lavd)).error.empty());
+        QVERIFY(guard->scheduler().state == SchedulerState::Running);
+        QVERIFY(guard->finish().failures.empty());
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("disabled"));
     }
 
     void aSchedulerGoesThroughScxLoaderWhereItRuns()
@@ -284,7 +320,7 @@ private slots:
         QCOMPARE(bus.start(), QString());
         FakeScxLoader loader;
         const QString dir = tree.path("sys/kernel/sched_ext");
-        QCOMPARE(loader.start(dir, {"scx_lavd", "scx_fake"}), QString());
+        QCOMPARE(loader.start(dir, tree.path("dev/kmsg"), {"scx_lavd", "scx_fake"}), QString());
         std::string error;
         const QString lavd = "lavd:scx=scx_fake " + dir;
         auto guard = start(tree, {lavd, "eevdf:"}, error);
@@ -294,7 +330,7 @@ private slots:
         QCOMPARE(turn.applied.at(0).launcher, SchedulerLauncher::ScxLoader);
         QCOMPARE(turn.applied.at(0).pid, 0);
         QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
-        QCOMPARE(tree.read("sys/kernel/sched_ext/root/ops"), QString("fake"));
+        QCOMPARE(tree.read("sys/kernel/sched_ext/root/ops"), QString(kFakeOps));
         QVERIFY(guard->scheduler().state == SchedulerState::Running);
         // The same variant again keeps it; ejected, the next turn switches again.
         QVERIFY(guard->apply(variant(lavd)).error.empty());
@@ -302,11 +338,22 @@ private slots:
         tree.write("sys/kernel/sched_ext/state", "disabled\n");
         const SchedulerStatus left = guard->scheduler();
         QCOMPARE(int(left.state), int(SchedulerState::Exited));
-        QCOMPARE(
-            q(left.detail),
-            QString("scx_fake, run by scx_loader, left mid-round (state: disabled, ops: fake)"));
+        QCOMPARE(q(left.detail),
+                 QString("scx_fake, run by scx_loader, left mid-round (state: disabled, ops: %1)")
+                     .arg(kFakeOps));
         QVERIFY(guard->apply(variant(lavd)).error.empty());
         QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("enabled"));
+        // It fails and the service starts it again: the kernel says why.
+        QCOMPARE(tree.read("sys/kernel/sched_ext/enable_seq"), QString("5"));
+        tree.write("sys/kernel/sched_ext/fail", "");
+        QTRY_COMPARE_WITH_TIMEOUT(tree.read("sys/kernel/sched_ext/enable_seq"), QString("6"),
+                                  kStateWaitMs);
+        const SchedulerStatus back = guard->scheduler();
+        QCOMPARE(QString(toString(back.state)), QString("restarted"));
+        QCOMPARE(q(back.detail),
+                 QString("scx_fake, run by scx_loader, left and came back mid-round (enable_seq "
+                         "5, then 6; sched_ext: BPF scheduler \"%1\" disabled (runtime error))")
+                     .arg(kFakeOps));
         turn = guard->apply(variant("eevdf:"));
         QVERIFY2(turn.error.empty(), turn.error.c_str());
         QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("disabled"));
@@ -314,6 +361,58 @@ private slots:
         QCOMPARE(loader.calls(),
                  (QStringList{"SwitchSchedulerWithArgs scx_fake " + dir,
                               "SwitchSchedulerWithArgs scx_fake " + dir, "StopScheduler"}));
+    }
+
+    void aSchedulerGoesThroughScxLoaderThatDBusWouldStart()
+    {
+        // Installed, not running: the first call starts it, as on a desktop
+        // that has not switched schedulers since boot.
+        FakeTree tree;
+        PrivateBus bus;
+        FakeScxLoader loader;
+        const QString dir = tree.path("sys/kernel/sched_ext");
+        bus.installActivatable("org.scx.Loader",
+                               loader.command(dir, tree.path("dev/kmsg"), {"scx_fake"}));
+        QCOMPARE(bus.start(), QString());
+        std::string error;
+        const QString lavd = "lavd:scx=scx_fake " + dir;
+        auto guard = start(tree, {lavd}, error);
+        QVERIFY2(guard, error.c_str());
+        const TurnResult turn = guard->apply(variant(lavd));
+        QVERIFY2(turn.error.empty(), turn.error.c_str());
+        QCOMPARE(turn.applied.at(0).launcher, SchedulerLauncher::ScxLoader);
+        QVERIFY(guard->finish().failures.empty());
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("disabled"));
+        QCOMPARE(loader.calls(),
+                 (QStringList{"SwitchSchedulerWithArgs scx_fake " + dir, "StopScheduler"}));
+    }
+
+    void scxLoadersSchedulerIsStoppedWhateverItsName()
+    {
+        // It runs, as another ops name than latprobe knows for it: never in
+        // force for latprobe, but latprobe switched to it, so it stops it.
+        FakeTree tree;
+        PrivateBus bus;
+        QCOMPARE(bus.start(), QString());
+        FakeScxLoader loader;
+        const QString dir = tree.path("sys/kernel/sched_ext");
+        QCOMPARE(loader.start(dir, tree.path("dev/kmsg"), {"scx_fake=mystery"}), QString());
+        KnobEnvironment env = tree.env();
+        env.schedulerStartMs = 300;
+        std::string error;
+        const QString lavd = "lavd:scx=scx_fake " + dir;
+        auto guard = start(tree, {lavd}, error, env);
+        QVERIFY2(guard, error.c_str());
+        const TurnResult turn = guard->apply(variant(lavd));
+        QCOMPARE(q(turn.error), QString("scx=scx_fake %1: scx_loader did not bring scx_fake in "
+                                        "force within 0.3 s (sched_ext state enabled, ops "
+                                        "mystery), so it was stopped; journalctl -u scx_loader "
+                                        "may say why")
+                                    .arg(dir));
+        QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("disabled"));
+        QVERIFY(guard->finish().failures.empty());
+        QCOMPARE(loader.calls(),
+                 (QStringList{"SwitchSchedulerWithArgs scx_fake " + dir, "StopScheduler"}));
     }
 
     void aSchedulerIsAChildWhereScxLoaderCannotRunIt_data()
@@ -336,7 +435,7 @@ private slots:
         FakeScxLoader loader;
         const QString dir = tree.path("sys/kernel/sched_ext");
         if (supported != QStringList{"-"})
-            QCOMPARE(loader.start(dir, supported), QString());
+            QCOMPARE(loader.start(dir, tree.path("dev/kmsg"), supported), QString());
         std::string error;
         const QString lavd = "lavd:scx=" + program + " " + dir;
         auto guard = start(tree, {lavd}, error);
@@ -367,7 +466,7 @@ private slots:
         QCOMPARE(bus.start(), QString());
         FakeScxLoader loader;
         const QString dir = tree.path("sys/kernel/sched_ext");
-        QCOMPARE(loader.start(dir, {"scx_fake"}), QString());
+        QCOMPARE(loader.start(dir, tree.path("dev/kmsg"), {"scx_fake"}), QString());
         Applier applier;
         QVERIFY(applier.start(tree, "wait", "lavd:autogroup=0,scx=scx_fake " + dir));
         m_guardians.push_back(applier.guardian);

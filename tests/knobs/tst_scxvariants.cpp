@@ -1,8 +1,9 @@
 // A session's sched_ext variants on a fake machine (faketree.h), with the
 // real guardian (the latprobe binary, LATPROBE_BINARY) and real measuring
-// threads: a scheduler that exits mid-round leaves that round out and the
-// run goes on, starting it again; and where scx_loader's D-Bus service
-// runs (on a private bus, privatebus.h), the run switches through it.
+// threads: a scheduler that exits, or leaves and comes back, mid-round
+// leaves that round out and the run goes on, starting it again; and where
+// scx_loader's D-Bus service runs (on a private bus, privatebus.h), the run
+// switches through it.
 
 #include "faketree.h"
 #include "presets.h"
@@ -49,12 +50,15 @@ Scenario threeRounds(const FakeTree &tree)
     return s;
 }
 
-// Makes the fake scheduler exit 0.3 s into round 2's lavd step, and notes
-// the state of sched_ext as each phase begins.
+// Makes the fake scheduler exit (trigger "quit") 0.3 s into round 2's lavd
+// step, or the "kernel" count a reload the state never showed
+// ("enable_seq": as a Rust scheduler's reload between two looks leaves it,
+// at once, where the fake's own reload would race a loaded machine), and
+// notes the state of sched_ext as each phase begins.
 class Saboteur : public SessionObserver
 {
 public:
-    explicit Saboteur(FakeTree &tree) : m_tree(tree) {}
+    Saboteur(FakeTree &tree, QString trigger) : m_tree(tree), m_trigger(std::move(trigger)) {}
     Session *session = nullptr;
 
     void scenarioProgressed(const ScenarioProgress &p) override
@@ -62,7 +66,10 @@ public:
         if (m_quitAt.load() || p.round != 2 || p.variant.rfind("lavd", 0) != 0 || p.settling ||
             p.stepElapsedS < 0.3)
             return;
-        m_tree.write("sys/kernel/sched_ext/quit", "");
+        const QString file = "sys/kernel/sched_ext/" + m_trigger;
+        m_tree.write(file, m_trigger == "enable_seq"
+                               ? QByteArray::number(m_tree.read(file).toInt() + 1) + "\n"
+                               : QByteArray());
         m_quitAt = RealClock::monotonicNow() - session->runStart();
     }
     void phaseBegun(const PhaseMark &mark, bool) override
@@ -83,6 +90,7 @@ public:
 
 private:
     FakeTree &m_tree;
+    QString m_trigger;
     std::atomic<int64_t> m_quitAt{0};
     std::mutex m_mutex;
     std::vector<std::pair<double, QString>> m_stateAtBegin;
@@ -95,10 +103,28 @@ class TestScxVariants : public QObject
     Q_OBJECT
 
 private slots:
-    void aRoundWhoseSchedulerExitsIsLeftOut()
+    void aRoundWhoseSchedulerLeavesIsLeftOut_data()
     {
+        QTest::addColumn<QString>("trigger");
+        QTest::addColumn<QString>("why");
+        // "exited" once the guardian reaped it, "ejected" if it looked
+        // between the state file and the exit: either way, not in force.
+        QTest::newRow("it exits")
+            << "quit"
+            << "^round 2: .*scx_fake.* mid-round \\(state: disabl(ed|ing).*\\); "
+               "round left out$";
+        QTest::newRow("it reloads unseen")
+            << "enable_seq"
+            << "^round 2: scx_fake left and came back mid-round \\(enable_seq 4, then 5\\); "
+               "round left out$";
+    }
+
+    void aRoundWhoseSchedulerLeavesIsLeftOut()
+    {
+        QFETCH(QString, trigger);
+        QFETCH(QString, why);
         FakeTree tree;
-        Saboteur saboteur(tree);
+        Saboteur saboteur(tree, trigger);
         Session session(onFake(tree), &saboteur);
         saboteur.session = &session;
         session.start();
@@ -107,18 +133,14 @@ private slots:
         const Run run = session.finish(RunEnd::Completed);
         QVERIFY(saboteur.quitAtS() > 0);
 
-        // "exited" once the guardian reaped it, "ejected" if it looked
-        // between the state file and the exit: either way, not in force.
         QCOMPARE(run.phases.size(), size_t{6});
-        const std::string why = run.phases[2].leftOut;
-        QVERIFY2(QString::fromStdString(why).contains(
-                     QRegularExpression("^round 2: .*scx_fake.* mid-round \\(state: disabled.*\\); "
-                                        "round left out$")),
-                 why.c_str());
+        const std::string leftOut = run.phases[2].leftOut;
+        QVERIFY2(QString::fromStdString(leftOut).contains(QRegularExpression(why)),
+                 leftOut.c_str());
         for (const PhaseResult &p : run.phases) {
             const double endS = p.startS + p.durationS;
             const bool containsQuit = p.startS <= saboteur.quitAtS() && saboteur.quitAtS() < endS;
-            QCOMPARE(p.leftOut, p.round == 2 ? why : std::string());
+            QCOMPARE(p.leftOut, p.round == 2 ? leftOut : std::string());
             if (p.variant != "lavd")
                 continue;
             // Round 2's lavd ended as it was seen to exit; every lavd phase
@@ -138,7 +160,7 @@ private slots:
                 QVERIFY(p.round != 2);
         }
         const QString report = QString::fromStdString(formatTextReport(run));
-        QCOMPARE(report.split('\n').count(QString::fromStdString(why)), 1);
+        QCOMPARE(report.split('\n').count(QString::fromStdString(leftOut)), 1);
         QCOMPARE(tree.read("sys/kernel/sched_ext/state"), QString("disabled"));
         QCOMPARE(QDir(tree.path("run")).entryList({"*.lock"}, QDir::Files), QStringList());
     }
@@ -157,7 +179,7 @@ private slots:
         QCOMPARE(bus.start(), QString());
         FakeScxLoader loader;
         const QString dir = tree.path("sys/kernel/sched_ext");
-        QCOMPARE(loader.start(dir, {"scx_fake"}), QString());
+        QCOMPARE(loader.start(dir, tree.path("dev/kmsg"), {"scx_fake"}), QString());
         Session session(onFake(tree));
         session.start();
         Scenario s = threeRounds(tree);
