@@ -64,8 +64,13 @@ QString ScenarioBar::measured(const Run &run)
 
 void ScenarioBar::showRunning(const QString &scenario, const ScenarioProgress &p, double totalS)
 {
+    QStringList about;
+    if (p.rounds > 1)
+        about << tr("round %1 of %2").arg(p.round).arg(p.rounds);
+    if (!p.variant.empty())
+        about << tr("variant %1").arg(QString::fromStdString(p.variant).toHtmlEscaped());
     const QString round =
-        p.rounds > 1 ? tr(" (round %1 of %2)").arg(p.round).arg(p.rounds) : QString();
+        about.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(about.join(QStringLiteral(", ")));
     const QString text = tr("Scenario <b>%1</b> · step %2 of %3%4: <b>%5</b> · %6 of %7")
                              .arg(scenario.toHtmlEscaped())
                              .arg(p.step + 1)
