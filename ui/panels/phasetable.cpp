@@ -2,6 +2,7 @@
 
 #include "consumersummary.h"
 #include "latencytext.h"
+#include "scenariobar.h"
 
 #include <QEvent>
 #include <QHeaderView>
@@ -23,12 +24,6 @@ QString summaryText(const ConsumerSummary &s)
     if (s.traits->summary == SummaryFigure::P99)
         return s.p99Us < 0 ? QStringLiteral("–") : formatLatencyMs(s.p99Us);
     return QString::fromStdString(s.text());
-}
-
-QString duration(double s)
-{
-    const int whole = static_cast<int>(s);
-    return QStringLiteral("%1:%2").arg(whole / 60).arg(whole % 60, 2, 10, QLatin1Char('0'));
 }
 
 } // namespace
@@ -90,7 +85,7 @@ void PhaseTable::setPhases(const std::vector<PhaseResult> &phases, double resetS
         };
         set(Name, QStringLiteral("%1  %2").arg(i + 1).arg(QString::fromStdString(p.name)));
         set(Variant, QString::fromStdString(p.variant));
-        set(Duration, duration(p.durationS));
+        set(Duration, ScenarioBar::elapsed(p.durationS));
         const std::vector<ConsumerSummary> consumers = summarizeConsumers(p);
         for (size_t c = 0; c < consumers.size(); ++c)
             set(FirstConsumer + static_cast<int>(c), summaryText(consumers[c]));

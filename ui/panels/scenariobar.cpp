@@ -52,13 +52,19 @@ QString ScenarioBar::minutes(double seconds)
     return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
+QString ScenarioBar::elapsed(double seconds)
+{
+    const auto s = static_cast<int64_t>(std::max(0.0, std::floor(seconds + 1e-6)));
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
 QString ScenarioBar::measured(const Run &run)
 {
     double seconds = 0;
     for (const PhaseResult &p : run.phases)
         seconds += p.durationS;
     return QStringLiteral("%1 (%2)").arg(
-        minutes(seconds),
+        elapsed(seconds),
         run.phases.size() == 1 ? tr("1 phase") : tr("%1 phases").arg(run.phases.size()));
 }
 
