@@ -358,7 +358,7 @@ void TestScenarioGui::abPlaysTwoVariantsInTurnsAndOpensTheirComparison()
     QVERIFY2(cost.endsWith(QStringLiteral("= 8 s")), qPrintable(cost));
     // The bar names the step played and the variant in force.
     const QRegularExpression loadedStep(QStringLiteral(
-        R"(step 2 of 2 \(round \d of 2, variant nice \(load_nice=5\)\): <b>([^<]+)</b>)"));
+        R"(step 2 of 2 \(round \d of 2\): <b>([^<]+)</b> under <b>nice \(load_nice=5\)</b>)"));
     QTRY_VERIFY_WITH_TIMEOUT(loadedStep.match(m_bar->text()).hasMatch(), kStateWaitMs);
     QCOMPARE(loadedStep.match(m_bar->text()).captured(1), QStringLiteral("massive_intr x1"));
     QTRY_VERIFY_WITH_TIMEOUT(m_bar->text().contains(QStringLiteral("completed")), kStateWaitMs);

@@ -65,8 +65,10 @@ void PhaseTable::setPhases(const std::vector<PhaseResult> &phases, double resetS
     bool changed = false;
     const bool variants = std::any_of(phases.begin(), phases.end(),
                                       [](const PhaseResult &p) { return !p.variant.empty(); });
-    if (isColumnHidden(Variant) == variants)
+    if (isColumnHidden(Variant) == variants) {
         setColumnHidden(Variant, !variants);
+        fitAllColumns(); // a hidden column's header had no width to fit
+    }
     for (size_t i = 0; i < phases.size(); ++i) {
         const PhaseResult &p = phases[i];
         QTreeWidgetItem *item = topLevelItem(static_cast<int>(i));

@@ -70,19 +70,18 @@ QString ScenarioBar::measured(const Run &run)
 
 void ScenarioBar::showRunning(const QString &scenario, const ScenarioProgress &p, double totalS)
 {
-    QStringList about;
-    if (p.rounds > 1)
-        about << tr("round %1 of %2").arg(p.round).arg(p.rounds);
-    if (!p.variant.empty())
-        about << tr("variant %1").arg(QString::fromStdString(p.variant).toHtmlEscaped());
     const QString round =
-        about.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(about.join(QStringLiteral(", ")));
-    const QString text = tr("Scenario <b>%1</b> · step %2 of %3%4: <b>%5</b> · %6 of %7")
+        p.rounds > 1 ? tr(" (round %1 of %2)").arg(p.round).arg(p.rounds) : QString();
+    QString step =
+        QStringLiteral("<b>%1</b>").arg(QString::fromStdString(p.stepName).toHtmlEscaped());
+    if (!p.variant.empty())
+        step =
+            tr("%1 under <b>%2</b>").arg(step, QString::fromStdString(p.variant).toHtmlEscaped());
+    const QString text = tr("Scenario <b>%1</b> · step %2 of %3%4: %5 · %6 of %7")
                              .arg(scenario.toHtmlEscaped())
                              .arg(p.step + 1)
                              .arg(p.steps)
-                             .arg(round, QString::fromStdString(p.stepName).toHtmlEscaped(),
-                                  minutes(p.stepElapsedS), minutes(p.stepS));
+                             .arg(round, step, minutes(p.stepElapsedS), minutes(p.stepS));
     if (m_label->text() != text)
         m_label->setText(text);
     const int value =
