@@ -45,6 +45,23 @@ Comparison compareVariants(const Run &run)
     return compareRuns(splitByVariant(run), names, Compared::Variants);
 }
 
+std::vector<RoundValue> roundValues(const std::vector<Run> &variants, const PhaseComparison &phase,
+                                    const std::string &consumer, CompareMetric metric)
+{
+    const CompareMetricRow &row = metricRow(metric);
+    std::vector<RoundValue> out;
+    for (size_t v = 0; v < variants.size() && v < phase.sides.size(); ++v)
+        for (size_t index : phase.sides[v].phases) {
+            const PhaseResult &p = variants[v].phases[index];
+            const ConsumerStats *c = p.consumer(consumer);
+            if (!c || c->samples == 0)
+                continue;
+            if (const std::optional<double> value = row.sample(roundAsBlock(*c, p.durationS)))
+                out.push_back({p.round, v, *value});
+        }
+    return out;
+}
+
 namespace {
 
 // What one consumer's rows say of a variant against the first.

@@ -22,6 +22,21 @@ std::vector<Run> splitByVariant(const Run &run);
 // variants' names.
 Comparison compareVariants(const Run &run);
 
+// One round's value of a metric under one variant.
+struct RoundValue
+{
+    int round = 0;      // 1-based
+    size_t variant = 0; // into the run's variants
+    double value = 0;
+};
+
+// Each round's value of `metric` of `consumer` in `phase` (of the comparison
+// of `variants`, splitByVariant()'s parts), every variant's: a round read as
+// one block, as the verdict reads it once rounds are its samples. A and B of
+// one round side by side show whether the turns cancelled the drift.
+std::vector<RoundValue> roundValues(const std::vector<Run> &variants, const PhaseComparison &phase,
+                                    const std::string &consumer, CompareMetric metric);
+
 // One line per variant after the first, for a mail: "off (autogroup=0)
 // worse than on: audio misses/min x4.1 [2.8, 6.0], video p99 +62 % [+31,
 // +90]; wakeup ~". A consumer with a change past the noise names each

@@ -2,6 +2,7 @@
 
 #include "consumerconfig.h"
 #include "isotime.h"
+#include "phasename.h"
 #include "scenariocheck.h"
 #include "untildecided.h"
 #include "variantcompare.h"
@@ -87,6 +88,11 @@ std::string ScenarioPlayer::accept(const Scenario &scenario, Play play, const Lo
 
     auto playing = std::make_shared<Playing>();
     playing->scenario = scenario;
+    // A step built without a name (the A/B dialog's load) is named as a
+    // scenario file's is: its phases, the bar and the comparison say what ran.
+    for (ScenarioStep &step : playing->scenario.steps)
+        if (step.name.empty())
+            step.name = phaseNameForLoads(step.loads);
     playing->play = play;
     if (scenario.stopWhen)
         playing->judge.emplace(*scenario.stopWhen);
@@ -97,7 +103,7 @@ std::string ScenarioPlayer::accept(const Scenario &scenario, Play play, const Lo
     playing->joinsRunStart = play.fromRunStart && untouched;
     m_name = scenario.name;
     m_outcome.reset();
-    const ScenarioStep &first = scenario.steps[0];
+    const ScenarioStep &first = playing->scenario.steps[0];
     m_progress = {0,
                   static_cast<int>(scenario.steps.size()),
                   1,

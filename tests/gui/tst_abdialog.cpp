@@ -5,6 +5,7 @@
 
 #include "../knobs/faketree.h"
 #include "abdialog.h"
+#include "compare.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -94,6 +95,27 @@ private slots:
         d.findChild<QLineEdit *>(QStringLiteral("ab-load"))->setText("burn:many");
         QVERIFY2(d.problem().contains(QStringLiteral("burn")), qPrintable(d.problem()));
         QVERIFY(!startEnabled(d));
+    }
+
+    void fewerRoundsThanAVerdictNeedsAreWarnedOf()
+    {
+        // 2 rounds end "not enough rounds to tell": the dialog says so
+        // before they are played, with the verdict's own count.
+        FakeTree tree;
+        AbDialog d(tree.env(), KnobRun{});
+        d.show();
+        auto *rounds = d.findChild<QSpinBox *>(QStringLiteral("ab-rounds"));
+        auto *warning = d.findChild<QLabel *>(QStringLiteral("ab-rounds-warning"));
+        QVERIFY(warning);
+        rounds->setValue(2);
+        QVERIFY(warning->isVisible());
+        const QString needed = QString::number(samplesNeeded());
+        QVERIFY2(warning->text().contains(QStringLiteral("needs %1 rounds").arg(needed)) &&
+                     warning->text().contains(QStringLiteral("2 of the %1 needed").arg(needed)),
+                 qPrintable(warning->text()));
+        QVERIFY(startEnabled(d)); // a warning, not a refusal: a quick look is allowed
+        rounds->setValue(static_cast<int>(samplesNeeded()));
+        QVERIFY(!warning->isVisible());
     }
 
     void whatTheRunRefusesIsRefusedHereToo()

@@ -7,7 +7,9 @@
 #include "comparewindow.h"
 #include "messagebanner.h"
 #include "ratioplot.h"
+#include "roundplot.h"
 #include "runfile.h"
+#include "variantcompare.h"
 
 #include <QClipboard>
 #include <QComboBox>
@@ -70,6 +72,38 @@ Run makeRun(const std::string &scheduler, const std::string &scenario, int64_t s
                        consumer("wakeup", 20 * k, 400 * k, 900 * k, 0)};
         r.phases.push_back(p);
     }
+    return r;
+}
+
+// An A/B of two rounds, A B B A: idle and burn x4 under each variant, test's
+// p99 under the load twice base's in every round, while both rounds drift
+// (round 2 a fifth slower under both).
+Run makeAbRun()
+{
+    Run r = makeRun("eevdf", "ab", 1);
+    r.phases.clear();
+    r.variants = {{"base", {}, {}}, {"test", {"load_nice=19"}, {}}};
+    const char *order[2][2] = {{"base", "test"}, {"test", "base"}};
+    double t = 0;
+    for (int round = 1; round <= 2; ++round)
+        for (const char *variant : order[round - 1])
+            for (int step = 0; step < 2; ++step) {
+                PhaseResult p;
+                p.name = step == 0 ? "idle" : "burn x4";
+                p.loads =
+                    step == 0 ? std::vector<std::string>{} : std::vector<std::string>{"burn:4"};
+                p.step = step;
+                p.round = round;
+                p.variant = variant;
+                p.startS = t;
+                p.durationS = 5;
+                t += 5;
+                const int64_t k = (step + 1) * (variant == std::string("test") && step ? 2 : 1) *
+                                  (round == 2 ? 6 : 5);
+                p.consumers = {consumer("audio", 10 * k, 200 * k, 600 * k, 0),
+                               consumer("wakeup", 4 * k, 80 * k, 180 * k, 0)};
+                r.phases.push_back(p);
+            }
     return r;
 }
 
@@ -136,6 +170,74 @@ private slots:
                                                          QStringLiteral("6.18.44-test (lavd)")}));
         w.setConsumer(QStringLiteral("audio"));
         QCOMPARE(w.cdfPlot()->curveCount(), 2);
+    }
+
+    // The window's A/B ends in this window: its variants side by side, as
+    // `latprobe compare --format md RUN.json` shows them, and round by round.
+    void anAbRunShowsItsVariantsSideBySide()
+    {
+        const Run run = makeAbRun();
+        CompareWindow w;
+        w.resize(1100, 760);
+        w.show();
+        w.addRun(run, "ab");
+        const Comparison c = compareVariants(run);
+
+        // A column per variant, each holding its own values.
+        QTableWidget *t = w.table();
+        QCOMPARE(t->horizontalHeaderItem(4)->text(), QStringLiteral("base"));
+        QCOMPARE(t->horizontalHeaderItem(5)->text(), QStringLiteral("test"));
+        QVERIFY(t->rowCount() > 0);
+        int p99s = 0;
+        for (int row = 0; row < t->rowCount(); ++row) {
+            QCOMPARE(t->item(row, 3)->text(), QStringLiteral("test"));
+            QVERIFY2(!t->item(row, 5)->text().isEmpty(), qPrintable(t->item(row, 2)->text()));
+            if (t->item(row, 0)->text() == QStringLiteral("burn x4") &&
+                t->item(row, 1)->text() == QStringLiteral("audio") &&
+                t->item(row, 2)->text() == QStringLiteral("p99 ms")) {
+                const std::vector<MetricComparison> &ms = c.phases.at(1).runs.at(1).at(0).metrics;
+                const MetricComparison &m = *std::find_if(
+                    ms.begin(), ms.end(), [](auto &x) { return x.metric == CompareMetric::P99; });
+                QCOMPARE(t->item(row, 4)->text(),
+                         QString::fromStdString(formatValue(m.metric, m.base)));
+                QCOMPARE(t->item(row, 5)->text(),
+                         QString::fromStdString(formatValue(m.metric, m.value)));
+                ++p99s;
+            }
+        }
+        QCOMPARE(p99s, 1);
+
+        // Every variant's curves; the changes against the first, undecided
+        // with 2 rounds yet drawn.
+        w.setConsumer(QStringLiteral("audio"));
+        w.setPhase(QStringLiteral("burn x4"));
+        QCOMPARE(w.cdfPlot()->curveNames(),
+                 (QStringList{QStringLiteral("base"), QStringLiteral("test")}));
+        QVERIFY(w.ratioPlot()->pointCount() > 0);
+
+        // Round by round: A and B of each round, joined.
+        RoundPlot *rounds = w.roundPlot();
+        QVERIFY(rounds->isVisible());
+        QCOMPARE(rounds->pointsInRound(1), 2);
+        QCOMPARE(rounds->pointsInRound(2), 2);
+        QCOMPARE(rounds->joinCount(), 2);
+        w.setPhase(QString());
+        QCOMPARE(w.cdfPlot()->curveCount(), 4);
+        QCOMPARE(rounds->pointsInRound(1), 4); // two phases
+        QCOMPARE(rounds->joinCount(), 4);
+
+        // The caption names the variants and the verdict.
+        const QString caption = w.screenshotCaptionText();
+        QVERIFY2(caption.contains(
+                     QStringLiteral("A/B: base (as the system is) against test (load_nice=19)")),
+                 qPrintable(caption));
+        QCOMPARE(w.headlines().size(), size_t(1));
+        QVERIFY2(caption.contains(QString::fromStdString(w.headlines()[0])), qPrintable(caption));
+
+        // A plain comparison of runs shows no round plot.
+        w.clearRuns();
+        QCOMPARE(w.openFiles({m_a, m_b}), 2);
+        QVERIFY(!rounds->isVisible());
     }
 
     void anOpenIntervalRunsOffThePlot()

@@ -4,6 +4,7 @@
 // commands of its own asks first (refusing starts nothing).
 
 #include "abdialog.h"
+#include "cdfplot.h"
 #include "collector.h"
 #include "commandconsentdialog.h"
 #include "comparewindow.h"
@@ -11,7 +12,10 @@
 #include "loadmanager.h"
 #include "loadpanel.h"
 #include "mainwindow.h"
+#include "phasetable.h"
 #include "procscan.h"
+#include "ratioplot.h"
+#include "roundplot.h"
 #include "runfile.h"
 #include "runoptions.h"
 #include "scenariobar.h"
@@ -34,6 +38,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -351,6 +356,11 @@ void TestScenarioGui::abPlaysTwoVariantsInTurnsAndOpensTheirComparison()
     ab->trigger();
     // 2 rounds of 2 variants of idle and the load, 1 s each, no settling.
     QVERIFY2(cost.endsWith(QStringLiteral("= 8 s")), qPrintable(cost));
+    // The bar names the step played and the variant in force.
+    const QRegularExpression loadedStep(QStringLiteral(
+        R"(step 2 of 2 \(round \d of 2\): <b>([^<]+)</b> under <b>nice \(load_nice=5\)</b>)"));
+    QTRY_VERIFY_WITH_TIMEOUT(loadedStep.match(m_bar->text()).hasMatch(), kStateWaitMs);
+    QCOMPARE(loadedStep.match(m_bar->text()).captured(1), QStringLiteral("massive_intr x1"));
     QTRY_VERIFY_WITH_TIMEOUT(m_bar->text().contains(QStringLiteral("completed")), kStateWaitMs);
     const std::optional<Run> run =
         m_session->view().lastScenario() ? m_session->view().lastScenario()->run : std::nullopt;
@@ -361,6 +371,30 @@ void TestScenarioGui::abPlaysTwoVariantsInTurnsAndOpensTheirComparison()
     // A B B A, two steps a turn.
     QCOMPARE(variants, (std::vector<std::string>{"base", "base", "nice", "nice", "nice", "nice",
                                                  "base", "base"}));
+    // Every phase is named, the loaded ones as the CLI names them.
+    for (const PhaseResult &p : run->phases)
+        QCOMPARE(p.name, p.step == 0 ? std::string("idle") : std::string("massive_intr x1"));
+    // The phase table says which variant each of its phases ran under.
+    auto *table = windowPart<PhaseTable>(m_window.get(), "phase-table");
+    int variantColumn = -1;
+    for (int c = 0; c < table->columnCount(); ++c)
+        if (table->headerItem()->text(c) == QStringLiteral("Variant"))
+            variantColumn = c;
+    QVERIFY(variantColumn >= 0);
+    QTRY_VERIFY_WITH_TIMEOUT(table->topLevelItemCount() >= 8, kStateWaitMs);
+    QVERIFY(!table->isColumnHidden(variantColumn));
+    QStringList shown;
+    for (int row = 0; row < table->topLevelItemCount(); ++row) {
+        const QTreeWidgetItem *item = table->topLevelItem(row);
+        QVERIFY2(!item->text(0).section(QStringLiteral("  "), 1).trimmed().isEmpty(),
+                 qPrintable(item->text(0)));
+        if (!item->text(variantColumn).isEmpty())
+            shown << item->text(0).section(QStringLiteral("  "), 1) + QStringLiteral(" · ") +
+                         item->text(variantColumn);
+    }
+    QCOMPARE(shown, (QStringList{"idle · base", "massive_intr x1 · base", "idle · nice",
+                                 "massive_intr x1 · nice", "idle · nice", "massive_intr x1 · nice",
+                                 "idle · base", "massive_intr x1 · base"}));
     QStringList switches;
     for (const MarkerEvent &m : m_session->markers())
         if (m.kind == MarkerEvent::VariantSwitched)
@@ -374,6 +408,35 @@ void TestScenarioGui::abPlaysTwoVariantsInTurnsAndOpensTheirComparison()
     QVERIFY2(compare->headlines()[0].starts_with("nice (load_nice=5) "),
              compare->headlines()[0].c_str());
     QVERIFY(compare->summaryLabel()->text().contains(QStringLiteral("nice (load_nice=5)")));
+    // Its verdict lines name their phase.
+    QVERIFY2(!compare->summaryLabel()->text().contains(QStringLiteral("<b></b>")),
+             qPrintable(compare->summaryLabel()->text()));
+    // Both variants side by side: a column each, every row holding nice's values.
+    QTableWidget *t = compare->table();
+    QCOMPARE(t->horizontalHeaderItem(4)->text(), QStringLiteral("base"));
+    QCOMPARE(t->horizontalHeaderItem(5)->text(), QStringLiteral("nice"));
+    QVERIFY(t->rowCount() > 0);
+    for (int row = 0; row < t->rowCount(); ++row) {
+        QCOMPARE(t->item(row, 3)->text(), QStringLiteral("nice"));
+        QVERIFY(!t->item(row, 4)->text().isEmpty() && !t->item(row, 5)->text().isEmpty());
+    }
+    for (const QString &name : compare->cdfPlot()->curveNames())
+        QVERIFY2(!name.endsWith(QStringLiteral("· ")), qPrintable(name));
+    compare->setConsumer(QStringLiteral("wakeup"));
+    compare->setPhase(QStringLiteral("massive_intr x1"));
+    QCOMPARE(compare->cdfPlot()->curveNames(),
+             (QStringList{QStringLiteral("base"), QStringLiteral("nice")}));
+    QVERIFY(compare->ratioPlot()->pointCount() > 0);
+    // Round by round: A's and B's value of each round, joined.
+    QVERIFY(compare->roundPlot()->isVisible());
+    QCOMPARE(compare->roundPlot()->pointsInRound(1), 2);
+    QCOMPARE(compare->roundPlot()->pointsInRound(2), 2);
+    QCOMPARE(compare->roundPlot()->joinCount(), 2);
+    const QString caption = compare->screenshotCaptionText();
+    QVERIFY2(
+        caption.contains(QStringLiteral("base (as the system is) against nice (load_nice=5)")) &&
+            caption.contains(QString::fromStdString(compare->headlines()[0])),
+        qPrintable(caption));
     compare->close();
 }
 

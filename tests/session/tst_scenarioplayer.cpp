@@ -166,6 +166,24 @@ private slots:
         QCOMPARE(player.wait(), RunEnd::Completed);
     }
 
+    // The window's A/B builds its load step without a name: its phases, the
+    // progress and the comparison still say what ran, as `latprobe run
+    // --load` names them.
+    void aStepWithoutANameIsNamedAfterItsLoads()
+    {
+        FakeStage stage;
+        ScenarioPlayer player(stage);
+        Scenario s = twoSteps();
+        s.steps = {{"", 10, {}}, {"", 20, {spec("burn:4")}}};
+        QCOMPARE(player.accept(s, {}, {}, kAudio, false), std::string());
+        QCOMPARE(player.progress().stepName, std::string("idle"));
+        player.begin();
+        stage.toStepEnd(player);
+        QCOMPARE(player.progress().stepName, std::string("burn x4"));
+        stage.toStepEnd(player);
+        QCOMPARE(stage.phasesOpened(), (std::vector<std::string>{"idle", "burn x4", "idle"}));
+    }
+
     void stepsEndTheLastStepBeforeItsLoadsStop()
     {
         FakeStage stage;

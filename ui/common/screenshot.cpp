@@ -41,24 +41,33 @@ QString screenshotCaption(const SystemInfo &s, const std::vector<std::string> &l
     return caption;
 }
 
-QString compareCaption(const std::vector<std::string> &runLabels, const QStringList &files,
-                       const QDateTime &when, const std::vector<std::string> &headlines)
+QString compareCaption(const std::vector<std::string> &labels, const QStringList &files,
+                       const QDateTime &when, const std::vector<std::string> &headlines,
+                       CaptionOf of)
 {
     QStringList runs;
-    for (size_t i = 0; i < runLabels.size(); ++i) {
-        QString run =
-            QStringLiteral("run %1 %2").arg(i + 1).arg(QString::fromStdString(runLabels[i]));
-        if (static_cast<qsizetype>(i) < files.size())
-            run +=
-                QStringLiteral(" [%1]").arg(QFileInfo(files[static_cast<qsizetype>(i)]).fileName());
+    for (size_t i = 0; i < labels.size(); ++i) {
+        QString run = QString::fromStdString(labels[i]);
+        if (of == CaptionOf::Runs) {
+            run = QStringLiteral("run %1 %2").arg(i + 1).arg(run);
+            if (static_cast<qsizetype>(i) < files.size())
+                run += QStringLiteral(" [%1]").arg(
+                    QFileInfo(files[static_cast<qsizetype>(i)]).fileName());
+        }
         runs << run;
     }
+    const QString what =
+        of == CaptionOf::Runs
+            ? QStringLiteral("compare: %1").arg(runs.join(QStringLiteral(", ")))
+            : QStringLiteral("A/B: %1%2")
+                  .arg(runs.join(QStringLiteral(" against ")),
+                       files.isEmpty()
+                           ? QString()
+                           : QStringLiteral(" [%1]").arg(QFileInfo(files.front()).fileName()));
     const QString sep = QStringLiteral("  ·  ");
-    QString caption =
-        QStringList{QStringLiteral("latprobe %1").arg(QString::fromLatin1(kVersion)),
-                    QStringLiteral("compare: %1").arg(runs.join(QStringLiteral(", "))),
-                    when.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"))}
-            .join(sep);
+    QString caption = QStringList{QStringLiteral("latprobe %1").arg(QString::fromLatin1(kVersion)),
+                                  what, when.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"))}
+                          .join(sep);
     for (const std::string &line : headlines)
         caption += QLatin1Char('\n') + QString::fromStdString(line);
     return caption;

@@ -24,9 +24,12 @@ QString screenshotCaption(const SystemInfo &system, const std::vector<std::strin
                           const QDateTime &when, const std::string &delayers = {});
 
 // The same for the Compare window: the runs it lines up instead of loads,
-// and an A/B's verdicts (variantHeadlines()), a line each.
-QString compareCaption(const std::vector<std::string> &runLabels, const QStringList &files,
-                       const QDateTime &when, const std::vector<std::string> &headlines = {});
+// and an A/B's verdicts (variantHeadlines()), a line each. An A/B's
+// `labels` are its variants ("off (autogroup=0)"), and `files` its run's.
+enum class CaptionOf { Runs, Variants };
+QString compareCaption(const std::vector<std::string> &labels, const QStringList &files,
+                       const QDateTime &when, const std::vector<std::string> &headlines = {},
+                       CaptionOf of = CaptionOf::Runs);
 
 // The window's picture with the caption in a strip below it, in the
 // palette's colours. Returns the strip's height through `captionHeight`.

@@ -6,6 +6,7 @@
 #include "cyclictestimport.h"
 #include "messagebanner.h"
 #include "ratioplot.h"
+#include "roundplot.h"
 #include "screenshot.h"
 #include "variantcompare.h"
 
@@ -34,7 +35,9 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
+#include <optional>
 
 namespace latprobe {
 
@@ -64,7 +67,7 @@ CompareWindow::CompareWindow(QWidget *parent)
     : QMainWindow(parent), m_banner(new MessageBanner(this)), m_runsLabel(new QLabel(this)),
       m_warnings(new QLabel(this)), m_consumerBox(new QComboBox(this)),
       m_phaseBox(new QComboBox(this)), m_plot(new CdfPlot(this)), m_ratios(new RatioPlot(this)),
-      m_table(new QTableWidget(this)), m_summary(new QLabel(this))
+      m_roundPlot(new RoundPlot(this)), m_table(new QTableWidget(this)), m_summary(new QLabel(this))
 {
     setWindowTitle(tr("latprobe — compare runs"));
     QIcon fallback;
@@ -150,10 +153,15 @@ void CompareWindow::buildLayout()
     plots->setChildrenCollapsible(false);
     m_plot->setMinimumSize(260, 220);
     m_ratios->setMinimumSize(220, 220);
+    m_roundPlot->setMinimumSize(220, 220);
+    m_roundPlot->setObjectName(QStringLiteral("round-plot"));
+    m_roundPlot->setVisible(false);
     plots->addWidget(m_plot);
     plots->addWidget(m_ratios);
+    plots->addWidget(m_roundPlot);
     plots->setStretchFactor(0, 3);
     plots->setStretchFactor(1, 2);
+    plots->setStretchFactor(2, 2);
     split->addWidget(plots);
     setUpTable();
     split->addWidget(m_table);
@@ -191,19 +199,7 @@ QHBoxLayout *CompareWindow::buildChoosers(QWidget *central)
 void CompareWindow::setUpTable()
 {
     m_table->setColumnCount(Columns);
-    m_table->setHorizontalHeaderLabels({tr("phase"), tr("consumer"), tr("metric"), tr("run"),
-                                        tr("run 1"), tr("this run"), tr("change [95 %]"),
-                                        tr("verdict")});
-    m_table->horizontalHeaderItem(ChangeCol)->setToolTip(
-        tr("This run against run 1: a ratio (x or %) or a difference (pt, /min), with its 95 % "
-           "interval"));
-    m_table->horizontalHeaderItem(VerdictCol)
-        ->setToolTip(
-            tr("better or worse: a Mann-Whitney U test at 5 % and a change large enough to name "
-               "(10 % on a percentile, x1.5 on misses, 0.5 pt of deadlines met); ~ otherwise; too "
-               "few: under 4 rounds or blocks a side"));
-    m_table->horizontalHeaderItem(BaseCol)->setToolTip(
-        tr("The median of run 1's samples (rounds, or 5 s blocks)"));
+    setHeaders();
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -211,6 +207,29 @@ void CompareWindow::setUpTable()
     m_table->setShowGrid(false);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(false);
+}
+
+void CompareWindow::setHeaders()
+{
+    // A/B: a column per variant, as the markdown's tables head theirs.
+    const QString first = m_variants ? who(0) : tr("run 1");
+    const QString other = !m_variants                          ? tr("this run")
+                          : m_comparison.runLabels.size() == 2 ? who(1)
+                                                               : tr("this variant");
+    m_table->setHorizontalHeaderLabels({tr("phase"), tr("consumer"), tr("metric"),
+                                        m_variants ? tr("variant") : tr("run"), first, other,
+                                        tr("change [95 %]"), tr("verdict")});
+    m_table->horizontalHeaderItem(ChangeCol)->setToolTip(
+        tr("%1 against %2: a ratio (x or %) or a difference (pt, /min), with its 95 % interval")
+            .arg(other, first));
+    m_table->horizontalHeaderItem(VerdictCol)
+        ->setToolTip(
+            tr("better or worse: a Mann-Whitney U test at 5 % and a change large enough to name "
+               "(10 % on a percentile, x1.5 on misses, 0.5 pt of deadlines met); ~ otherwise; too "
+               "few: under %1 rounds or blocks a side")
+                .arg(samplesNeeded()));
+    m_table->horizontalHeaderItem(BaseCol)->setToolTip(
+        tr("The median of %1's samples (rounds, or 5 s blocks)").arg(first));
 }
 
 int CompareWindow::openFiles(const QStringList &paths)
@@ -279,10 +298,12 @@ void CompareWindow::rebuild()
 {
     // One run that played variants compares them, as `latprobe compare
     // RUN.json` does.
-    const bool variants = m_runs.size() == 1 && hasVariants(m_runs.front());
-    m_comparison = variants ? compareVariants(m_runs.front()) : compareRuns(m_runs, m_files);
+    m_variants = m_runs.size() == 1 && hasVariants(m_runs.front());
+    m_variantRuns = m_variants ? splitByVariant(m_runs.front()) : std::vector<Run>{};
+    m_comparison = m_variants ? compareVariants(m_runs.front()) : compareRuns(m_runs, m_files);
     m_headlines =
-        variants ? variantHeadlines(m_runs.front(), m_comparison) : std::vector<std::string>{};
+        m_variants ? variantHeadlines(m_runs.front(), m_comparison) : std::vector<std::string>{};
+    m_roundPlot->setVisible(m_variants);
     updateRunsLabel();
 
     QStringList warnings;
@@ -332,11 +353,14 @@ void CompareWindow::updateRunsLabel()
     QStringList lines;
     for (size_t i = 0; i < m_runs.size(); ++i) {
         const Run &r = m_runs[i];
+        const QString file =
+            QFileInfo(QString::fromStdString(m_files[i])).fileName().toHtmlEscaped();
         QString line =
-            tr("<b>run %1</b> %2 — %3")
-                .arg(i + 1)
-                .arg(QString::fromStdString(m_comparison.runLabels[i]).toHtmlEscaped(),
-                     QFileInfo(QString::fromStdString(m_files[i])).fileName().toHtmlEscaped());
+            m_variants
+                ? tr("<b>A/B</b> %1").arg(file)
+                : tr("<b>run %1</b> %2 — %3")
+                      .arg(i + 1)
+                      .arg(QString::fromStdString(m_comparison.runLabels[i]).toHtmlEscaped(), file);
         QStringList about;
         if (!r.scenario.empty())
             about << tr("scenario %1").arg(QString::fromStdString(r.scenario).toHtmlEscaped());
@@ -348,6 +372,13 @@ void CompareWindow::updateRunsLabel()
         if (!about.isEmpty())
             line += QStringLiteral(" · ") + about.join(QStringLiteral(" · "));
         lines << line;
+    }
+    if (m_variants) {
+        const std::vector<VariantRecord> &variants = m_runs.front().variants;
+        for (size_t i = 0; i < variants.size(); ++i)
+            lines << tr("<b>%1</b> %2")
+                         .arg(QChar(u'A' + static_cast<char16_t>(i)))
+                         .arg(QString::fromStdString(variants[i].describe()).toHtmlEscaped());
     }
     m_runsLabel->setText(lines.join(QStringLiteral("<br>")));
     m_runsLabel->setVisible(!lines.isEmpty());
@@ -391,8 +422,9 @@ void CompareWindow::fillMetricRow(int row, const MetricComparison &m, bool singl
 void CompareWindow::fillTable()
 {
     m_table->setRowCount(0);
+    setHeaders();
     const QColor dim = palette().color(QPalette::Disabled, QPalette::Text);
-    const bool single = m_runs.size() == 1;
+    const bool single = sides().size() == 1;
     auto addRow = [this]() {
         const int row = m_table->rowCount();
         m_table->insertRow(row);
@@ -408,11 +440,13 @@ void CompareWindow::fillTable()
             QStringList in;
             for (size_t ri = 0; ri < ph.sides.size(); ++ri)
                 if (ph.sides[ri].present)
-                    in << QString::number(ri + 1);
+                    in << (m_variants ? who(ri) : QString::number(ri + 1));
             const int row = addRow();
             set(row, PhaseCol, phase, false)->setForeground(dim);
             set(row, MetricCol,
-                tr("only in run %1: not compared").arg(in.join(QStringLiteral(", "))), false)
+                (m_variants ? tr("only in %1: not compared") : tr("only in run %1: not compared"))
+                    .arg(in.join(QStringLiteral(", "))),
+                false)
                 ->setForeground(dim);
             continue;
         }
@@ -433,7 +467,8 @@ void CompareWindow::fillTable()
                     head(row);
                     QTableWidgetItem *why =
                         set(row, MetricCol,
-                            cc.refusal.empty() ? tr("not in run 1") : tr("not compared"), false);
+                            cc.refusal.empty() ? tr("not in %1").arg(who(0)) : tr("not compared"),
+                            false);
                     why->setToolTip(QString::fromStdString(cc.refusal));
                     why->setForeground(dim);
                     continue;
@@ -464,6 +499,7 @@ void CompareWindow::updatePlot()
 {
     const std::string consumer = m_consumerBox->currentText().toStdString();
     const QString only = m_phaseBox->currentData().toString();
+    const std::vector<Run> &runs = sides();
     std::vector<CdfPlot::Curve> curves;
     static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
                                           Qt::DashDotDotLine};
@@ -474,28 +510,32 @@ void CompareWindow::updatePlot()
         if (!only.isEmpty() && phase != only)
             continue;
         // The changes of the phase chosen (or, for every phase, of the
-        // chosen consumer in each), the ratios only.
+        // chosen consumer in each), the ratios only. One too few to judge is
+        // drawn hollow without a whisker: its size shows, undecided.
         for (size_t ri = 1; ri < ph.runs.size(); ++ri)
             for (const ConsumerComparison &cc : ph.runs[ri]) {
                 if (only.isEmpty() && cc.consumer != consumer)
                     continue;
                 for (const MetricComparison &m : cc.metrics) {
-                    if (!m.asRatio || m.verdict == Verdict::TooFewSamples)
+                    const bool tooFew = m.verdict == Verdict::TooFewSamples;
+                    if (!m.asRatio || !std::isfinite(m.change.estimate))
                         continue;
                     const QString what = QString::fromLatin1(toString(m.metric));
-                    points.push_back(
-                        {only.isEmpty() ? QStringLiteral("%1 %2").arg(phase, what)
-                                        : QStringLiteral("%1 %2").arg(
-                                              QString::fromStdString(cc.consumer), what),
-                         static_cast<int>(ri), m.change.estimate, m.change.low, m.change.high,
-                         m.verdict == Verdict::Better || m.verdict == Verdict::Worse});
+                    points.push_back({only.isEmpty()
+                                          ? QStringLiteral("%1 %2").arg(phase, what)
+                                          : QStringLiteral("%1 %2").arg(
+                                                QString::fromStdString(cc.consumer), what),
+                                      static_cast<int>(ri), m.change.estimate,
+                                      tooFew ? m.change.estimate : m.change.low,
+                                      tooFew ? m.change.estimate : m.change.high,
+                                      m.verdict == Verdict::Better || m.verdict == Verdict::Worse});
                 }
             }
-        for (size_t ri = 0; ri < m_runs.size(); ++ri) {
+        for (size_t ri = 0; ri < runs.size() && ri < ph.sides.size(); ++ri) {
             if (!ph.sides[ri].present)
                 continue;
             const size_t index = ph.sides[ri].phases.front();
-            for (const ConsumerStats &s : m_runs[ri].phases[index].consumers) {
+            for (const ConsumerStats &s : runs[ri].phases[index].consumers) {
                 if (s.name != consumer || s.histogram.empty())
                     continue;
                 CdfPlot::Curve c;
@@ -510,13 +550,71 @@ void CompareWindow::updatePlot()
     }
     m_plot->setCurves(std::move(curves));
     m_ratios->setPoints(std::move(points));
+    m_ratios->setBaseName(who(0));
     m_ratios->setTitle(
-        only.isEmpty() ? tr("%1 against run 1, every phase").arg(QString::fromStdString(consumer))
-                       : tr("%1 against run 1").arg(only));
+        only.isEmpty()
+            ? tr("%1 against %2, every phase").arg(QString::fromStdString(consumer), who(0))
+            : tr("%1 against %2").arg(only, who(0)));
     m_plot->setTitle(consumer.empty() ? tr("Latency distribution")
                                       : tr("%1 latency, %2")
                                             .arg(QString::fromStdString(consumer),
                                                  only.isEmpty() ? tr("every phase") : only));
+    if (m_variants)
+        updateRoundPlot(consumer, only);
+}
+
+void CompareWindow::updateRoundPlot(const std::string &consumer, const QString &only)
+{
+    std::vector<const PhaseComparison *> shown;
+    std::vector<CompareMetric> metrics; // the consumer's, as its table rows come
+    for (const PhaseComparison &ph : m_comparison.phases) {
+        if ((!only.isEmpty() && ph.name != only.toStdString()) || !ph.inEveryRun())
+            continue;
+        shown.push_back(&ph);
+        for (const ConsumerComparison &cc : ph.runs.front())
+            for (const MetricComparison &m : cc.metrics)
+                if (cc.consumer == consumer &&
+                    std::find(metrics.begin(), metrics.end(), m.metric) == metrics.end())
+                    metrics.push_back(m.metric);
+    }
+    // The first metric every round has a value of (a round of too few
+    // latencies has no p99), else the first.
+    std::optional<CompareMetric> metric;
+    std::vector<std::vector<RoundValue>> values; // per phase shown
+    for (const CompareMetric m : metrics) {
+        std::vector<std::vector<RoundValue>> each;
+        bool complete = true;
+        for (const PhaseComparison *ph : shown) {
+            each.push_back(roundValues(m_variantRuns, *ph, consumer, m));
+            size_t rounds = 0;
+            for (const PhaseSide &side : ph->sides)
+                rounds += side.phases.size();
+            complete = complete && each.back().size() == rounds;
+        }
+        if (!metric || complete) {
+            metric = m;
+            values = std::move(each);
+        }
+        if (complete)
+            break;
+    }
+    std::vector<RoundPlot::Point> points;
+    for (size_t pi = 0; pi < values.size(); ++pi)
+        for (const RoundValue &v : values[pi]) {
+            const QString variant = who(v.variant);
+            points.push_back({only.isEmpty() ? QStringLiteral("%1 · %2").arg(
+                                                   variant, QString::fromStdString(shown[pi]->name))
+                                             : variant,
+                              static_cast<int>(v.variant), v.round, static_cast<int>(pi),
+                              v.value / metricRow(*metric).scale});
+        }
+    const QString what =
+        metric ? QStringLiteral("%1 %2").arg(QString::fromStdString(consumer),
+                                             QString::fromStdString(metricTitle(*metric)))
+               : QString::fromStdString(consumer);
+    m_roundPlot->setPoints(std::move(points), what);
+    m_roundPlot->setTitle(only.isEmpty() ? tr("%1 round by round, every phase").arg(what)
+                                         : tr("%1 round by round, %2").arg(what, only));
 }
 
 void CompareWindow::setConsumer(const QString &name)
@@ -547,16 +645,25 @@ void CompareWindow::copyAsText()
         tr("Table copied to the clipboard (%1 lines)").arg(text.count(QLatin1Char('\n'))), 5000);
 }
 
-QImage CompareWindow::screenshotImage(int *captionHeight)
+QString CompareWindow::screenshotCaptionText() const
 {
-    QCoreApplication::sendPostedEvents(); // queued replots: the picture is of now
     QStringList files;
     for (const std::string &f : m_files)
         files << QString::fromStdString(f);
-    return composeScreenshot(
-        grab(),
-        compareCaption(m_comparison.runLabels, files, QDateTime::currentDateTime(), m_headlines),
-        palette(), font(), captionHeight);
+    std::vector<std::string> labels = m_comparison.runLabels;
+    if (m_variants) {
+        labels.clear();
+        for (const VariantRecord &v : m_runs.front().variants)
+            labels.push_back(v.describe());
+    }
+    return compareCaption(labels, files, QDateTime::currentDateTime(), m_headlines,
+                          m_variants ? CaptionOf::Variants : CaptionOf::Runs);
+}
+
+QImage CompareWindow::screenshotImage(int *captionHeight)
+{
+    QCoreApplication::sendPostedEvents(); // queued replots: the picture is of now
+    return composeScreenshot(grab(), screenshotCaptionText(), palette(), font(), captionHeight);
 }
 
 QString CompareWindow::saveScreenshot(const QString &directory)

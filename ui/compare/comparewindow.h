@@ -21,6 +21,7 @@ namespace latprobe {
 class CdfPlot;
 class MessageBanner;
 class RatioPlot;
+class RoundPlot;
 
 // Asks for run files to compare, starting where the last ones were found;
 // empty when the user cancels.
@@ -32,6 +33,9 @@ QStringList askForRunFiles(QWidget *parent);
 // the table of `latprobe compare` with its verdicts (coloured only where
 // significant), phases only some runs have, and each phase's one-line
 // verdict; computed by the same compareRuns() and copied as the same text.
+// One run that played variants shows them side by side instead, as
+// `latprobe compare RUN.json` does (compareVariants()), with each round's
+// value of A and B.
 class CompareWindow : public QMainWindow
 {
     Q_OBJECT
@@ -53,6 +57,8 @@ public:
     // The plain-text table, as `latprobe compare` prints it.
     QString comparisonText() const;
     void copyAsText();
+    // The runs (or an A/B's variants) and its verdicts, under a screenshot.
+    QString screenshotCaptionText() const;
     QImage screenshotImage(int *captionHeight = nullptr);
     QString saveScreenshot(const QString &dir = {});
 
@@ -65,6 +71,8 @@ public:
     QTableWidget *table() const { return m_table; }
     CdfPlot *cdfPlot() const { return m_plot; }
     RatioPlot *ratioPlot() const { return m_ratios; }
+    // Shown for a run that played variants only.
+    RoundPlot *roundPlot() const { return m_roundPlot; }
     QLabel *summaryLabel() const { return m_summary; }
     // One run that played variants: its verdicts, one line a variant.
     const std::vector<std::string> &headlines() const { return m_headlines; }
@@ -77,16 +85,24 @@ private:
     void buildLayout();
     QHBoxLayout *buildChoosers(QWidget *central); // consumer and phase
     void setUpTable();
+    void setHeaders(); // the value columns named after the runs' or variants' sides
     void rebuild();
     void fillTable();
     // One metric of one consumer: its values, change and verdict, coloured when decided.
     void fillMetricRow(int row, const MetricComparison &m, bool single);
     QTableWidgetItem *setCell(int row, int column, const QString &text, bool number = true);
     void updatePlot();
+    void updateRoundPlot(const std::string &consumer, const QString &only);
     void updateRunsLabel();
 
     std::vector<Run> m_runs;
     std::vector<std::string> m_files;
+    // The one run's variants (splitByVariant()), when it played them.
+    std::vector<Run> m_variantRuns;
+    bool m_variants = false;
+    // What the comparison's sides index: the runs, or the variants.
+    const std::vector<Run> &sides() const { return m_variants ? m_variantRuns : m_runs; }
+    QString who(size_t side) const { return QString::fromStdString(m_comparison.who(side)); }
     Comparison m_comparison;
     std::vector<std::string> m_headlines;
 
@@ -97,6 +113,7 @@ private:
     QComboBox *m_phaseBox;
     CdfPlot *m_plot;
     RatioPlot *m_ratios;
+    RoundPlot *m_roundPlot;
     QTableWidget *m_table;
     QLabel *m_summary;
     QAction *m_open = nullptr;

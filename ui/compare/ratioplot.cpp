@@ -18,8 +18,8 @@ RatioPlot::RatioPlot(QWidget *parent) : PlotPanel(tr("Change against run 1"), pa
     setExportName(QStringLiteral("changes"));
     setToolTip(tr("Each point: a run's median against run 1's, as a ratio, with its 95 % "
                   "interval as a whisker.\nLeft of 1: less latency or fewer misses (better); "
-                  "right: more. Filled: a significant change; hollow: \"~\".\nRight-click to "
-                  "export."));
+                  "right: more. Filled: a significant change; hollow: \"~\", or without a whisker: "
+                  "too few samples to judge.\nRight-click to export."));
     QCustomPlot *p = plot();
     p->xAxis->setScaleType(QCPAxis::stLogarithmic);
     QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
@@ -35,6 +35,11 @@ void RatioPlot::setPoints(std::vector<Point> points)
 {
     m_points = std::move(points);
     rebuild();
+}
+
+void RatioPlot::setBaseName(const QString &name)
+{
+    plot()->xAxis->setLabel(tr("ratio to %1 (log)").arg(name));
 }
 
 void RatioPlot::applyPalette()

@@ -28,6 +28,8 @@ public:
     explicit RatioPlot(QWidget *parent = nullptr);
 
     void setPoints(std::vector<Point> points);
+    // What the ratios are to: "run 1", or an A/B's first variant.
+    void setBaseName(const QString &name);
     int pointCount() const { return static_cast<int>(m_points.size()); }
     // Whether a point's error bar, as drawn, runs past the plot's right
     // edge: an interval the samples left open above.

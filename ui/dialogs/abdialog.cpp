@@ -1,5 +1,6 @@
 #include "abdialog.h"
 
+#include "compare.h"
 #include "loadspec.h"
 #include "settingkind.h"
 #include "variant.h"
@@ -118,6 +119,11 @@ QFormLayout *AbDialog::buildTurnsForm()
     m_rounds->setToolTip(tr("Each round plays A and B once; with 5 rounds or more, each round "
                             "is a sample for the confidence intervals"));
     turns->addRow(tr("Rounds"), m_rounds);
+    m_roundsWarning = new QLabel;
+    m_roundsWarning->setObjectName(QStringLiteral("ab-rounds-warning"));
+    m_roundsWarning->setWordWrap(true);
+    m_roundsWarning->setStyleSheet(QStringLiteral("color: #d04040;"));
+    turns->addRow(QString(), m_roundsWarning);
     m_settle = new QDoubleSpinBox;
     m_settle->setObjectName(QStringLiteral("ab-settle"));
     m_settle->setRange(-1, 600);
@@ -245,6 +251,16 @@ void AbDialog::refresh()
     m_load->setEnabled(idleThenLoad);
     m_stepS->setEnabled(idleThenLoad);
     m_cost->setText(cost());
+    // The verdict's own words for what too few rounds end with.
+    const auto rounds = static_cast<size_t>(m_rounds->value());
+    m_roundsWarning->setText(
+        rounds < samplesNeeded()
+            ? tr("⚠ A verdict needs %1 rounds; with %2 the A/B may end \"%3\"")
+                  .arg(samplesNeeded())
+                  .arg(rounds)
+                  .arg(QString::fromStdString(notEnoughToTell(rounds, Sampling::Rounds)))
+            : QString());
+    m_roundsWarning->setVisible(rounds < samplesNeeded());
 
     const Scenario s = scenario();
     std::string problem;

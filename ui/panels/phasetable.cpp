@@ -2,6 +2,7 @@
 
 #include "consumersummary.h"
 #include "latencytext.h"
+#include "scenariobar.h"
 
 #include <QEvent>
 #include <QHeaderView>
@@ -25,12 +26,6 @@ QString summaryText(const ConsumerSummary &s)
     return QString::fromStdString(s.text());
 }
 
-QString duration(double s)
-{
-    const int whole = static_cast<int>(s);
-    return QStringLiteral("%1:%2").arg(whole / 60).arg(whole % 60, 2, 10, QLatin1Char('0'));
-}
-
 } // namespace
 
 PhaseTable::PhaseTable(QWidget *parent)
@@ -38,13 +33,14 @@ PhaseTable::PhaseTable(QWidget *parent)
       m_columns(FirstConsumer + static_cast<int>(summarizeConsumers(PhaseResult{}).size()))
 {
     setColumnCount(m_columns);
-    QStringList labels = {tr("Phase"), tr("Time")};
+    QStringList labels = {tr("Phase"), tr("Variant"), tr("Time")};
     const std::vector<ConsumerSummary> consumers = summarizeConsumers(PhaseResult{});
     for (const ConsumerSummary &s : consumers)
         labels << fromView(s.traits->column);
     setHeaderLabels(labels);
     QTreeWidgetItem *h = headerItem();
     h->setToolTip(Name, tr("A stretch of the run with one set of loads, or since a reset"));
+    h->setToolTip(Variant, tr("The variant of the system the phase ran under (an A/B)"));
     h->setToolTip(Duration, tr("How long the phase has lasted (min:s)"));
     for (size_t i = 0; i < consumers.size(); ++i)
         h->setToolTip(FirstConsumer + static_cast<int>(i),
@@ -58,6 +54,7 @@ PhaseTable::PhaseTable(QWidget *parent)
     setFocusPolicy(Qt::TabFocus);
     header()->setStretchLastSection(false);
     header()->setSectionResizeMode(Name, QHeaderView::Stretch);
+    setColumnHidden(Variant, true);
     fitAllColumns();
     setToolTip(tr("Per phase, what the report will show. Copy report for every figure."));
 }
@@ -66,6 +63,12 @@ void PhaseTable::setPhases(const std::vector<PhaseResult> &phases, double resetS
 {
     const QColor dim = palette().color(QPalette::Disabled, QPalette::Text);
     bool changed = false;
+    const bool variants = std::any_of(phases.begin(), phases.end(),
+                                      [](const PhaseResult &p) { return !p.variant.empty(); });
+    if (isColumnHidden(Variant) == variants) {
+        setColumnHidden(Variant, !variants);
+        fitAllColumns(); // a hidden column's header had no width to fit
+    }
     for (size_t i = 0; i < phases.size(); ++i) {
         const PhaseResult &p = phases[i];
         QTreeWidgetItem *item = topLevelItem(static_cast<int>(i));
@@ -83,7 +86,8 @@ void PhaseTable::setPhases(const std::vector<PhaseResult> &phases, double resetS
                 fitColumn(column, text);
         };
         set(Name, QStringLiteral("%1  %2").arg(i + 1).arg(QString::fromStdString(p.name)));
-        set(Duration, duration(p.durationS));
+        set(Variant, QString::fromStdString(p.variant));
+        set(Duration, ScenarioBar::elapsed(p.durationS));
         const std::vector<ConsumerSummary> consumers = summarizeConsumers(p);
         for (size_t c = 0; c < consumers.size(); ++c)
             set(FirstConsumer + static_cast<int>(c), summaryText(consumers[c]));
@@ -134,7 +138,7 @@ void PhaseTable::fitColumn(int column, const QString &text)
 
 void PhaseTable::fitAllColumns()
 {
-    for (int c = Duration; c < m_columns; ++c) {
+    for (int c = Variant; c < m_columns; ++c) {
         header()->setSectionResizeMode(c, QHeaderView::Interactive);
         header()->resizeSection(c, header()->sectionSizeHint(c));
         for (int row = 0; row < topLevelItemCount(); ++row)

@@ -26,7 +26,8 @@ protected:
 
 private:
     // Then a column per consumer with a summary figure (the consumer table's).
-    enum Column { Name, Duration, FirstConsumer };
+    // Variant: which an A/B's phase ran under, shown once a phase has one.
+    enum Column { Name, Variant, Duration, FirstConsumer };
     const int m_columns;
 
     // Widens a figure's column to fit `text`; never narrows it while the

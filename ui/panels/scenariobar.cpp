@@ -52,13 +52,19 @@ QString ScenarioBar::minutes(double seconds)
     return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
+QString ScenarioBar::elapsed(double seconds)
+{
+    const auto s = static_cast<int64_t>(std::max(0.0, std::floor(seconds + 1e-6)));
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
 QString ScenarioBar::measured(const Run &run)
 {
     double seconds = 0;
     for (const PhaseResult &p : run.phases)
         seconds += p.durationS;
     return QStringLiteral("%1 (%2)").arg(
-        minutes(seconds),
+        elapsed(seconds),
         run.phases.size() == 1 ? tr("1 phase") : tr("%1 phases").arg(run.phases.size()));
 }
 
@@ -66,12 +72,16 @@ void ScenarioBar::showRunning(const QString &scenario, const ScenarioProgress &p
 {
     const QString round =
         p.rounds > 1 ? tr(" (round %1 of %2)").arg(p.round).arg(p.rounds) : QString();
-    const QString text = tr("Scenario <b>%1</b> · step %2 of %3%4: <b>%5</b> · %6 of %7")
+    QString step =
+        QStringLiteral("<b>%1</b>").arg(QString::fromStdString(p.stepName).toHtmlEscaped());
+    if (!p.variant.empty())
+        step =
+            tr("%1 under <b>%2</b>").arg(step, QString::fromStdString(p.variant).toHtmlEscaped());
+    const QString text = tr("Scenario <b>%1</b> · step %2 of %3%4: %5 · %6 of %7")
                              .arg(scenario.toHtmlEscaped())
                              .arg(p.step + 1)
                              .arg(p.steps)
-                             .arg(round, QString::fromStdString(p.stepName).toHtmlEscaped(),
-                                  minutes(p.stepElapsedS), minutes(p.stepS));
+                             .arg(round, step, minutes(p.stepElapsedS), minutes(p.stepS));
     if (m_label->text() != text)
         m_label->setText(text);
     const int value =

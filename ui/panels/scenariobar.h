@@ -30,9 +30,13 @@ public:
     QPushButton *cancelButton() const { return m_cancel; }
     QPushButton *saveButton() const { return m_save; }
 
+    // "3:20", rounded up: time left or planned.
     static QString minutes(double seconds);
-    // "3:20 (4 phases)": how much a run has measured, for the questions
-    // before it ends.
+    // "3:19", rounded down as a clock: time measured. The phase table's
+    // rows and measured() both write it so, and so add up alike.
+    static QString elapsed(double seconds);
+    // "3:20 (4 phases)": how much a run has measured (its phases'
+    // durations), for the questions before it ends and a scenario's end.
     static QString measured(const Run &run);
 
 signals:

@@ -274,11 +274,12 @@ void ScenarioFlow::onFinished(RunEnd end, bool partial)
             : QString();
     QString text;
     if (end == RunEnd::Completed)
-        text = tr("Scenario <b>%1</b> completed: %2 steps, %3.%4 Save its run to compare it with "
-                  "another kernel's.")
+        // What its run measured, as the phase table adds it up; not the plan
+        // (which counts the settling after each switch, measured by no phase).
+        text = tr("Scenario <b>%1</b> completed: %2 measured.%3 Save its run to compare it "
+                  "with another kernel's.")
                    .arg(name)
-                   .arg(phases)
-                   .arg(ScenarioBar::minutes(m_totalS))
+                   .arg(run ? ScenarioBar::measured(*run) : ScenarioBar::minutes(m_totalS))
                    .arg(answer.isEmpty() ? QString() : " <b>" + answer + "</b>.");
     else if (end == RunEnd::Threshold)
         text = tr("Scenario <b>%1</b> stopped at its threshold: <b>%2</b>. The report has the "
