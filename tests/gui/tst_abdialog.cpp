@@ -118,6 +118,32 @@ private slots:
         QVERIFY(!warning->isVisible());
     }
 
+    void roundsMayPlayUntilDecided()
+    {
+        // "until decided, at most N": --rounds auto:N, N from the first look
+        // on; no warning, as it plays until the verdict has its rounds.
+        FakeTree tree;
+        AbDialog d(tree.env(), KnobRun{});
+        d.show();
+        auto *rounds = d.findChild<QSpinBox *>(QStringLiteral("ab-rounds"));
+        auto *until = d.findChild<QCheckBox *>(QStringLiteral("ab-until-decided"));
+        auto *warning = d.findChild<QLabel *>(QStringLiteral("ab-rounds-warning"));
+        QVERIFY(until && !until->isChecked());
+        rounds->setValue(2);
+        QVERIFY(warning->isVisible());
+        until->setChecked(true);
+        QCOMPARE(rounds->value(), kDefaultAutoRounds);
+        QCOMPARE(rounds->minimum(), static_cast<int>(kMinRoundsAsSamples));
+        QVERIFY(!warning->isVisible());
+        rounds->setValue(8);
+        const Scenario s = d.scenario();
+        QVERIFY(s.untilDecided);
+        QCOMPARE(s.rounds, 8);
+        QVERIFY2(d.cost().startsWith(QStringLiteral("at most 8 rounds")), qPrintable(d.cost()));
+        until->setChecked(false);
+        QVERIFY(!d.scenario().untilDecided);
+    }
+
     void whatTheRunRefusesIsRefusedHereToo()
     {
         FakeTree tree;

@@ -118,7 +118,26 @@ QFormLayout *AbDialog::buildTurnsForm()
     m_rounds->setValue(6);
     m_rounds->setToolTip(tr("Each round plays A and B once; with 5 rounds or more, each round "
                             "is a sample for the confidence intervals"));
-    turns->addRow(tr("Rounds"), m_rounds);
+    m_untilDecided = new QCheckBox(tr("until decided, at most"));
+    m_untilDecided->setObjectName(QStringLiteral("ab-until-decided"));
+    m_untilDecided->setToolTip(
+        tr("Play rounds until every row of the verdict is decided (--rounds auto): it looks "
+           "after each round from round %1 on, at a level that keeps false alarms at 5 % over "
+           "all the looks")
+            .arg(kMinRoundsAsSamples));
+    connect(m_untilDecided, &QCheckBox::toggled, this, [this](bool on) {
+        // The rounds box then holds the most: from the first look to the design's limit.
+        m_rounds->setRange(on ? static_cast<int>(kMinRoundsAsSamples) : 1,
+                           on ? kMaxAutoRounds : kMaxRounds);
+        if (on)
+            m_rounds->setValue(kDefaultAutoRounds);
+        refresh();
+    });
+    auto *rounds = new QHBoxLayout;
+    rounds->addWidget(m_untilDecided);
+    rounds->addWidget(m_rounds);
+    rounds->addStretch();
+    turns->addRow(tr("Rounds"), rounds);
     m_roundsWarning = new QLabel;
     m_roundsWarning->setObjectName(QStringLiteral("ab-rounds-warning"));
     m_roundsWarning->setWordWrap(true);
@@ -230,6 +249,7 @@ Scenario AbDialog::scenario() const
 {
     Scenario s = played();
     s.rounds = m_rounds->value();
+    s.untilDecided = m_untilDecided->isChecked();
     s.settleS = m_settle->value() < 0 ? -1 : m_settle->value();
     s.variants = {variantOf(m_a), variantOf(m_b)};
     return s;
@@ -238,7 +258,8 @@ Scenario AbDialog::scenario() const
 QString AbDialog::cost() const
 {
     const Scenario s = scenario();
-    return tr("%1 rounds × 2 variants × (%2 + %3 settling) = %4")
+    return (s.untilDecided ? tr("at most %1 rounds × 2 variants × (%2 + %3 settling) = %4")
+                           : tr("%1 rounds × 2 variants × (%2 + %3 settling) = %4"))
         .arg(s.rounds)
         .arg(QString::fromStdString(formatDuration(played().roundS())),
              QString::fromStdString(formatDuration(s.settleTimeS())),
@@ -253,14 +274,15 @@ void AbDialog::refresh()
     m_cost->setText(cost());
     // The verdict's own words for what too few rounds end with.
     const auto rounds = static_cast<size_t>(m_rounds->value());
+    const bool tooFew = rounds < samplesNeeded() && !m_untilDecided->isChecked();
     m_roundsWarning->setText(
-        rounds < samplesNeeded()
+        tooFew
             ? tr("⚠ A verdict needs %1 rounds; with %2 the A/B may end \"%3\"")
                   .arg(samplesNeeded())
                   .arg(rounds)
                   .arg(QString::fromStdString(notEnoughToTell(rounds, Sampling::Rounds)))
             : QString());
-    m_roundsWarning->setVisible(rounds < samplesNeeded());
+    m_roundsWarning->setVisible(tooFew);
 
     const Scenario s = scenario();
     std::string problem;
