@@ -276,12 +276,11 @@ void AbDialog::refresh()
     const auto rounds = static_cast<size_t>(m_rounds->value());
     const bool tooFew = rounds < samplesNeeded() && !m_untilDecided->isChecked();
     m_roundsWarning->setText(
-        tooFew
-            ? tr("⚠ A verdict needs %1 rounds; with %2 the A/B may end \"%3\"")
-                  .arg(samplesNeeded())
-                  .arg(rounds)
-                  .arg(QString::fromStdString(notEnoughToTell(rounds, Sampling::Rounds)))
-            : QString());
+        tooFew ? tr("⚠ A verdict needs %1 rounds; with %2 the A/B may end \"%3\"")
+                     .arg(samplesNeeded())
+                     .arg(rounds)
+                     .arg(QString::fromStdString(notEnoughToTell(rounds, Sampling::Rounds)))
+               : QString());
     m_roundsWarning->setVisible(tooFew);
 
     const Scenario s = scenario();

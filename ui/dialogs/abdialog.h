@@ -69,7 +69,7 @@ private:
     VariantBox m_a, m_b;
     QSpinBox *m_rounds;
     QCheckBox *m_untilDecided; // --rounds auto: m_rounds is then the most
-    QLabel *m_roundsWarning; // fewer rounds than a verdict needs
+    QLabel *m_roundsWarning;   // fewer rounds than a verdict needs
     QDoubleSpinBox *m_settle;
     QLabel *m_cost;
     QLabel *m_problemLabel;

@@ -70,13 +70,13 @@ QString ScenarioBar::measured(const Run &run)
 
 void ScenarioBar::showRunning(const QString &scenario, const ScenarioProgress &p, double totalS)
 {
-    const QString round =
-        p.untilDecided ? tr(" (round %1 of at most %2: %3)")
-                             .arg(p.round)
-                             .arg(p.rounds)
-                             .arg(QString::fromStdString(p.decision).toHtmlEscaped())
-        : p.rounds > 1 ? tr(" (round %1 of %2)").arg(p.round).arg(p.rounds)
-                       : QString();
+    const QString round = p.untilDecided
+                              ? tr(" (round %1 of at most %2: %3)")
+                                    .arg(p.round)
+                                    .arg(p.rounds)
+                                    .arg(QString::fromStdString(p.decision).toHtmlEscaped())
+                          : p.rounds > 1 ? tr(" (round %1 of %2)").arg(p.round).arg(p.rounds)
+                                         : QString();
     QString step =
         QStringLiteral("<b>%1</b>").arg(QString::fromStdString(p.stepName).toHtmlEscaped());
     if (!p.variant.empty())
