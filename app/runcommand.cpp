@@ -43,7 +43,8 @@ public:
             return;
         m_last = now;
         const std::string round =
-            p.rounds > 1 ? fmt::format(" r{}/{}", p.round, p.rounds) : std::string();
+            p.rounds > 1 ? fmt::format(" r{}/{}{}", p.round, p.untilDecided ? "<=" : "", p.rounds)
+                         : std::string();
         // "round 3/6 · variant off (autogroup=0)" leads while variants take turns.
         // Until decided: "round 6/<=12 (7 of 9 rows decided, next look after round 6)".
         const std::string rounds = p.untilDecided
