@@ -21,8 +21,9 @@ namespace latprobe {
 namespace {
 
 constexpr EnumName<Verdict> kVerdictNames[] = {
-    {Verdict::Better, "better"},         {Verdict::Worse, "worse"}, {Verdict::NoChange, "~"},
-    {Verdict::TooFewSamples, "too few"}, {Verdict::Small, "small"},
+    {Verdict::Better, "better"}, {Verdict::Worse, "worse"},
+    {Verdict::NoChange, "~"},    {Verdict::TooFewSamples, "too few"},
+    {Verdict::Small, "small"},   {Verdict::Undecided, "undecided"},
 };
 
 std::string runLabel(const Run &run)
@@ -164,6 +165,9 @@ MetricComparison compareSamples(CompareMetric metric, const std::vector<double> 
     else if (differ) {
         const bool higher = m.change.estimate > none;
         m.verdict = row.higherIsBetter == higher ? Verdict::Better : Verdict::Worse;
+    } else if (excludesNone) {
+        // The interval and the test disagree: more rounds decide.
+        m.verdict = Verdict::Undecided;
     }
     const bool withinMinimum = m.asRatio
                                    ? m.change.low > 1 / minRatio && m.change.high < minRatio
@@ -261,7 +265,7 @@ void describeRuns(const std::vector<Run> &runs, Comparison &c)
 
 std::string summaryOf(const std::string &who, const std::vector<ConsumerComparison> &consumers)
 {
-    std::vector<std::string> better, worse, small, same;
+    std::vector<std::string> better, worse, small, undecided, same;
     // "Not enough" only when nothing could be judged: a p99.9 of short
     // blocks is "too few" in its row while the p99 beside it speaks.
     bool judged = false, any = false;
@@ -284,6 +288,8 @@ std::string summaryOf(const std::string &who, const std::vector<ConsumerComparis
                 worse.push_back(what), named = true;
             else if (m.verdict == Verdict::Small)
                 small.push_back(what), named = true;
+            else if (m.verdict == Verdict::Undecided)
+                undecided.push_back(what), named = true;
         }
         if (!named)
             same.push_back(cc.consumer);
@@ -298,19 +304,23 @@ std::string summaryOf(const std::string &who, const std::vector<ConsumerComparis
             out += (out.empty() ? "" : sep) + s;
         return out;
     };
-    if (better.empty() && worse.empty() && small.empty())
+    if (better.empty() && worse.empty() && small.empty() && undecided.empty())
         return fmt::format("{}: ~ no significant difference", who);
     std::string line = fmt::format("{} {}", who,
                                    !worse.empty() && !better.empty() ? "mixed"
                                    : !worse.empty()                  ? "worse"
                                    : !better.empty()                 ? "better"
-                                                                     : "small");
+                                   : !small.empty()                  ? "small"
+                                                                     : "undecided");
     if (!worse.empty() && !better.empty())
         line += ": worse " + join(worse, ", ") + "; better " + join(better, ", ");
     else if (!worse.empty() || !better.empty())
         line += ": " + join(worse.empty() ? better : worse, ", ");
     if (!small.empty())
         line += (worse.empty() && better.empty() ? ": " : "; small: ") + join(small, ", ");
+    if (!undecided.empty())
+        line += (worse.empty() && better.empty() && small.empty() ? ": " : "; undecided: ") +
+                join(undecided, ", ");
     if (!same.empty())
         line += "; " + join(same, ", ") + " ~";
     return line;
@@ -349,23 +359,30 @@ std::string minimumEffect(CompareMetric metric, Sampling sampling)
                        sampling == Sampling::Blocks ? "5 s blocks" : "rounds");
 }
 
-std::string smallLegend(const Comparison &c)
+std::vector<std::string> verdictLegend(const Comparison &c)
 {
     std::vector<std::string> least;
+    bool undecided = false;
     for (const PhaseComparison &p : c.phases)
         for (const std::vector<ConsumerComparison> &run : p.runs)
             for (const ConsumerComparison &cc : run)
-                for (const MetricComparison &m : cc.metrics)
+                for (const MetricComparison &m : cc.metrics) {
+                    undecided |= m.verdict == Verdict::Undecided;
                     if (m.verdict == Verdict::Small) {
                         std::string text = minimumEffect(m.metric, m.sampling);
                         if (std::find(least.begin(), least.end(), text) == least.end())
                             least.push_back(std::move(text));
                     }
-    if (least.empty())
-        return {};
-    return fmt::format("small: past the noise (the interval excludes no change), but under the "
-                       "least change worth naming: {}",
-                       fmt::join(least, ", "));
+                }
+    std::vector<std::string> legend;
+    if (!least.empty())
+        legend.push_back(fmt::format("small: past the noise (the interval excludes no change), "
+                                     "but under the least change worth naming: {}",
+                                     fmt::join(least, ", ")));
+    if (undecided)
+        legend.push_back("undecided: the interval excludes no change, but the Mann-Whitney test "
+                         "does not find the sides different at its level; more rounds decide");
+    return legend;
 }
 
 namespace {
@@ -655,8 +672,11 @@ std::string formatComparison(const Comparison &c)
             out += fit(fmt::format("  {} ({})", p->name, fmt::join(in, ", ")));
         }
     }
-    if (const std::string legend = smallLegend(c); !legend.empty())
-        out += "\n" + fit(legend);
+    const std::vector<std::string> legend = verdictLegend(c);
+    if (!legend.empty())
+        out += "\n";
+    for (const std::string &line : legend)
+        out += fit(line);
     return out;
 }
 
@@ -711,8 +731,8 @@ std::string formatComparisonMarkdown(const Comparison &c)
                 out += "\n" + p.summaries[ri] + "\n";
         }
     }
-    if (const std::string legend = smallLegend(c); !legend.empty())
-        out += "\n" + legend + "\n";
+    for (const std::string &line : verdictLegend(c))
+        out += "\n" + line + "\n";
     return out;
 }
 

@@ -13,10 +13,13 @@ namespace latprobe {
 
 // benchstat's answer: better, worse, or "~" (no difference beyond the
 // noise); "small" when the interval excludes no change but the change is
-// under the metric's minimum effect, so "~" never stands beside such an
-// interval.
-enum class Verdict { Better, Worse, NoChange, TooFewSamples, Small };
-const char *toString(Verdict verdict); // "better", "worse", "~", "too few", "small"
+// under the metric's minimum effect, and "undecided" when it excludes no
+// change past that effect but the test does not find the sides different
+// at its level (a bootstrap interval, ties, or a look of rounds until
+// decided), so "~" never stands beside such an interval.
+enum class Verdict { Better, Worse, NoChange, TooFewSamples, Small, Undecided };
+// "better", "worse", "~", "too few", "small", "undecided"
+const char *toString(Verdict verdict);
 
 inline constexpr double kSignificance = 0.05;
 // Rounds are the samples when both runs have at least this many of a
@@ -125,8 +128,8 @@ std::string formatChange(const MetricComparison &m);
 std::string minimumEffect(CompareMetric metric, Sampling sampling);
 
 // What "small" means for the minimum effects of `comparison`'s small rows,
-// one line; "" when it has none.
-std::string smallLegend(const Comparison &comparison);
+// and what "undecided" means when a row is; "" when none is either.
+std::vector<std::string> verdictLegend(const Comparison &comparison);
 
 // The 72-column table for an email; the same in the Compare window's Copy.
 std::string formatComparison(const Comparison &comparison);

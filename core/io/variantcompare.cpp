@@ -75,6 +75,7 @@ struct ConsumerVerdict
     bool worse = false, better = false;
     bool judged = false;    // a metric had the samples to be judged
     bool undecided = false; // a judged metric could still differ (rounds until decided)
+    bool open = false;      // a metric's interval and test disagree (Verdict::Undecided)
 };
 
 // Every consumer's verdict against the first; `have` and `sampling` say how
@@ -100,13 +101,15 @@ std::vector<ConsumerVerdict> verdictsOf(const Comparison &c, size_t variant, siz
                 const bool tooFew = m.verdict == Verdict::TooFewSamples;
                 it->judged |= !tooFew;
                 it->undecided |= !tooFew && !m.decided;
+                it->open |= m.verdict == Verdict::Undecided;
                 if (tooFew) {
                     have = std::max(have, std::min(m.baseSamples, m.samples));
                     sampling = m.sampling;
                 }
                 const bool named = m.verdict == Verdict::Worse || m.verdict == Verdict::Better;
                 const bool small = m.verdict == Verdict::Small;
-                if (!named && !small && !(tooFew && m.large))
+                const bool open = tooFew || m.verdict == Verdict::Undecided;
+                if (!named && !small && !(open && m.large))
                     continue;
                 if (std::find(it->metrics.begin(), it->metrics.end(), m.metric) !=
                     it->metrics.end())
@@ -142,14 +145,15 @@ std::vector<std::string> variantHeadlines(const Run &run, const Comparison &comp
         for (const ConsumerVerdict &v : verdicts) {
             worse |= v.worse;
             better |= v.better;
-            allJudged &= v.judged && !(untilDecided && v.undecided);
+            allJudged &= v.judged && !(untilDecided && v.undecided) && !v.open;
             anyJudged |= v.judged;
             if (!v.changes.empty())
                 changed.push_back(fmt::format("{} {}", v.consumer, fmt::join(v.changes, ", ")));
             else if (v.small.empty())
-                same.push_back(v.consumer + (!v.judged                     ? " too few"
-                                             : untilDecided && v.undecided ? " undecided"
-                                                                           : " ~"));
+                same.push_back(v.consumer + (!v.judged ? " too few"
+                                             : (untilDecided && v.undecided) || v.open
+                                                 ? " undecided"
+                                                 : " ~"));
             if (!v.small.empty())
                 small.push_back(fmt::format("{} {}", v.consumer, fmt::join(v.small, ", ")));
             if (!v.large.empty())

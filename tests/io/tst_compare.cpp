@@ -1005,8 +1005,11 @@ private slots:
         QVERIFY(level < fixed.p);
         const MetricComparison look =
             compareSamples(CompareMetric::P99, a, b, Sampling::Rounds, level);
-        QCOMPARE(look.verdict, Verdict::NoChange);
+        // Its interval excludes no change: never "~" beside it, but undecided.
+        QVERIFY(look.change.low > 1);
+        QCOMPARE(look.verdict, Verdict::Undecided);
         QVERIFY(!look.decided);
+        QCOMPARE(std::string(toString(look.verdict)), std::string("undecided"));
         QVERIFY(look.large); // still a change worth naming, if the next rounds confirm it
 
         // Alike to a few percent: the interval rules out +-10 %, a finding.
@@ -1041,6 +1044,8 @@ private slots:
         QVERIFY(look.looked && !look.allDecided());
         lines = variantHeadlines(v, c);
         QCOMPARE(lines.back(), std::string("undecided after 6 rounds: wakeup p99 in burn x4"));
+        const std::string text = formatComparison(c);
+        QVERIFY2(tildesBesideAClearInterval(text).isEmpty(), text.c_str());
         QVERIFY2(lines.front().find("; wakeup undecided") != std::string::npos,
                  lines.front().c_str());
         // A fixed number of rounds adds no such line.
