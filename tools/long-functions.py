@@ -41,8 +41,13 @@ def blank_out(text):
             j = text.find(")" + delim + '"', i)
             j = n if j < 0 else j + len(delim) + 2
         elif c in "\"'":
-            # A digit separator (1'000'000) is not a character literal.
-            if c == "'" and i and text[i - 1].isalnum() and i + 1 < n and text[i + 1].isalnum():
+            # A digit separator (1'000'000) is not a character literal; a
+            # prefixed one (u'A', L'x') is: the token before it is no number.
+            start = i
+            while start and (text[start - 1].isalnum() or text[start - 1] == "_"):
+                start -= 1
+            if (c == "'" and start < i and text[start].isdigit() and i + 1 < n
+                    and text[i + 1].isalnum()):
                 out.append(c)
                 i += 1
                 continue
